@@ -1,0 +1,66 @@
+// Package model holds the records every stage shares: runs as importers read them, the store
+// keeps them and analysis compares them.
+package model
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+)
+
+// Num is an optional number: NaN means "the file did not say". It writes as JSON null when
+// unknown and as "inf" / "-inf" for infinities (an infinite request rate is common), so every
+// record stays valid JSON.
+type Num float64
+
+// Unknown is the Num for a value the source did not give.
+var Unknown = Num(math.NaN())
+
+// Known reports whether n holds a value.
+func (n Num) Known() bool { return !math.IsNaN(float64(n)) }
+
+// F returns n as a float64 (NaN when unknown).
+func (n Num) F() float64 { return float64(n) }
+
+// MarshalJSON implements json.Marshaler.
+func (n Num) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	switch {
+	case math.IsNaN(f):
+		return []byte("null"), nil
+	case math.IsInf(f, 1):
+		return []byte(`"inf"`), nil
+	case math.IsInf(f, -1):
+		return []byte(`"-inf"`), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (n *Num) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case "null":
+		*n = Unknown
+		return nil
+	case `"inf"`:
+		*n = Num(math.Inf(1))
+		return nil
+	case `"-inf"`:
+		*n = Num(math.Inf(-1))
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	*n = Num(f)
+	return nil
+}
+
+// MarshalYAML writes unknown as null and infinities as .inf, as YAML does.
+func (n Num) MarshalYAML() (any, error) {
+	if !n.Known() {
+		return nil, nil
+	}
+	return float64(n), nil
+}
