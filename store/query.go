@@ -1,0 +1,108 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"benchlens/model"
+)
+
+const runColumnsSQL = `id, bundle, label, role, header, summary, recomputed, extra, manifest`
+
+// Runs lists every run in the library (without per-request samples), oldest import first.
+func (s *Store) Runs() ([]*model.Run, error) {
+	rows, err := s.db.Query(`SELECT ` + runColumnsSQL + ` FROM runs ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*model.Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Run returns one run with its per-request samples.
+func (s *Store) Run(id int64) (*model.Run, error) {
+	r, err := scanRun(s.db.QueryRow(`SELECT `+runColumnsSQL+` FROM runs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("no run %d in the library", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.Requests, err = s.Requests(id); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+type scanner interface{ Scan(...any) error }
+
+func scanRun(row scanner) (*model.Run, error) {
+	var id int64
+	var bundle, label, role, header, summary, recomputed, extra, manifest string
+	if err := row.Scan(&id, &bundle, &label, &role, &header, &summary, &recomputed, &extra, &manifest); err != nil {
+		return nil, err
+	}
+	r := model.NewRun("")
+	for _, c := range []struct {
+		text string
+		dst  any
+	}{{header, r}, {summary, &r.Summary}, {recomputed, &r.Recomputed}, {extra, &r.Extra}, {manifest, &r.Manifest}} {
+		if err := json.Unmarshal([]byte(c.text), c.dst); err != nil {
+			return nil, fmt.Errorf("run %d: damaged record: %w", id, err)
+		}
+	}
+	r.ID, r.Bundle, r.Label, r.Role = id, bundle, label, role
+	return r, nil
+}
+
+// Requests returns a run's per-request samples in their original order.
+func (s *Store) Requests(runID int64) ([]model.Request, error) {
+	rows, err := s.db.Query(`SELECT input_len, output_len, ttft, tpot, latency, start, error, itl
+		FROM requests WHERE run_id = ? ORDER BY idx`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []model.Request
+	for rows.Next() {
+		var in, outLen sql.NullInt64
+		var ttft, tpot, lat, start sql.NullFloat64
+		var r model.Request
+		var itl []byte
+		if err := rows.Scan(&in, &outLen, &ttft, &tpot, &lat, &start, &r.Error, &itl); err != nil {
+			return nil, err
+		}
+		r.InputLen, r.OutputLen = intOrUnknown(in), intOrUnknown(outLen)
+		r.TTFT, r.TPOT, r.Latency, r.Start = floatOrNaN(ttft), floatOrNaN(tpot), floatOrNaN(lat), floatOrNaN(start)
+		if itl != nil {
+			r.ITL = UnpackGaps(itl)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func intOrUnknown(n sql.NullInt64) int {
+	if !n.Valid {
+		return -1
+	}
+	return int(n.Int64)
+}
+
+func floatOrNaN(f sql.NullFloat64) float64 {
+	if !f.Valid {
+		return math.NaN()
+	}
+	return f.Float64
+}

@@ -1,0 +1,200 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+
+	"benchlens/model"
+)
+
+// Attached is one file of a run being stored.
+type Attached struct {
+	File       *model.SourceFile
+	Role       string // result, part, attachment
+	Compressed []byte // optional: the file already compressed with Compress
+}
+
+// ErrExists is returned by AddRun for a run the library already holds.
+var ErrExists = errors.New("already in the library")
+
+// NewRun is a run to store.
+type NewRun struct {
+	Run         *model.Run
+	Fingerprint string     // identifies the run's content
+	Index       int        // position of the run in its result file
+	Files       []Attached // the result file first
+	// Ready, if set, is called after the requests are written and before the run row is:
+	// recomputation can run meanwhile on another core.
+	Ready func()
+}
+
+// AddRun stores a run with its files and requests in one transaction: all of it or nothing.
+// A run whose fingerprint is already stored returns that run's id and ErrExists, and nothing
+// changes.
+func (s *Store) AddRun(n NewRun) (int64, error) {
+	run, fingerprint, index, files := n.Run, n.Fingerprint, n.Index, n.Files
+	if len(files) == 0 || files[0].Role != "result" {
+		return 0, errors.New("AddRun: the first file must be the result")
+	}
+	var existing int64
+	err := s.db.QueryRow(`SELECT id FROM runs WHERE fingerprint = ?`, fingerprint).Scan(&existing)
+	if err == nil {
+		return existing, ErrExists
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	tx, err := s.db.Begin()
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback() // no-op after Commit
+	ids := make([]int64, len(files))
+	for i, f := range files {
+		if ids[i], err = putFile(tx, f.File, f.Compressed, now); err != nil {
+			return 0, fmt.Errorf("storing %s: %w", f.File.Name, err)
+		}
+	}
+	// The run's id is chosen up front so its requests can be written before its row, which
+	// waits for the recomputed statistics; foreign keys are checked at commit.
+	if _, err := tx.Exec(`PRAGMA defer_foreign_keys = ON`); err != nil {
+		return 0, err
+	}
+	var runID int64
+	if err := tx.QueryRow(`SELECT coalesce(max(id), 0) + 1 FROM runs`).Scan(&runID); err != nil {
+		return 0, err
+	}
+	if err := insertRequests(tx, runID, run.Requests); err != nil {
+		return 0, err
+	}
+	if n.Ready != nil {
+		n.Ready()
+	}
+	cols, err := encodeRun(run)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := tx.Exec(`INSERT INTO runs (id, fingerprint, source_id, source_index, bundle, label, role, tool, model, date,
+			header, summary, recomputed, extra, manifest, imported_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		runID, fingerprint, ids[0], index, run.Bundle, run.Label, run.Role, run.Tool, run.Model, run.Date,
+		cols.header, cols.summary, cols.recomputed, cols.extra, cols.manifest, now); err != nil {
+		if isUnique(err) {
+			return 0, ErrExists
+		}
+		return 0, err
+	}
+	for i, f := range files {
+		if _, err := tx.Exec(`INSERT OR IGNORE INTO run_files (run_id, source_id, role) VALUES (?, ?, ?)`, runID, ids[i], f.Role); err != nil {
+			return 0, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	run.ID = runID
+	return runID, nil
+}
+
+func isUnique(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique
+}
+
+func insertRequests(tx *sql.Tx, runID int64, reqs []model.Request) error {
+	if len(reqs) == 0 {
+		return nil
+	}
+	stmt, err := tx.Prepare(`INSERT INTO requests (run_id, idx, input_len, output_len, ttft, tpot, latency, start, error, itl)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	var buf []byte
+	for i := range reqs {
+		r := &reqs[i]
+		var itl []byte
+		if r.ITL != nil {
+			buf = PackGaps(buf[:0], r.ITL)
+			itl = buf
+		}
+		if _, err := stmt.Exec(runID, i, nullInt(r.InputLen), nullInt(r.OutputLen), nullFloat(r.TTFT),
+			nullFloat(r.TPOT), nullFloat(r.Latency), nullFloat(r.Start), r.Error, itl); err != nil {
+			return fmt.Errorf("request %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// PackGaps appends gaps as little-endian float32: 4 bytes a gap keeps microsecond detail
+// for gaps up to minutes, and 5 million gaps fit in 20 MB.
+func PackGaps(dst []byte, gaps []float64) []byte {
+	for _, g := range gaps {
+		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(float32(g)))
+	}
+	return dst
+}
+
+// UnpackGaps reverses PackGaps.
+func UnpackGaps(b []byte) []float64 {
+	out := make([]float64, len(b)/4)
+	for i := range out {
+		out[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
+	}
+	return out
+}
+
+func nullInt(n int) any {
+	if n < 0 {
+		return nil
+	}
+	return n
+}
+
+func nullFloat(f float64) any {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil
+	}
+	return f
+}
+
+type runColumns struct{ header, summary, recomputed, extra, manifest string }
+
+// encodeRun splits a run into its JSON columns: the tool's numbers, ours, the leftovers and
+// the manifest each in their own column, everything else in header.
+func encodeRun(run *model.Run) (runColumns, error) {
+	h := *run
+	h.Summary, h.Recomputed, h.Extra, h.Manifest, h.Requests = nil, nil, nil, nil, nil
+	var c runColumns
+	var err error
+	enc := func(v any) string {
+		if err != nil {
+			return ""
+		}
+		var b []byte
+		b, err = json.Marshal(v)
+		return string(b)
+	}
+	c.header = enc(h)
+	c.summary = enc(orEmpty(run.Summary))
+	c.recomputed = enc(orEmpty(run.Recomputed))
+	c.extra = enc(run.Extra)
+	c.manifest = enc(run.Manifest)
+	return c, err
+}
+
+func orEmpty(m map[string]model.Stats) map[string]model.Stats {
+	if m == nil {
+		return map[string]model.Stats{}
+	}
+	return m
+}

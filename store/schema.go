@@ -1,0 +1,108 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+)
+
+// migrations bring the schema from version i to i+1; PRAGMA user_version records where a
+// library stands. Append only: a released step is never edited.
+var migrations = []string{
+	// 1: source files, runs, requests.
+	`
+CREATE TABLE source_files (
+	id          INTEGER PRIMARY KEY,
+	sha256      TEXT NOT NULL UNIQUE,
+	name        TEXT NOT NULL,          -- path inside the bundle, as first imported
+	size        INTEGER NOT NULL,
+	kind        TEXT NOT NULL,          -- result, result-part, manifest, log, utilisation, trace, other
+	compression TEXT NOT NULL,          -- zstd
+	content     BLOB NOT NULL,
+	imported_at TEXT NOT NULL
+);
+CREATE TABLE runs (
+	id           INTEGER PRIMARY KEY,
+	fingerprint  TEXT NOT NULL UNIQUE,  -- content identity: re-imports change nothing
+	source_id    INTEGER NOT NULL REFERENCES source_files(id),
+	source_index INTEGER NOT NULL,      -- position of the run in its file
+	bundle       TEXT NOT NULL,
+	label        TEXT NOT NULL,
+	role         TEXT NOT NULL,
+	tool         TEXT NOT NULL,
+	model        TEXT NOT NULL,
+	date         TEXT NOT NULL,
+	header       TEXT NOT NULL,         -- JSON: the normalised run (tool, era, counts, throughputs)
+	summary      TEXT NOT NULL,         -- JSON: the tool's own statistics, ms
+	recomputed   TEXT NOT NULL,         -- JSON: statistics recomputed from per-request data, ms
+	extra        TEXT NOT NULL,         -- JSON: metadata pairs and every key not understood
+	manifest     TEXT NOT NULL,         -- JSON: the merged bundle.yaml
+	imported_at  TEXT NOT NULL
+);
+CREATE INDEX runs_label ON runs(label);
+CREATE TABLE run_files (
+	run_id    INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	source_id INTEGER NOT NULL REFERENCES source_files(id),
+	role      TEXT NOT NULL,            -- result, part, attachment
+	PRIMARY KEY (run_id, source_id)
+);
+CREATE INDEX run_files_source ON run_files(source_id);
+CREATE TABLE requests (
+	run_id     INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	idx        INTEGER NOT NULL,
+	input_len  INTEGER,                 -- NULL when unknown
+	output_len INTEGER,
+	ttft       REAL,                    -- seconds
+	tpot       REAL,                    -- seconds, as the tool recorded it
+	latency    REAL,                    -- seconds
+	start      REAL,                    -- seconds on the tool's clock
+	error      TEXT NOT NULL,
+	itl        BLOB,                    -- every gap, seconds, packed little-endian float32
+	PRIMARY KEY (run_id, idx)
+);
+`,
+}
+
+// SchemaVersion is the newest schema this binary knows.
+var SchemaVersion = len(migrations)
+
+func (s *Store) migrate() error {
+	var version int
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
+	}
+	if version > SchemaVersion {
+		return fmt.Errorf("written by a newer benchlens (schema %d, this one knows %d); refusing to open it", version, SchemaVersion)
+	}
+	if version == 0 {
+		var tables int
+		if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
+			return fmt.Errorf("not a benchlens library: %w", err)
+		}
+		if tables > 0 {
+			return fmt.Errorf("an SQLite file of another program (%d tables, no benchlens schema); refusing to change it", tables)
+		}
+	}
+	for v := version; v < SchemaVersion; v++ {
+		tx, err := s.db.Begin()
+		if err != nil {
+			return err
+		}
+		for _, stmt := range strings.Split(migrations[v], ";\n") {
+			if strings.TrimSpace(stmt) == "" {
+				continue
+			}
+			if _, err := tx.Exec(stmt); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migrating to schema %d: %w", v+1, err)
+			}
+		}
+		if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, v+1)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

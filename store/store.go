@@ -1,0 +1,74 @@
+// Package store keeps the benchlens library: one SQLite file holding every imported source
+// file (compressed, byte for byte), runs, per-request samples and, later, comparisons.
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	_ "github.com/mattn/go-sqlite3" // the SQLite driver
+)
+
+// Store is an open library.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// DefaultPath is $BENCHLENS_DB, else library.db in the user's data directory.
+func DefaultPath() (string, error) {
+	if p := os.Getenv("BENCHLENS_DB"); p != "" {
+		return p, nil
+	}
+	dir := os.Getenv("XDG_DATA_HOME")
+	if dir == "" {
+		cfg, err := os.UserConfigDir() // %AppData% on Windows, ~/Library/Application Support on macOS
+		if err != nil {
+			return "", err
+		}
+		dir = cfg
+		if home, err := os.UserHomeDir(); err == nil && filepath.Dir(cfg) == home && filepath.Base(cfg) == ".config" {
+			dir = filepath.Join(home, ".local", "share") // XDG data, not config, on Linux
+		}
+	}
+	return filepath.Join(dir, "benchlens", "library.db"), nil
+}
+
+// Open opens (creating if needed) the library at path and brings its schema up to date.
+func Open(path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("library %s: %w", path, err)
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err != nil && !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("library %s: %w", path, err)
+		}
+		if f != nil {
+			f.Close()
+		}
+	}
+	dsn := "file:" + path + "?_foreign_keys=on&_journal_mode=WAL&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate"
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("library %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("library %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes the library.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path is the library file.
+func (s *Store) Path() string { return s.path }
+
+// DB exposes the connection for packages that add their own tables.
+func (s *Store) DB() *sql.DB { return s.db }

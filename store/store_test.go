@@ -1,0 +1,187 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"benchlens/model"
+)
+
+func openTemp(t *testing.T) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "lib.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func sampleRun(tool string) *model.Run {
+	r := model.NewRun(tool)
+	r.Label, r.Role, r.Model = "base", "baseline", "m"
+	r.SetStat(model.TTFT, "mean", 12.5)
+	r.RequestRate = model.Num(math.Inf(1))
+	r.Requests = []model.Request{
+		{InputLen: 5, OutputLen: 3, TTFT: 0.01, TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN(), ITL: []float64{0.001, 0.002}},
+		{InputLen: -1, OutputLen: 0, TTFT: math.NaN(), TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN(), Error: "boom"},
+	}
+	return r
+}
+
+func resultFile(content string) Attached {
+	return Attached{File: &model.SourceFile{Name: "r.json", Size: int64(len(content)), SHA256: "sha-" + content, Kind: model.KindResult, Data: []byte(content)}, Role: "result"}
+}
+
+func count(t *testing.T, s *Store, table string) int {
+	t.Helper()
+	var n int
+	if err := s.db.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestNewLibrary(t *testing.T) {
+	s, path := openTemp(t)
+	var v int
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != SchemaVersion {
+		t.Errorf("user_version = %d (%v), want %d", v, err, SchemaVersion)
+	}
+	var mode string
+	s.db.QueryRow(`PRAGMA journal_mode`).Scan(&mode)
+	if mode != "wal" {
+		t.Errorf("journal_mode = %s, want wal", mode)
+	}
+	var fk int
+	s.db.QueryRow(`PRAGMA foreign_keys`).Scan(&fk)
+	if fk != 1 {
+		t.Error("foreign keys are off")
+	}
+	info, err := os.Stat(path)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("library mode %v (%v), want 0600", info.Mode().Perm(), err)
+	}
+}
+
+func TestRunRoundTrip(t *testing.T) {
+	s, _ := openTemp(t)
+	run := sampleRun("vllm")
+	run.Metadata = map[string]string{"framework": "vllm"}
+	run.Manifest = model.Manifest{"label": "base", "node": map[string]any{"numa": 0}}
+	id, err := s.AddRun(NewRun{Run: run, Fingerprint: "fp1", Files: []Attached{resultFile("{}")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Run(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Label != "base" || got.Summary[model.TTFT]["mean"] != 12.5 || !math.IsInf(got.RequestRate.F(), 1) ||
+		got.Metadata["framework"] != "vllm" || got.Manifest.String("node", "numa") != "0" {
+		t.Errorf("run came back as %+v", got)
+	}
+	if len(got.Requests) != 2 || got.Requests[1].Error != "boom" || got.Requests[1].InputLen != -1 ||
+		!math.IsNaN(got.Requests[1].TTFT) || len(got.Requests[0].ITL) != 2 {
+		t.Errorf("requests came back as %+v", got.Requests)
+	}
+	if g := got.Requests[0].ITL[1]; math.Abs(g-0.002) > 1e-9 {
+		t.Errorf("gap = %v, want 0.002", g)
+	}
+	data, err := s.FileContent(1)
+	if err != nil || string(data) != "{}" {
+		t.Errorf("file content %q, %v", data, err)
+	}
+}
+
+func TestAddRunTwiceChangesNothing(t *testing.T) {
+	s, _ := openTemp(t)
+	id, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "fp", Files: []Attached{resultFile("a")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "fp", Files: []Attached{resultFile("a")}})
+	if !errors.Is(err, ErrExists) || again != id {
+		t.Fatalf("second add: id %d, %v", again, err)
+	}
+	if count(t, s, "runs") != 1 || count(t, s, "requests") != 2 || count(t, s, "source_files") != 1 {
+		t.Error("second add changed the library")
+	}
+}
+
+// A failure after the requests are written leaves no trace of the run.
+func TestAddRunIsAtomic(t *testing.T) {
+	s, _ := openTemp(t)
+	run := sampleRun("vllm")
+	run.Extra = map[string]any{"bad": math.Inf(1)} // JSON cannot hold it: fails after the requests
+	if _, err := s.AddRun(NewRun{Run: run, Fingerprint: "fp", Files: []Attached{resultFile("x")}}); err == nil {
+		t.Fatal("want an error")
+	}
+	for _, table := range []string{"runs", "requests", "source_files", "run_files"} {
+		if n := count(t, s, table); n != 0 {
+			t.Errorf("%s has %d rows after a failed add", table, n)
+		}
+	}
+}
+
+func TestRefusesForeignAndNewerFiles(t *testing.T) {
+	dir := t.TempDir()
+	foreign := filepath.Join(dir, "other.db")
+	db, err := sql.Open("sqlite3", foreign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Exec(`CREATE TABLE notes (x)`)
+	db.Close()
+	if _, err := Open(foreign); err == nil || !strings.Contains(err.Error(), "another program") {
+		t.Errorf("foreign SQLite file: %v", err)
+	}
+
+	newer := filepath.Join(dir, "newer.db")
+	s, err := Open(newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.db.Exec(`PRAGMA user_version = 999`)
+	s.Close()
+	if _, err := Open(newer); err == nil || !strings.Contains(err.Error(), "newer benchlens") {
+		t.Errorf("newer schema: %v", err)
+	}
+
+	garbage := filepath.Join(dir, "garbage.db")
+	os.WriteFile(garbage, []byte(strings.Repeat("not a database ", 100)), 0o600)
+	if _, err := Open(garbage); err == nil {
+		t.Error("garbage file opened as a library")
+	}
+	if b, _ := os.ReadFile(garbage); !strings.HasPrefix(string(b), "not a database") {
+		t.Error("garbage file was overwritten")
+	}
+}
+
+func TestGapsPacking(t *testing.T) {
+	gaps := []float64{0, 0.0123456, 1.5, 120}
+	got := UnpackGaps(PackGaps(nil, gaps))
+	for i := range gaps {
+		if math.Abs(got[i]-gaps[i]) > 1e-6*math.Max(1, gaps[i]) {
+			t.Errorf("gap %d: %v, want %v", i, got[i], gaps[i])
+		}
+	}
+}
+
+func TestDefaultPath(t *testing.T) {
+	t.Setenv("BENCHLENS_DB", "/tmp/x.db")
+	if p, _ := DefaultPath(); p != "/tmp/x.db" {
+		t.Errorf("BENCHLENS_DB ignored: %s", p)
+	}
+	t.Setenv("BENCHLENS_DB", "")
+	t.Setenv("XDG_DATA_HOME", "/data")
+	if p, _ := DefaultPath(); p != "/data/benchlens/library.db" {
+		t.Errorf("XDG_DATA_HOME ignored: %s", p)
+	}
+}
