@@ -1,0 +1,215 @@
+package importers
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path"
+	"sort"
+	"strings"
+
+	"benchlens/model"
+)
+
+// Item is one run ready to store, with every file it came from or that belongs to it.
+type Item struct {
+	Run         *model.Run
+	Index       int               // position of the run inside its result file
+	Result      *model.SourceFile // the file the run was read from
+	Parts       []*model.SourceFile
+	Attachments []*model.SourceFile // logs, traces, utilisation, manifests beside or above it
+}
+
+// Assemble parses a bundle's entries and groups them into runs: each result is a run (a file
+// holding several results gives several), per-request companions join their summary, and
+// logs, traces and manifests attach to the runs in their folder and below. Manifests are
+// merged from the top down, the nearest winning key by key.
+func Assemble(entries []Entry) ([]Item, []error) {
+	var errs []error
+	type parsed struct {
+		file *model.SourceFile
+		p    Parsed
+	}
+	files := make([]parsed, 0, len(entries))
+	manifests := map[string]model.Manifest{}
+	for _, e := range entries {
+		sf := NewSourceFile(e.Path, e.Data)
+		p, err := ParseFile(e.Path, e.Data)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if p.Kind == model.KindManifest {
+			m, err := ParseManifest(e.Path, e.Data)
+			if err != nil {
+				errs = append(errs, err)
+				p.Kind = model.KindOther
+			} else {
+				manifests[path.Dir(e.Path)] = m
+			}
+		}
+		if err != nil && len(p.Runs) == 0 && p.Part == nil {
+			continue // refused whole; reported above
+		}
+		sf.Kind = p.Kind
+		files = append(files, parsed{sf, p})
+	}
+
+	var items []*Item
+	runDirs := map[string]bool{}
+	for _, f := range files {
+		for i, run := range f.p.Runs {
+			items = append(items, &Item{Run: run, Index: i, Result: f.file})
+			runDirs[path.Dir(f.file.Name)] = true
+		}
+	}
+	items = foldCSVSummaries(items)
+	// Companions: per-request records join the summary of the same tool in their folder,
+	// by stem when several could match; one without a summary is a run of its own.
+	for _, f := range files {
+		if f.p.Part == nil {
+			continue
+		}
+		if it := pairPart(items, f.file, f.p.Part); it != nil {
+			mergePart(it.Run, f.p.Part)
+			it.Parts = append(it.Parts, f.file)
+			continue
+		}
+		run := model.NewRun(f.p.Part.Tool)
+		mergePart(run, f.p.Part)
+		run.Warnings = append(run.Warnings, "per-request records without their summary file")
+		items = append(items, &Item{Run: run, Result: f.file})
+		runDirs[path.Dir(f.file.Name)] = true
+	}
+	// Attachments go to the runs under the nearest folder that has runs below it.
+	for _, f := range files {
+		if f.p.Kind == model.KindResult || f.p.Kind == model.KindCompanion {
+			continue
+		}
+		dir := attachDir(path.Dir(f.file.Name), runDirs)
+		for _, it := range items {
+			if within(path.Dir(it.Result.Name), dir) {
+				it.Attachments = append(it.Attachments, f.file)
+			}
+		}
+	}
+	out := make([]Item, 0, len(items))
+	for _, it := range items {
+		it.Run.Manifest = manifestFor(path.Dir(it.Result.Name), manifests)
+		applyManifest(it.Run)
+		out = append(out, *it)
+	}
+	return out, errs
+}
+
+// NewSourceFile describes a file. Its content hash is left to the caller, who may compute
+// it on another core while this one parses.
+func NewSourceFile(name string, data []byte) *model.SourceFile {
+	return &model.SourceFile{Name: name, Size: int64(len(data)), Kind: model.KindOther, Data: data}
+}
+
+// Hash returns the hex SHA-256 of data, the identity of a stored file.
+func Hash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// foldCSVSummaries drops a genai-perf / AIPerf CSV summary when the JSON summary of the same
+// run sits beside it (the tools write both); the CSV is kept as a part of the JSON's run.
+func foldCSVSummaries(items []*Item) []*Item {
+	out := make([]*Item, 0, len(items))
+	for _, it := range items {
+		if strings.HasSuffix(strings.ToLower(it.Result.Name), ".csv") {
+			if twin := summaryTwin(items, it); twin != nil {
+				twin.Parts = append(twin.Parts, it.Result)
+				continue
+			}
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+func summaryTwin(items []*Item, csv *Item) *Item {
+	for _, it := range items {
+		if it != csv && it.Run.Tool == csv.Run.Tool && path.Dir(it.Result.Name) == path.Dir(csv.Result.Name) &&
+			!strings.HasSuffix(strings.ToLower(it.Result.Name), ".csv") {
+			return it
+		}
+	}
+	return nil
+}
+
+func pairPart(items []*Item, file *model.SourceFile, part *Part) *Item {
+	dir := path.Dir(file.Name)
+	var same []*Item
+	for _, it := range items {
+		if path.Dir(it.Result.Name) == dir && it.Run.Tool == part.Tool && len(it.Run.Requests) == 0 {
+			same = append(same, it)
+		}
+	}
+	if len(same) == 1 {
+		return same[0]
+	}
+	for _, it := range same {
+		if part.Stem != "" && strings.Contains(path.Base(it.Result.Name), part.Stem) {
+			return it
+		}
+	}
+	return nil
+}
+
+func mergePart(run *model.Run, part *Part) {
+	run.Requests = part.Requests
+	for k, v := range part.Extra {
+		if run.Extra == nil {
+			run.Extra = map[string]any{}
+		}
+		run.Extra[k] = v
+	}
+}
+
+// attachDir climbs from dir to the nearest folder with runs at or below it.
+func attachDir(dir string, runDirs map[string]bool) string {
+	for d := dir; ; d = path.Dir(d) {
+		for rd := range runDirs {
+			if within(rd, d) {
+				return d
+			}
+		}
+		if d == "." || d == "/" || path.Dir(d) == d {
+			return d
+		}
+	}
+}
+
+func within(dir, ancestor string) bool {
+	return dir == ancestor || ancestor == "." || strings.HasPrefix(dir, ancestor+"/")
+}
+
+// manifestFor merges the manifests from the bundle's top down to dir.
+func manifestFor(dir string, manifests map[string]model.Manifest) model.Manifest {
+	var chain []string
+	for d := dir; ; d = path.Dir(d) {
+		if _, ok := manifests[d]; ok {
+			chain = append(chain, d)
+		}
+		if d == "." || d == "/" || path.Dir(d) == d {
+			break
+		}
+	}
+	sort.Slice(chain, func(i, j int) bool { return len(chain[i]) < len(chain[j]) })
+	var m model.Manifest
+	for _, d := range chain {
+		m = model.Merge(m, manifests[d])
+	}
+	return m
+}
+
+// applyManifest lets the manifest name the run's arm.
+func applyManifest(run *model.Run) {
+	if l := run.Manifest.String("label"); l != "" {
+		run.Label = l
+	}
+	if r := run.Manifest.String("role"); r != "" {
+		run.Role = r
+	}
+}

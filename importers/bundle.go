@@ -1,0 +1,291 @@
+package importers
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Entry is one file of a bundle, read into memory. Archives are never unpacked to disk.
+type Entry struct {
+	Path string // slash-separated, starting with the bundle's own name
+	Data []byte
+}
+
+// Limits bound what one bundle may expand to, so a hostile archive is refused quickly.
+type Limits struct {
+	MaxBytes   int64 // total decompressed bytes
+	MaxEntries int   // files
+	MaxDepth   int   // archives inside archives
+}
+
+// DefaultLimits suit lab bundles of a few gigabytes.
+var DefaultLimits = Limits{MaxBytes: 8 << 30, MaxEntries: 100_000, MaxDepth: 3}
+
+// ReadBundle reads a file, a folder (recursively), a .zip or a .tar.gz / .tgz. Archives found
+// inside a folder or another archive are opened too. Unreadable parts are reported and skipped.
+func ReadBundle(root string, lim Limits) ([]Entry, []error) {
+	r := &reader{lim: lim}
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, []error{&FileError{File: root, Offset: -1, Err: errors.Unwrap(err)}}
+	}
+	base := filepath.Base(filepath.Clean(root))
+	if info.IsDir() {
+		r.walkDir(root, base)
+	} else {
+		data, err := r.readFile(root, info.Size())
+		if err != nil {
+			r.fail(root, err)
+		} else {
+			r.add(base, data, 0)
+		}
+	}
+	sort.Slice(r.entries, func(i, j int) bool { return r.entries[i].Path < r.entries[j].Path })
+	return r.entries, r.errs
+}
+
+type reader struct {
+	lim     Limits
+	total   int64
+	entries []Entry
+	errs    []error
+}
+
+var errTooLarge = errors.New("bundle too large")
+
+func (r *reader) fail(name string, err error) {
+	r.errs = append(r.errs, &FileError{File: name, Offset: -1, Err: err})
+}
+
+func (r *reader) walkDir(dir, prefix string) {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			r.fail(p, err)
+			return nil
+		}
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil // symlinks and devices are not followed
+		}
+		rel, _ := filepath.Rel(dir, p)
+		info, err := d.Info()
+		if err != nil {
+			r.fail(p, err)
+			return nil
+		}
+		data, err := r.readFile(p, info.Size())
+		if err != nil {
+			r.fail(p, err)
+			if errors.Is(err, errTooLarge) {
+				return filepath.SkipAll
+			}
+			return nil
+		}
+		r.add(path.Join(prefix, filepath.ToSlash(rel)), data, 0)
+		return nil
+	})
+	if err != nil {
+		r.fail(dir, err)
+	}
+}
+
+func (r *reader) readFile(p string, size int64) ([]byte, error) {
+	if err := r.reserve(size); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(p)
+}
+
+func (r *reader) reserve(n int64) error {
+	if r.total+n > r.lim.MaxBytes {
+		return fmt.Errorf("%w: more than %d bytes once expanded", errTooLarge, r.lim.MaxBytes)
+	}
+	r.total += n
+	return nil
+}
+
+// add keeps a file, or opens it when it is an archive.
+func (r *reader) add(name string, data []byte, depth int) {
+	lower := strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(lower, ".zip") || (bytes.HasPrefix(data, []byte("PK\x03\x04")) && !strings.HasSuffix(lower, ".xlsx")):
+		r.openZip(name, data, depth)
+	case strings.HasSuffix(lower, ".tar.gz") || strings.HasSuffix(lower, ".tgz"):
+		r.openTarGz(name, data, depth)
+	case strings.HasSuffix(lower, ".tar"):
+		r.openTar(name, tar.NewReader(bytes.NewReader(data)), archiveRoot(name), depth)
+	default:
+		if len(r.entries) >= r.lim.MaxEntries {
+			r.fail(name, fmt.Errorf("more than %d files in one bundle", r.lim.MaxEntries))
+			return
+		}
+		r.entries = append(r.entries, Entry{Path: name, Data: data})
+	}
+}
+
+// archiveRoot names an archive's contents after the archive, without its extension.
+func archiveRoot(name string) string {
+	for _, ext := range []string{".tar.gz", ".tgz", ".zip", ".tar"} {
+		if strings.HasSuffix(strings.ToLower(name), ext) {
+			return name[:len(name)-len(ext)]
+		}
+	}
+	return name
+}
+
+func (r *reader) nested(name string, depth int) bool {
+	if depth >= r.lim.MaxDepth {
+		r.fail(name, fmt.Errorf("archives nested deeper than %d", r.lim.MaxDepth))
+		return false
+	}
+	return true
+}
+
+func (r *reader) openZip(name string, data []byte, depth int) {
+	if !r.nested(name, depth) {
+		return
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		r.fail(name, fmt.Errorf("not a readable zip archive: %v", err))
+		return
+	}
+	root := archiveRoot(name)
+	for _, f := range zr.File {
+		if f.FileInfo().IsDir() || !f.Mode().IsRegular() {
+			continue
+		}
+		inner, ok := safeJoin(root, f.Name)
+		if !ok {
+			r.fail(name+"!"+f.Name, errors.New("entry escapes the archive; refused"))
+			continue
+		}
+		data, err := r.readLimited(func() (io.ReadCloser, error) { return f.Open() })
+		if err != nil {
+			r.fail(inner, err)
+			if errors.Is(err, errTooLarge) {
+				return
+			}
+			continue
+		}
+		r.add(inner, data, depth+1)
+	}
+}
+
+func (r *reader) openTarGz(name string, data []byte, depth int) {
+	if !r.nested(name, depth) {
+		return
+	}
+	gz, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		r.fail(name, fmt.Errorf("not a readable gzip file: %v", err))
+		return
+	}
+	defer gz.Close()
+	r.openTar(name, tar.NewReader(gz), archiveRoot(name), depth)
+}
+
+func (r *reader) openTar(name string, tr *tar.Reader, root string, depth int) {
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			r.fail(name, fmt.Errorf("broken tar archive: %v", err))
+			return
+		}
+		if h.Typeflag != tar.TypeReg {
+			if h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink {
+				r.fail(name+"!"+h.Name, errors.New("links in archives are not followed; refused"))
+			}
+			continue
+		}
+		inner, ok := safeJoin(root, h.Name)
+		if !ok {
+			r.fail(name+"!"+h.Name, errors.New("entry escapes the archive; refused"))
+			continue
+		}
+		data, err := r.readLimited(func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
+		if err != nil {
+			r.fail(inner, err)
+			if errors.Is(err, errTooLarge) {
+				return
+			}
+			continue
+		}
+		r.add(inner, data, depth+1)
+	}
+}
+
+// readLimited reads an archive member without trusting its declared size.
+func (r *reader) readLimited(open func() (io.ReadCloser, error)) ([]byte, error) {
+	rc, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	left := r.lim.MaxBytes - r.total
+	data, err := io.ReadAll(io.LimitReader(rc, left+1))
+	if err != nil {
+		return nil, err
+	}
+	if err := r.reserve(int64(len(data))); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// safeJoin places an archive member under root, refusing absolute paths and "..".
+func safeJoin(root, member string) (string, bool) {
+	member = strings.ReplaceAll(member, `\`, "/")
+	if strings.HasPrefix(member, "/") || (len(member) > 1 && member[1] == ':') {
+		return "", false
+	}
+	clean := path.Clean(member)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", false
+	}
+	return path.Join(root, clean), true
+}
+
+// ReadFS reads every file below root of fsys (the demo bundles embedded in the binary), named
+// as if root were a folder called name.
+func ReadFS(fsys fs.FS, root, name string, lim Limits) ([]Entry, []error) {
+	r := &reader{lim: lim}
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			r.fail(p, err)
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err == nil {
+			err = r.reserve(int64(len(data)))
+		}
+		if err != nil {
+			r.fail(p, err)
+			return nil
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		r.add(path.Join(name, rel), data, 0)
+		return nil
+	})
+	if err != nil {
+		r.fail(root, err)
+	}
+	sort.Slice(r.entries, func(i, j int) bool { return r.entries[i].Path < r.entries[j].Path })
+	return r.entries, r.errs
+}

@@ -1,0 +1,37 @@
+package importers
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzParseFile feeds ParseFile the real fixtures, the testdata files and small odd inputs:
+// whatever the bytes, it must return (an error at worst), never panic.
+func FuzzParseFile(f *testing.F) {
+	for _, pattern := range []string{
+		filepath.Join("..", "..", "shared", "fixtures", "results", "*"),
+		filepath.Join("testdata", "*", "*"),
+	} {
+		files, _ := filepath.Glob(pattern)
+		for _, file := range files {
+			if data, err := os.ReadFile(file); err == nil && len(data) < 1<<17 {
+				f.Add(filepath.Base(file), data)
+			}
+		}
+	}
+	for _, s := range []string{
+		`{"experiments": [{"requests": [{"timestamp": 1, "response_timestamps": [2], "response_outputs": [{"response": "data: {\"choices\": []}"}]}]}]}`,
+		`{"benchmarks": [{"type_": "generative_benchmark", "metrics": {"request_totals": null}}]}`,
+		`[{"ttft_s": NaN, "end_to_end_latency_s": Infinity, "error_code": 1}]`,
+		"Metric,avg,min\n\"1,2\",x\n",
+		"Metric,avg,\n\"",         // an unterminated quote once panicked in csv.Reader.FieldPos
+		"Metric,avg,\n\"a\nb\",1", // a row name on two lines once escaped the name pattern
+		`{"dataset_name": "random", "server_info": {"prefill": [null]}, "itls": [1]}`,
+	} {
+		f.Add("f.json", []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		_, _ = ParseFile(name, data)
+	})
+}

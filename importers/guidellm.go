@@ -1,0 +1,306 @@
+package importers
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"benchlens/importers/jsonx"
+	"benchlens/model"
+)
+
+// guidellmStats and guidellmPercentiles name GuideLLM's distribution statistics.
+var (
+	guidellmStats       = map[string]string{"mean": "mean", "median": "median", "std_dev": "std", "min": "min", "max": "max"}
+	guidellmPercentiles = map[string]string{
+		"p001": "p0.1", "p01": "p1", "p05": "p5", "p10": "p10", "p25": "p25", "p50": "p50",
+		"p75": "p75", "p90": "p90", "p95": "p95", "p99": "p99", "p999": "p99.9",
+	}
+)
+
+// guidellmLatencies are the time distributions read into the summary, with the factor to ms.
+var guidellmLatencies = []struct {
+	key, metric string
+	toMS        float64
+}{
+	{"time_to_first_token_ms", model.TTFT, 1},
+	{"time_per_output_token_ms", model.TPOT, 1},
+	{"inter_token_latency_ms", model.ITL, 1},
+	{"request_latency", model.E2EL, 1000}, // seconds
+}
+
+// parseGuideLLM reads guidellm's benchmarks.json (formats/results.md 5, v0.3 to v0.5): one
+// run per element of benchmarks[].
+func parseGuideLLM(obj map[string]any) ([]*model.Run, error) {
+	list, ok := obj["benchmarks"].([]any)
+	if !ok {
+		return nil, shapeError("benchmarks", "an array", obj["benchmarks"])
+	}
+	meta, ok := obj["metadata"].(map[string]any)
+	if !ok && obj["metadata"] != nil {
+		return nil, shapeError("metadata", "an object", obj["metadata"])
+	}
+	args := jsonx.Object(obj["args"])
+	version := firstString(meta, "guidellm_version", "version")
+	var runs []*model.Run
+	for i, b := range list {
+		bench, ok := b.(map[string]any)
+		if !ok {
+			return nil, shapeError(fmt.Sprintf("benchmarks[%d]", i), "an object", b)
+		}
+		run, err := guidellmRun(bench, args, version)
+		if err != nil {
+			return nil, fmt.Errorf("benchmarks[%d]: %w", i, err)
+		}
+		if meta != nil {
+			run.Era = "≈v0.5 (metadata, config, scheduler_state)"
+		}
+		runs = append(runs, run)
+	}
+	return runs, nil
+}
+
+func guidellmRun(bench, args map[string]any, version string) (*model.Run, error) {
+	run := model.NewRun("guidellm")
+	run.ToolVersion = version
+	run.Era = "≈v0.3 (args, run_stats)"
+	if has(bench, "config") || has(bench, "scheduler_state") {
+		run.Era = "≈v0.4 (config, scheduler_state)"
+	}
+	run.Model = firstString(args, "model")
+	for _, p := range [][]string{{"worker", "backend_model"}, {"config", "model"}, {"args", "model"}} {
+		if run.Model == "" {
+			run.Model = jsonx.Str(dig(bench, p...))
+		}
+	}
+	run.Backend = firstString(args, "backend", "backend_type")
+
+	// The load: synchronous is one request at a time; concurrent keeps N streams; constant
+	// and poisson send at a rate.
+	strategy := jsonx.Object(dig(bench, "config", "strategy"))
+	if strategy == nil {
+		strategy = jsonx.Object(dig(bench, "args", "strategy"))
+	}
+	if strategy != nil {
+		setExtra(run, "strategy", strategy)
+		f := fields{obj: strategy, prefix: "strategy."}
+		switch jsonx.Str(strategy["type_"]) {
+		case "synchronous":
+			run.MaxConcurrency = 1
+		case "concurrent":
+			run.MaxConcurrency = f.num("streams")
+		case "throughput":
+			run.MaxConcurrency = f.num("max_concurrency")
+		case "constant", "poisson", "async":
+			run.RequestRate = f.num("rate")
+		}
+		if f.err != nil {
+			return nil, f.err
+		}
+	}
+
+	for _, where := range []string{"", "scheduler_state", "scheduler_metrics", "run_stats"} {
+		m := bench
+		if where != "" {
+			m = jsonx.Object(bench[where])
+		}
+		start, okS := jsonx.Float(m["start_time"])
+		end, okE := jsonx.Float(m["end_time"])
+		if okS && okE && start > 0 && end >= start && !math.IsInf(end, 0) {
+			run.DurationS = model.Num(end - start)
+			sec, frac := math.Modf(start)
+			run.Date = time.Unix(int64(sec), int64(frac*1e9)).UTC().Format(time.RFC3339)
+			break
+		}
+	}
+
+	metrics, ok := bench["metrics"].(map[string]any)
+	if !ok {
+		return nil, shapeError("metrics", "an object", bench["metrics"])
+	}
+	totals, prefix := jsonx.Object(metrics["request_totals"]), "metrics.request_totals."
+	if totals == nil {
+		totals, prefix = jsonx.Object(bench["request_totals"]), "request_totals."
+	}
+	if totals != nil {
+		f := fields{obj: totals, prefix: prefix}
+		run.Completed = f.num("successful")
+		run.Failed = f.num("errored") + f.num("incomplete")
+		run.NumPrompts = f.num("total")
+		if f.err != nil {
+			return nil, f.err
+		}
+	}
+
+	consumed := map[string]bool{"request_totals": true}
+	for _, l := range guidellmLatencies {
+		dist, err := guidellmDist(metrics, l.key)
+		if err != nil {
+			return nil, err
+		}
+		if dist == nil {
+			continue
+		}
+		consumed[l.key] = true
+		if err := guidellmStatsInto(run, l.metric, "metrics."+l.key+".successful.", dist, l.toMS); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range []struct {
+		key, stat string
+		dst       *model.Num
+	}{
+		{"requests_per_second", "mean", &run.RequestThroughput},
+		{"output_tokens_per_second", "mean", &run.OutputThroughput},
+		{"tokens_per_second", "mean", &run.TotalTokenThroughput},
+		{"prompt_token_count", "total_sum", &run.TotalInputTokens},
+		{"output_token_count", "total_sum", &run.TotalOutputTokens},
+	} {
+		dist, err := guidellmDist(metrics, t.key)
+		if err != nil {
+			return nil, err
+		}
+		f := fields{obj: dist, prefix: "metrics." + t.key + ".successful."}
+		*t.dst = f.num(t.stat)
+		if f.err != nil {
+			return nil, f.err
+		}
+	}
+	rest := map[string]any{}
+	for k, v := range metrics {
+		if !consumed[k] {
+			rest[k] = v
+		}
+	}
+	if len(rest) > 0 {
+		setExtra(run, "metrics", rest)
+	}
+
+	reqs, err := guidellmRequests(bench["requests"])
+	if err != nil {
+		return nil, err
+	}
+	run.Requests = reqs
+	if reqs != nil && run.NumPrompts.Known() && float64(len(reqs)) < run.NumPrompts.F() {
+		setExtra(run, "requests_sampled", fmt.Sprintf("%d of %v requests kept (--output-sampling)", len(reqs), run.NumPrompts.F()))
+	}
+
+	run.Definitions = map[string]string{
+		model.TTFT: "per successful request, from request start to the first token",
+		model.TPOT: "per request: (last token - request start) / output tokens; includes the TTFT",
+		model.ITL: "per request: (last token - first token) / (output tokens - 1); statistics " +
+			"over requests (what vLLM calls TPOT)",
+		model.E2EL: "per successful request, from request start to the end of the response",
+	}
+	keepExtra(run, bench, map[string]bool{"metrics": true, "requests": true, "request_totals": true})
+	return run, nil
+}
+
+// guidellmDist returns metrics[key].successful, nil when absent.
+func guidellmDist(metrics map[string]any, key string) (map[string]any, error) {
+	v, ok := metrics[key]
+	if !ok || v == nil {
+		return nil, nil
+	}
+	split, ok := v.(map[string]any)
+	if !ok {
+		return nil, shapeError("metrics."+key, "an object", v)
+	}
+	d, ok := split["successful"].(map[string]any)
+	if !ok && split["successful"] != nil {
+		return nil, shapeError("metrics."+key+".successful", "an object", split["successful"])
+	}
+	return d, nil
+}
+
+// guidellmStatsInto copies one distribution's statistics into the summary, in ms.
+func guidellmStatsInto(run *model.Run, metric, prefix string, dist map[string]any, toMS float64) error {
+	put := func(key, stat string, v any) error {
+		if v == nil {
+			return nil
+		}
+		x, ok := jsonx.Float(v)
+		if !ok {
+			return shapeError(prefix+key, "a number", v)
+		}
+		run.SetStat(metric, stat, x*toMS)
+		return nil
+	}
+	for k, stat := range guidellmStats {
+		if err := put(k, stat, dist[k]); err != nil {
+			return err
+		}
+	}
+	pv, ok := dist["percentiles"]
+	if !ok || pv == nil {
+		return nil
+	}
+	pcts, ok := pv.(map[string]any)
+	if !ok {
+		return shapeError(prefix+"percentiles", "an object", pv)
+	}
+	for k, stat := range guidellmPercentiles {
+		if err := put("percentiles."+k, stat, pcts[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// guidellmRequests reads requests {successful, errored, incomplete}: times in Request are
+// seconds, so the *_ms fields are divided by 1000.
+func guidellmRequests(v any) ([]model.Request, error) {
+	if v == nil {
+		return nil, nil
+	}
+	groups, ok := v.(map[string]any)
+	if !ok {
+		return nil, shapeError("requests", "an object", v)
+	}
+	var reqs []model.Request
+	for _, status := range []string{"successful", "errored", "incomplete"} {
+		gv := groups[status]
+		if gv == nil {
+			continue
+		}
+		list, ok := gv.([]any)
+		if !ok {
+			return nil, shapeError("requests."+status, "an array", gv)
+		}
+		for i, e := range list {
+			rec, ok := e.(map[string]any)
+			if !ok {
+				return nil, shapeError(fmt.Sprintf("requests.%s[%d]", status, i), "an object", e)
+			}
+			f := fields{obj: rec, prefix: fmt.Sprintf("requests.%s[%d].", status, i)}
+			r := model.Request{
+				InputLen:  intOr(f.num("prompt_tokens").F()),
+				OutputLen: intOr(f.num("output_tokens").F()),
+				TTFT:      f.num("time_to_first_token_ms").F() / 1000,
+				TPOT:      f.num("inter_token_latency_ms").F() / 1000,
+				Latency:   f.num("request_latency").F(),
+				Start:     math.NaN(),
+			}
+			if f.err != nil {
+				return nil, f.err
+			}
+			for _, p := range [][]string{{"info", "timings", "request_start"}, {"scheduler_info", "request_timings", "request_start"}, {"start_time"}} {
+				if s, ok := jsonx.Float(dig(rec, p...)); ok {
+					r.Start = s
+					break
+				}
+			}
+			switch status {
+			case "errored":
+				r.Error = firstString(rec, "error")
+				if r.Error == "" {
+					r.Error = "errored"
+				}
+			case "incomplete":
+				r.Error = "incomplete"
+			}
+			reqs = append(reqs, r)
+		}
+	}
+	return reqs, nil
+}

@@ -1,0 +1,264 @@
+package importers
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+
+	"benchlens/importers/jsonx"
+	"benchlens/model"
+)
+
+// Parsed is what one file turned out to hold.
+type Parsed struct {
+	Kind string       // a model.Kind* constant
+	Runs []*model.Run // benchmark runs, for results
+	// Part holds per-request records that belong to a summary in another file of the same
+	// folder (llmperf individual responses, a genai-perf raw profile export).
+	Part *Part
+}
+
+// Part is per-request data waiting for its summary.
+type Part struct {
+	Tool     string
+	Stem     string // the run's file stem, to pair with its summary
+	Requests []model.Request
+	Extra    map[string]any
+}
+
+// errNotJSON marks files that do not even start like JSON: they are not results.
+var errNotJSON = errors.New("not JSON")
+
+// skipKeys are large per-request members nobody analyses; skipping them halves the work on a
+// --save-detailed file.
+var skipKeys = map[string]bool{"generated_texts": true}
+
+// ParseFile sniffs a file by content and parses it. Results come back as runs; logs, traces,
+// utilisation and manifests come back with their kind only, for later stages to read. A file
+// that looks like a result but is broken returns the runs read before the fault and a
+// *FileError naming the spot.
+func ParseFile(name string, data []byte) (Parsed, error) {
+	if isManifestName(name) {
+		return Parsed{Kind: model.KindManifest}, nil
+	}
+	trimmed := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(trimmed) == 0 {
+		if looksLikeResultName(name) {
+			return Parsed{Kind: model.KindOther}, fileError(name, errors.New("empty file"))
+		}
+		return Parsed{Kind: model.KindOther}, nil
+	}
+	if p, ok, err := parseCSV(name, data); ok {
+		if err != nil {
+			return p, fileError(name, err)
+		}
+		return p, nil
+	}
+	if c := trimmed[0]; c != '{' && c != '[' {
+		if looksLikeResultName(name) {
+			// Named like JSON but is not: decoding reports the spot.
+			_, err := jsonx.NewDecoder(data).Decode()
+			if err != nil {
+				return Parsed{Kind: model.KindOther}, fileError(name, err)
+			}
+		}
+		return Parsed{Kind: sniffText(name, trimmed)}, nil
+	}
+	p, err := parseJSON(name, data)
+	if err != nil {
+		return p, fileError(name, err)
+	}
+	return p, nil
+}
+
+// parseJSON reads every value of a JSON file (one object, JSONL, concatenated objects or an
+// array of run objects) and turns each into runs.
+func parseJSON(name string, data []byte) (Parsed, error) {
+	dec := jsonx.NewDecoder(data)
+	dec.SkipKeys = skipKeys
+	p := Parsed{Kind: model.KindOther}
+	for first := true; dec.More(); first = false {
+		start := dec.Offset()
+		v, err := dec.Decode()
+		if err != nil {
+			if first && !looksLikeResultName(name) {
+				return Parsed{Kind: model.KindOther}, nil // text that merely starts with '{'
+			}
+			return p, err
+		}
+		if first {
+			p.Kind = sniffJSON(v)
+		}
+		values := []any{v}
+		if arr, ok := v.([]any); ok && isRunArray(arr) {
+			values = arr
+		}
+		for _, val := range values {
+			kind, runs, part, err := parseValue(name, val)
+			if err != nil {
+				line := 1 + bytes.Count(data[:start], []byte{'\n'})
+				return p, &FileError{File: name, Line: line, Offset: start, Err: err}
+			}
+			switch kind {
+			case model.KindResult:
+				p.Kind = model.KindResult
+				p.Runs = append(p.Runs, runs...)
+			case model.KindCompanion:
+				if p.Kind != model.KindResult {
+					p.Kind = model.KindCompanion
+				}
+				p.Part = part
+			}
+		}
+		if p.Kind != model.KindResult && p.Kind != model.KindCompanion {
+			return p, nil // a trace or other JSON: its own importer reads it
+		}
+	}
+	return p, nil
+}
+
+// isRunArray tells a JSON array of run objects (sweep summary.json) from other arrays.
+func isRunArray(arr []any) bool {
+	if len(arr) == 0 {
+		return false
+	}
+	obj, ok := arr[0].(map[string]any)
+	return ok && detect(obj) != ""
+}
+
+// detect names the tool that wrote obj (formats/results.md, "Tool detection"), or "".
+func detect(obj map[string]any) string {
+	has := func(k string) bool { _, ok := obj[k]; return ok }
+	switch {
+	case has("schema_version") && has("aiperf_version"):
+		return "aiperf"
+	case has("experiments"):
+		if exps, ok := obj["experiments"].([]any); ok && len(exps) > 0 {
+			return "genai-perf-raw"
+		}
+	case has("input_config") && isGenAIPerfSummary(obj):
+		return "genai-perf"
+	case has("benchmarks"):
+		if b, ok := obj["benchmarks"].([]any); ok && len(b) > 0 {
+			if first := jsonx.Object(b[0]); first != nil && (first["type_"] != nil || first["metrics"] != nil) {
+				return "guidellm"
+			}
+		}
+	case obj["version"] == "2023-08-31" || hasPrefixKey(obj, "results_"):
+		return "llmperf"
+	}
+	switch {
+	case has("dataset_name") && (has("total_output_tokens_retokenized") || has("server_info") || has("mean_e2e_latency_ms")) && !has("model_id"):
+		return "sglang"
+	case has("model_id") || (has("date") && has("backend")) ||
+		(has("backend") && (has("mean_ttft_ms") || has("request_throughput") || has("ttfts"))):
+		return "vllm"
+	}
+	return ""
+}
+
+func hasPrefixKey(obj map[string]any, prefix string) bool {
+	for k := range obj {
+		if strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func isGenAIPerfSummary(obj map[string]any) bool {
+	for _, k := range []string{"request_throughput", "time_to_first_token", "request_latency"} {
+		if m := jsonx.Object(obj[k]); m != nil && m["avg"] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// parseValue turns one decoded JSON value into runs or a per-request part.
+func parseValue(name string, v any) (string, []*model.Run, *Part, error) {
+	if arr, ok := v.([]any); ok {
+		if isLLMPerfResponses(arr) {
+			part, err := parseLLMPerfResponses(name, arr)
+			return model.KindCompanion, nil, part, err
+		}
+		return model.KindOther, nil, nil, nil
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return model.KindOther, nil, nil, nil
+	}
+	var run *model.Run
+	var runs []*model.Run
+	var err error
+	switch detect(obj) {
+	case "vllm":
+		run, err = parseVLLM(obj)
+	case "sglang":
+		run, err = parseSGLang(obj)
+	case "llmperf":
+		run, err = parseLLMPerfSummary(name, obj)
+	case "aiperf":
+		run, err = parseAIPerf(obj)
+	case "genai-perf":
+		run, err = parseGenAIPerfSummary(obj)
+	case "genai-perf-raw":
+		part, err := parseGenAIPerfRaw(name, obj)
+		return model.KindCompanion, nil, part, err
+	case "guidellm":
+		runs, err = parseGuideLLM(obj)
+		return model.KindResult, runs, nil, err
+	default:
+		return model.KindOther, nil, nil, nil
+	}
+	if err != nil {
+		return model.KindResult, nil, nil, err
+	}
+	return model.KindResult, []*model.Run{run}, nil, nil
+}
+
+// sniffJSON classifies JSON that is not a result.
+func sniffJSON(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		if _, ok := x["traceEvents"]; ok {
+			return model.KindTrace
+		}
+	case []any:
+		if len(x) > 0 {
+			if e := jsonx.Object(x[0]); e != nil && e["ph"] != nil && e["ts"] != nil {
+				return model.KindTrace // Ascend trace_view.json: a bare array of events
+			}
+		}
+	}
+	return model.KindOther
+}
+
+// sniffText classifies a text file that is not JSON: logs and utilisation traces are read by
+// their own importers; here they only need a kind.
+func sniffText(name string, data []byte) string {
+	head := data[:min(len(data), 4096)]
+	lower := strings.ToLower(string(head))
+	switch {
+	case strings.Contains(lower, "utilization.gpu") || strings.HasPrefix(lower, "# gpu") ||
+		strings.Contains(lower, "npu-smi") || strings.Contains(lower, "gpu use (%)") ||
+		strings.Contains(lower, "gpuutl"):
+		return model.KindUtilisation
+	case strings.Contains(lower, "vllm") || strings.Contains(lower, "sglang") ||
+		strings.Contains(string(head), "INFO ") || strings.HasSuffix(strings.ToLower(name), ".log"):
+		return model.KindLog
+	}
+	return model.KindOther
+}
+
+func isManifestName(name string) bool {
+	base := name[strings.LastIndexAny(name, `/\`)+1:]
+	return base == "bundle.yaml" || base == "bundle.yml"
+}
+
+// looksLikeResultName is used only to decide whether a broken file deserves an error: a
+// broken .json or .jsonl is a result gone wrong, not an attachment.
+func looksLikeResultName(name string) bool {
+	lower := strings.ToLower(name)
+	return strings.HasSuffix(lower, ".json") || strings.HasSuffix(lower, ".jsonl")
+}
