@@ -1,0 +1,184 @@
+// Package library joins the stages for the command line and the desktop app: it reads
+// bundles with importers, recomputes statistics with analysis/stats and stores runs with store.
+package library
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"path"
+	"path/filepath"
+
+	"benchlens/analysis/stats"
+	"benchlens/importers"
+	"benchlens/model"
+	"benchlens/store"
+)
+
+// Options adjust an import.
+type Options struct {
+	Label, Role string           // override bundle.yaml and the files
+	Limits      importers.Limits // zero means importers.DefaultLimits
+	// Progress, if set, is called after each run is stored or skipped.
+	Progress func(done, total int, name string)
+}
+
+// Report says what an import did. Errors are one line each, naming the file.
+type Report struct {
+	Added    []int64 // ids of new runs
+	Existing []int64 // runs already in the library (same content)
+	Errors   []error
+}
+
+// Import reads every path (file, folder, .zip, .tar.gz) and stores its runs, each in its own
+// transaction. A bad file is reported and the rest go on.
+func Import(st *store.Store, paths []string, opt Options) Report {
+	var rep Report
+	lim := opt.Limits
+	if lim == (importers.Limits{}) {
+		lim = importers.DefaultLimits
+	}
+	if opt.Role != "" && opt.Role != "baseline" && opt.Role != "candidate" && opt.Role != "other" {
+		rep.Errors = append(rep.Errors, fmt.Errorf("--role %q: expected baseline, candidate or other", opt.Role))
+		return rep
+	}
+	for _, p := range paths {
+		entries, errs := importers.ReadBundle(p, lim)
+		rep.Errors = append(rep.Errors, errs...)
+		if len(entries) == 0 && len(errs) == 0 {
+			rep.Errors = append(rep.Errors, &importers.FileError{File: p, Offset: -1, Err: errors.New("no files")})
+		}
+		if len(entries) == 0 {
+			continue
+		}
+		bundle := p
+		if abs, err := filepath.Abs(p); err == nil {
+			bundle = abs
+		}
+		rep.add(ImportEntries(st, bundle, entries, opt))
+	}
+	return rep
+}
+
+func (r *Report) add(o Report) {
+	r.Added = append(r.Added, o.Added...)
+	r.Existing = append(r.Existing, o.Existing...)
+	r.Errors = append(r.Errors, o.Errors...)
+}
+
+// ImportEntries stores the runs of one bundle already read into memory (the embedded demo
+// bundles, a dropped archive).
+func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, opt Options) Report {
+	var rep Report
+	prep := prepareAhead(st, entries)
+	items, errs := importers.Assemble(entries)
+	rep.Errors = append(rep.Errors, errs...)
+	if len(items) == 0 && len(errs) == 0 {
+		rep.Errors = append(rep.Errors, &importers.FileError{File: bundle, Offset: -1, Err: errors.New("no benchmark result found")})
+	}
+	for i, it := range items {
+		id, err := storeItem(st, it, bundle, opt, prep)
+		switch {
+		case errors.Is(err, store.ErrExists):
+			rep.Existing = append(rep.Existing, id)
+		case err != nil:
+			rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: not stored: %w", it.Result.Name, it.Index+1, err))
+		default:
+			rep.Added = append(rep.Added, id)
+		}
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(items), it.Result.Name)
+		}
+	}
+	return rep
+}
+
+// prepared is a file hashed, and compressed when the library lacks it.
+type prepared struct {
+	sha        string
+	compressed []byte
+}
+
+// prepareAhead hashes and compresses the bundle's files on another core while this one
+// parses; the returned function waits for a file's turn.
+func prepareAhead(st *store.Store, entries []importers.Entry) func(name string) prepared {
+	out := make(map[string]prepared, len(entries))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, e := range entries {
+			p := prepared{sha: importers.Hash(e.Data)}
+			if has, err := st.HasFile(p.sha); err == nil && !has {
+				p.compressed = store.Compress(e.Data)
+			}
+			out[e.Path] = p
+		}
+	}()
+	return func(name string) prepared {
+		<-done
+		return out[name]
+	}
+}
+
+func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, prep func(string) prepared) (int64, error) {
+	run := it.Run
+	run.Bundle = bundle
+	if opt.Label != "" {
+		run.Label = opt.Label
+	}
+	if opt.Role != "" {
+		run.Role = opt.Role
+	}
+	if run.Label == "" {
+		run.Label = path.Base(filepath.ToSlash(filepath.Clean(bundle)))
+	}
+	if run.Role == "" {
+		run.Role = "other"
+	}
+	fingerprint := Fingerprint(run, it)
+	// Recomputing the statistics overlaps with writing the requests.
+	recomputed := make(chan struct{})
+	go func() {
+		stats.Recompute(run)
+		close(recomputed)
+	}()
+	attach := func(f *model.SourceFile, role string) store.Attached {
+		p := prep(f.Name)
+		f.SHA256 = p.sha
+		return store.Attached{File: f, Role: role, Compressed: p.compressed}
+	}
+	files := []store.Attached{attach(it.Result, "result")}
+	for _, f := range it.Parts {
+		files = append(files, attach(f, "part"))
+	}
+	for _, f := range it.Attachments {
+		files = append(files, attach(f, "attachment"))
+	}
+	return st.AddRun(store.NewRun{Run: run, Fingerprint: fingerprint, Index: it.Index, Files: files,
+		Ready: func() { <-recomputed }})
+}
+
+// Fingerprint identifies a run by what it measured, not by where it was found: the same run
+// found twice (a sweep's run=N.json and its summary.json, a re-import) is stored once.
+// Labels, roles and manifests are not part of it.
+func Fingerprint(run *model.Run, it importers.Item) string {
+	h := *run
+	h.ID, h.Label, h.Role, h.Bundle, h.Manifest, h.Requests, h.Recomputed = 0, "", "", "", nil, nil, nil
+	b, _ := json.Marshal(h)
+	sum := sha256.New()
+	sum.Write(b)
+	var ttft float64
+	for i := range run.Requests {
+		if t := run.Requests[i].TTFT; !math.IsNaN(t) {
+			ttft += t
+		}
+	}
+	fmt.Fprintf(sum, "|%d|%g", len(run.Requests), ttft)
+	if len(h.Summary) == 0 && len(run.Requests) == 0 {
+		fmt.Fprintf(sum, "|%s|%d", it.Result.SHA256, it.Index) // nothing measured: the file is the identity
+	}
+	return hex.EncodeToString(sum.Sum(nil))
+}

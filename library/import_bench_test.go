@@ -1,0 +1,66 @@
+package library
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"benchlens/store"
+)
+
+var (
+	bigOnce sync.Once
+	bigFile string
+	bigErr  error
+)
+
+// detailedResult returns a vLLM --save-detailed result of 20,000 requests x 256 output tokens
+// (about 112 MB, 5.1 M gaps), generated once by scripts/genbig; $BENCH_FILE reuses one.
+func detailedResult(b *testing.B) string {
+	bigOnce.Do(func() {
+		if f := os.Getenv("BENCH_FILE"); f != "" {
+			bigFile = f
+			return
+		}
+		dir, err := os.MkdirTemp("", "benchlens-bench")
+		if err != nil {
+			bigErr = err
+			return
+		}
+		bigFile = filepath.Join(dir, "vllm-infqps-concurrency256-big.json")
+		out, err := exec.Command("go", "run", "../scripts/genbig", "-out", bigFile).CombinedOutput()
+		if err != nil {
+			bigErr = err
+			b.Logf("%s", out)
+		}
+	})
+	if bigErr != nil {
+		b.Fatal(bigErr)
+	}
+	return bigFile
+}
+
+// BenchmarkImportDetailed imports one 112 MB detailed result into a fresh library: read,
+// hash, parse, recompute TTFT/TPOT/ITL, compress the original and store 5.1 M gaps.
+func BenchmarkImportDetailed(b *testing.B) {
+	file := detailedResult(b)
+	info, err := os.Stat(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(info.Size())
+	for i := 0; b.Loop(); i++ {
+		db := filepath.Join(b.TempDir(), "lib.db")
+		st, err := store.Open(db)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rep := Import(st, []string{file}, Options{})
+		st.Close()
+		if len(rep.Errors) > 0 || len(rep.Added) != 1 {
+			b.Fatalf("import: %v added=%d", rep.Errors, len(rep.Added))
+		}
+	}
+}

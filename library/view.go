@@ -1,0 +1,67 @@
+package library
+
+import "benchlens/model"
+
+// RunRow is a run as `runs --json` lists it: identity, workload, counts, throughputs and,
+// per metric, the tool's own statistics beside benchlens' recomputed ones.
+type RunRow struct {
+	ID             int64     `json:"id"`
+	Label          string    `json:"label"`
+	Role           string    `json:"role"`
+	Tool           string    `json:"tool"`
+	ToolVersion    string    `json:"tool_version"`
+	Era            string    `json:"era"`
+	Model          string    `json:"model"`
+	Date           string    `json:"date"`
+	NumPrompts     model.Num `json:"num_prompts"`
+	Completed      model.Num `json:"completed"`
+	Failed         model.Num `json:"failed"`
+	RequestRate    model.Num `json:"request_rate"`
+	MaxConcurrency model.Num `json:"max_concurrency"`
+	DurationS      model.Num `json:"duration_s"`
+
+	RequestThroughput    model.Num `json:"request_throughput"`
+	OutputThroughput     model.Num `json:"output_throughput"`
+	TotalTokenThroughput model.Num `json:"total_token_throughput"`
+	Goodput              model.Num `json:"request_goodput"`
+
+	TTFT Metric `json:"ttft"`
+	TPOT Metric `json:"tpot"`
+	ITL  Metric `json:"itl"`
+	E2EL Metric `json:"e2el"`
+
+	// Evidence read by later stages; null until known.
+	TargetBackend    *string `json:"target_backend"`
+	ResolvedBackend  *string `json:"resolved_backend"`
+	UtilisationShape *string `json:"utilisation_shape"`
+}
+
+// Metric pairs the tool's statistics with the recomputed ones (ms); either may be absent.
+type Metric struct {
+	Tool       model.Stats `json:"tool"`
+	Recomputed model.Stats `json:"recomputed"`
+	Definition string      `json:"definition,omitempty"`
+}
+
+// Row projects a run onto its list row.
+func Row(r *model.Run) RunRow {
+	metric := func(name string) Metric {
+		return Metric{Tool: r.Summary[name], Recomputed: r.Recomputed[name], Definition: r.Definitions[name]}
+	}
+	return RunRow{
+		ID: r.ID, Label: r.Label, Role: r.Role, Tool: r.Tool, ToolVersion: r.ToolVersion, Era: r.Era,
+		Model: r.Model, Date: r.Date, NumPrompts: r.NumPrompts, Completed: r.Completed, Failed: r.Failed,
+		RequestRate: r.RequestRate, MaxConcurrency: r.MaxConcurrency, DurationS: r.DurationS,
+		RequestThroughput: r.RequestThroughput, OutputThroughput: r.OutputThroughput,
+		TotalTokenThroughput: r.TotalTokenThroughput, Goodput: r.Goodput,
+		TTFT: metric(model.TTFT), TPOT: metric(model.TPOT), ITL: metric(model.ITL), E2EL: metric(model.E2EL),
+		TargetBackend: optional(r.Manifest.String("path", "target_backend")),
+	}
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
