@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+
+	"benchlens/library"
+)
+
+func (c *cli) importCmd(args []string) int {
+	fs := c.flags("import", "[--label L] [--role R] PATH...")
+	var opt library.Options
+	fs.StringVar(&opt.Label, "label", "", "label every run (runs with one label form an arm)")
+	fs.StringVar(&opt.Role, "role", "", "baseline, candidate or other")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	st, ok := c.open()
+	if !ok {
+		return exitRejected
+	}
+	defer st.Close()
+	rep := library.Import(st, fs.Args(), opt)
+	return c.report(rep)
+}
+
+// report prints what an import did: a line per refused input, then the totals.
+func (c *cli) report(rep library.Report) int {
+	for _, err := range rep.Errors {
+		fmt.Fprintf(c.stderr, "refused: %v\n", err)
+	}
+	fmt.Fprintf(c.stdout, "imported %d runs", len(rep.Added))
+	if len(rep.Existing) > 0 {
+		fmt.Fprintf(c.stdout, ", %d already in the library", len(rep.Existing))
+	}
+	if len(rep.Errors) > 0 {
+		fmt.Fprintf(c.stdout, ", %d inputs refused", len(rep.Errors))
+	}
+	fmt.Fprintln(c.stdout)
+	if len(rep.Errors) > 0 {
+		return exitRejected
+	}
+	return exitOK
+}

@@ -1,0 +1,77 @@
+// Command benchlens imports LLM-serving benchmark results into a local library and judges
+// whether a speedup is the change's. Without a command it opens the desktop app; the
+// subcommands run headless.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Stdout, os.Stderr, os.Args[1:]))
+}
+
+// Exit statuses of the command-line contract.
+const (
+	exitOK       = 0
+	exitRejected = 1 // some inputs were rejected; the rest were imported
+	exitUsage    = 2
+)
+
+const usage = `usage: benchlens [--db FILE] [command]
+
+commands:
+  (none)                                   open the desktop app
+  import [--label L] [--role R] PATH...    import files, folders, .zip, .tar.gz
+  runs [--json]                            list runs
+  show RUN [--json]                        one run in full
+  demo                                     load the built-in sample bundles
+
+The library is --db FILE, else $BENCHLENS_DB, else library.db in the user's data directory.
+`
+
+// run is main without the process: tests call it with buffers.
+func run(stdout, stderr io.Writer, args []string) int {
+	db := ""
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "--db" || a == "-db":
+			if len(args) < 2 {
+				fmt.Fprintln(stderr, "benchlens: --db needs a file")
+				return exitUsage
+			}
+			db, args = args[1], args[2:]
+			continue
+		case len(a) > 5 && (a[:5] == "--db=" || a[:4] == "-db="):
+			db, args = a[len("--db="):], args[1:]
+			if a[1] != '-' {
+				db = a[len("-db="):]
+			}
+			continue
+		case a == "-h" || a == "--help" || a == "help":
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+		break
+	}
+	if len(args) == 0 {
+		return openApp(stderr, db)
+	}
+	cmd, rest := args[0], args[1:]
+	c := &cli{stdout: stdout, stderr: stderr, db: db}
+	switch cmd {
+	case "import":
+		return c.importCmd(rest)
+	case "runs":
+		return c.runsCmd(rest)
+	case "show":
+		return c.showCmd(rest)
+	case "demo":
+		return c.demoCmd(rest)
+	}
+	fmt.Fprintf(stderr, "benchlens: unknown command %q\n\n%s", cmd, usage)
+	return exitUsage
+}

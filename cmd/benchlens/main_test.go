@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const fixtures = "../../../shared/fixtures/results"
+
+func bl(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(&out, &errOut, args)
+	return out.String(), errOut.String(), code
+}
+
+// golden compares got with testdata/name; -update rewrites it. A mismatch leaves a .got file.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		os.WriteFile(path+".got", []byte(got), 0o644)
+		t.Errorf("%s differs from the golden file; see %s.got", name, path)
+	}
+}
+
+// runs --json over every real fixture is a contract: tests and scripts read it.
+func TestRunsJSONGolden(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	out, stderr, code := bl(t, "--db", db, "import", fixtures)
+	if code != 0 || !strings.Contains(out, "imported 13 runs") {
+		t.Fatalf("import: exit %d, %q %q", code, out, stderr)
+	}
+	out, _, code = bl(t, "--db", db, "runs", "--json")
+	if code != 0 {
+		t.Fatalf("runs --json: exit %d", code)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 13 {
+		t.Fatalf("runs --json is not an array of 13: %v", err)
+	}
+	for _, key := range []string{"id", "label", "role", "tool", "model", "num_prompts", "completed", "failed",
+		"request_rate", "max_concurrency", "duration_s", "output_throughput", "ttft", "tpot", "itl", "e2el",
+		"target_backend", "resolved_backend"} {
+		if _, ok := rows[0][key]; !ok {
+			t.Errorf("runs --json lacks %q", key)
+		}
+	}
+	golden(t, "runs.golden.json", out)
+}
+
+func TestShowRun(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	if _, _, code := bl(t, "--db", db, "import", "--label", "fp16", "--role", "baseline",
+		filepath.Join(fixtures, "h100-fp16-vs-fp8", "FP16-openai-10.0qps-itkns-1024-otkns-512-concurrency1-Llama-3.1-8B-Instruct-20250325-223157.json")); code != 0 {
+		t.Fatal("import failed")
+	}
+	out, _, code := bl(t, "--db", db, "show", "1")
+	if code != 0 {
+		t.Fatalf("show: exit %d", code)
+	}
+	for _, want := range []string{"fp16 / baseline", "E (vLLM v0.6.5-v0.8.2)", "100 per-request records, 51100 gaps", "ttft", "mean 54.91"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, code = bl(t, "--db", db, "show", "1", "--json")
+	var d map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &d) != nil {
+		t.Fatalf("show --json: exit %d, %s", code, out)
+	}
+	if d["requests"].(map[string]any)["count"].(float64) != 100 || len(d["files"].([]any)) != 1 {
+		t.Errorf("show --json: requests %v files %v", d["requests"], d["files"])
+	}
+}
+
+func TestExitStatuses(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`{"model_id": "m", "date": "20250101-000000", "backend": "vllm", "ttfts": [0.1`), 0o644)
+	tests := []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"--db", db, "nonsense"}, exitUsage, "unknown command"},
+		{[]string{"--db", db, "import"}, exitUsage, "usage: benchlens import"},
+		{[]string{"--db", db, "show", "x"}, exitUsage, "RUN must be a run id"},
+		{[]string{"--db", db, "show", "99"}, exitRejected, "no run 99"},
+		{[]string{"--db", db, "import", bad, filepath.Join(fixtures, "07_result-short-rate1.json")}, exitRejected, "bad.json: line 1, byte 77: unexpected end of input in array"},
+		{[]string{"--db", db, "import", "/does/not/exist"}, exitRejected, "/does/not/exist"},
+		{[]string{"--db"}, exitUsage, "--db needs a file"},
+	}
+	for _, tt := range tests {
+		_, stderr, code := bl(t, tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.stderr) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tt.args, code, stderr, tt.code, tt.stderr)
+		}
+	}
+	// The good file of the mixed batch was imported.
+	out, _, _ := bl(t, "--db", db, "runs")
+	if !strings.Contains(out, "google/gemma-4-31B-it") {
+		t.Errorf("good file not imported:\n%s", out)
+	}
+}
+
+func TestDemoAndEnvironmentLibrary(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "env.db")
+	t.Setenv("BENCHLENS_DB", db)
+	out, _, code := bl(t, "demo")
+	if code != 0 || !strings.Contains(out, "imported 37 runs") {
+		t.Fatalf("demo: exit %d %q", code, out)
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Errorf("BENCHLENS_DB not used: %v", err)
+	}
+	out, _, _ = bl(t, "runs")
+	if !strings.Contains(out, "few-repeats") || !strings.Contains(out, "baseline") {
+		t.Errorf("runs after demo:\n%s", out)
+	}
+}

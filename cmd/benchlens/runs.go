@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"text/tabwriter"
+
+	"benchlens/library"
+	"benchlens/model"
+)
+
+func (c *cli) runsCmd(args []string) int {
+	fs := c.flags("runs", "[--json]")
+	asJSON := fs.Bool("json", false, "print a JSON array")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	st, ok := c.open()
+	if !ok {
+		return exitRejected
+	}
+	defer st.Close()
+	runs, err := st.Runs()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
+		return exitRejected
+	}
+	rows := make([]library.RunRow, len(runs))
+	for i, r := range runs {
+		rows[i] = library.Row(r)
+	}
+	if *asJSON {
+		return c.writeJSON(rows)
+	}
+	writeRunsTable(c.stdout, rows)
+	return exitOK
+}
+
+func (c *cli) writeJSON(v any) int {
+	enc := json.NewEncoder(c.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
+		return exitRejected
+	}
+	return exitOK
+}
+
+// writeRunsTable prints one line per run: medians in ms, recomputed where per-request data
+// exists (marked *), else the tool's own.
+func writeRunsTable(w io.Writer, rows []library.RunRow) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLABEL\tROLE\tTOOL\tMODEL\tOK/N\tTTFT p50\tTPOT p50\tITL p50\tOUT tok/s")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s/%s\t%s\t%s\t%s\t%s\n", r.ID, r.Label, r.Role, r.Tool, short(r.Model, 40),
+			count(r.Completed), count(r.NumPrompts), median(r.TTFT), median(r.TPOT), median(r.ITL), fixed(r.OutputThroughput, 1))
+	}
+	tw.Flush()
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "(the library is empty: benchlens import PATH, or benchlens demo)")
+	}
+}
+
+func median(m library.Metric) string {
+	if v, ok := m.Recomputed["median"]; ok && v.Known() {
+		return fixed(v, 2) + "*"
+	}
+	if v, ok := m.Tool["median"]; ok && v.Known() {
+		return fixed(v, 2)
+	}
+	return "-"
+}
+
+func fixed(n model.Num, prec int) string {
+	if !n.Known() {
+		return "-"
+	}
+	if math.IsInf(n.F(), 0) {
+		return "inf"
+	}
+	return strconv.FormatFloat(n.F(), 'f', prec, 64)
+}
+
+func count(n model.Num) string {
+	if !n.Known() {
+		return "?"
+	}
+	return strconv.FormatFloat(n.F(), 'f', -1, 64)
+}
+
+func short(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n+1:]
+}

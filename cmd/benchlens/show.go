@@ -1,0 +1,193 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"benchlens/library"
+	"benchlens/model"
+	"benchlens/store"
+)
+
+// runDetail is `show RUN --json`: the list row plus everything else the library holds.
+type runDetail struct {
+	library.RunRow
+	Bundle      string                 `json:"bundle"`
+	Backend     string                 `json:"backend"`
+	Tokenizer   string                 `json:"tokenizer"`
+	Burstiness  model.Num              `json:"burstiness"`
+	InputTokens model.Num              `json:"total_input_tokens"`
+	OutputTok   model.Num              `json:"total_output_tokens"`
+	InputTput   model.Num              `json:"input_throughput"`
+	Summary     map[string]model.Stats `json:"summary"`
+	Recomputed  map[string]model.Stats `json:"recomputed"`
+	Definitions map[string]string      `json:"definitions"`
+	Metadata    map[string]string      `json:"metadata"`
+	Extra       map[string]any         `json:"extra"`
+	Manifest    model.Manifest         `json:"manifest"`
+	Warnings    []string               `json:"warnings"`
+	Requests    requestsInfo           `json:"requests"`
+	Files       []store.FileInfo       `json:"files"`
+}
+
+type requestsInfo struct {
+	Count  int `json:"count"`
+	Failed int `json:"failed"`
+	Gaps   int `json:"gaps"`
+}
+
+func (c *cli) showCmd(args []string) int {
+	fs := c.flags("show", "RUN [--json]")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(reorder(args)); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	id, err := strconv.ParseInt(fs.Arg(0), 10, 64)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "benchlens: RUN must be a run id (see benchlens runs), not %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	st, ok := c.open()
+	if !ok {
+		return exitRejected
+	}
+	defer st.Close()
+	r, err := st.Run(id)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
+		return exitRejected
+	}
+	files, err := st.RunFiles(id)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
+		return exitRejected
+	}
+	d := runDetail{RunRow: library.Row(r), Bundle: r.Bundle, Backend: r.Backend, Tokenizer: r.Tokenizer,
+		Burstiness: r.Burstiness, InputTokens: r.TotalInputTokens, OutputTok: r.TotalOutputTokens,
+		InputTput: r.InputThroughput, Summary: r.Summary, Recomputed: r.Recomputed, Definitions: r.Definitions,
+		Metadata: r.Metadata, Extra: r.Extra, Manifest: r.Manifest, Warnings: r.Warnings, Files: files}
+	d.Requests.Count = len(r.Requests)
+	for i := range r.Requests {
+		if !r.Requests[i].OK() {
+			d.Requests.Failed++
+		}
+		d.Requests.Gaps += len(r.Requests[i].ITL)
+	}
+	if *asJSON {
+		return c.writeJSON(d)
+	}
+	writeDetail(c.stdout, d)
+	return exitOK
+}
+
+// reorder lets flags follow the positional argument (show 3 --json).
+func reorder(args []string) []string {
+	var flags, pos []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			flags = append(flags, a)
+		} else {
+			pos = append(pos, a)
+		}
+	}
+	return append(flags, pos...)
+}
+
+func writeDetail(w io.Writer, d runDetail) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	line := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(tw, "%s\t%s\n", k, v)
+		}
+	}
+	line("run", strconv.FormatInt(d.ID, 10))
+	line("label / role", d.Label+" / "+d.Role)
+	line("tool", strings.TrimSpace(d.Tool+" "+d.ToolVersion))
+	line("format era", d.Era)
+	line("model", d.Model)
+	line("date", d.Date)
+	line("bundle", d.Bundle)
+	line("requests", fmt.Sprintf("%s ok of %s (%s failed); %d per-request records, %d gaps",
+		count(d.Completed), count(d.NumPrompts), count(d.Failed), d.Requests.Count, d.Requests.Gaps))
+	line("rate / concurrency", fixed(d.RequestRate, 2)+" req/s / "+count(d.MaxConcurrency))
+	line("duration", fixed(d.DurationS, 2)+" s")
+	line("throughput", fmt.Sprintf("%s req/s, %s out tok/s, %s total tok/s",
+		fixed(d.RequestThroughput, 3), fixed(d.OutputThroughput, 1), fixed(d.TotalTokenThroughput, 1)))
+	if d.TargetBackend != nil {
+		line("target backend", *d.TargetBackend+" (bundle.yaml)")
+	}
+	tw.Flush()
+
+	fmt.Fprintln(w, "\nlatency (ms)          tool's own                      recomputed from requests")
+	metrics := make([]string, 0, len(d.Summary)+len(d.Recomputed))
+	seen := map[string]bool{}
+	for _, m := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL} {
+		seen[m] = true
+		metrics = append(metrics, m)
+	}
+	for _, src := range []map[string]model.Stats{d.Summary, d.Recomputed} {
+		for m := range src {
+			if !seen[m] {
+				seen[m] = true
+				metrics = append(metrics, m)
+			}
+		}
+	}
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, m := range metrics {
+		if d.Summary[m] == nil && d.Recomputed[m] == nil {
+			continue
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", m, statsLine(d.Summary[m]), statsLine(d.Recomputed[m]))
+	}
+	tw.Flush()
+	for _, m := range metrics {
+		if def := d.Definitions[m]; def != "" {
+			fmt.Fprintf(w, "  %s: %s\n", m, def)
+		}
+	}
+	if len(d.Metadata) > 0 {
+		fmt.Fprintln(w, "\nmetadata")
+		for _, k := range sortedKeys(d.Metadata) {
+			fmt.Fprintf(w, "  %s = %s\n", k, d.Metadata[k])
+		}
+	}
+	for _, warn := range d.Warnings {
+		fmt.Fprintf(w, "\nwarning: %s\n", warn)
+	}
+	fmt.Fprintln(w, "\nfiles")
+	for _, f := range d.Files {
+		fmt.Fprintf(w, "  %-10s %-12s %9d B  %s\n", f.Role, f.Kind, f.Size, f.Name)
+	}
+}
+
+// statsLine prints mean, median, p99 (and std) compactly.
+func statsLine(s model.Stats) string {
+	if s == nil {
+		return "-"
+	}
+	var parts []string
+	for _, k := range []string{"mean", "median", "std", "p99"} {
+		if v, ok := s[k]; ok {
+			parts = append(parts, k+" "+fixed(v, 2))
+		}
+	}
+	return strings.Join(parts, "  ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
