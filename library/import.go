@@ -75,6 +75,23 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	var rep Report
 	prep := prepareAhead(st, entries)
 	items, errs := importers.Assemble(entries)
+	// Every file is stored by now; drop the bytes so a large bundle's memory is freed before
+	// the statistics are recomputed.
+	var stored []int64
+	for i := range entries {
+		p := prep(entries[i].Path)
+		if p.err != nil {
+			rep.Errors = append(rep.Errors, fmt.Errorf("%s: not stored: %w", entries[i].Path, p.err))
+		}
+		stored = append(stored, p.id)
+		entries[i].Data = nil
+	}
+	for _, it := range items {
+		for _, f := range append(append([]*model.SourceFile{it.Result}, it.Parts...), it.Attachments...) {
+			f.Data = nil
+		}
+	}
+
 	rep.Errors = append(rep.Errors, errs...)
 	if len(items) == 0 && len(errs) == 0 {
 		rep.Errors = append(rep.Errors, &importers.FileError{File: bundle, Offset: -1, Err: errors.New("no benchmark result found")})
@@ -93,28 +110,32 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 			opt.Progress(i+1, len(items), it.Result.Name)
 		}
 	}
+	if err := st.RemoveOrphans(stored); err != nil {
+		rep.Errors = append(rep.Errors, err)
+	}
 	return rep
 }
 
-// prepared is a file hashed, and compressed when the library lacks it.
+// prepared is a file hashed and stored ahead of its runs.
 type prepared struct {
-	sha        string
-	compressed []byte
+	sha string
+	id  int64
+	err error
 }
 
-// prepareAhead hashes and compresses the bundle's files on another core while this one
-// parses; the returned function waits for a file's turn.
+// prepareAhead hashes, compresses and stores the bundle's files on another core while this
+// one parses. The returned function waits for that work; the files' bytes are released once
+// both are done. The ids let ImportEntries remove files no run took.
 func prepareAhead(st *store.Store, entries []importers.Entry) func(name string) prepared {
 	out := make(map[string]prepared, len(entries))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for _, e := range entries {
-			p := prepared{sha: importers.Hash(e.Data)}
-			if has, err := st.HasFile(p.sha); err == nil && !has {
-				p.compressed = store.Compress(e.Data)
-			}
-			out[e.Path] = p
+			f := importers.NewSourceFile(e.Path, e.Data)
+			f.SHA256 = importers.Hash(e.Data)
+			id, err := st.PutFile(f)
+			out[e.Path] = prepared{sha: f.SHA256, id: id, err: err}
 		}
 	}()
 	return func(name string) prepared {
@@ -146,9 +167,8 @@ func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, p
 		close(recomputed)
 	}()
 	attach := func(f *model.SourceFile, role string) store.Attached {
-		p := prep(f.Name)
-		f.SHA256 = p.sha
-		return store.Attached{File: f, Role: role, Compressed: p.compressed}
+		f.SHA256 = prep(f.Name).sha
+		return store.Attached{File: f, Role: role}
 	}
 	files := []store.Attached{attach(it.Result, "result")}
 	for _, f := range it.Parts {

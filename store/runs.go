@@ -16,9 +16,8 @@ import (
 
 // Attached is one file of a run being stored.
 type Attached struct {
-	File       *model.SourceFile
-	Role       string // result, part, attachment
-	Compressed []byte // optional: the file already compressed with Compress
+	File *model.SourceFile
+	Role string // result, part, attachment
 }
 
 // ErrExists is returned by AddRun for a run the library already holds.
@@ -59,7 +58,7 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 	defer tx.Rollback() // no-op after Commit
 	ids := make([]int64, len(files))
 	for i, f := range files {
-		if ids[i], err = putFile(tx, f.File, f.Compressed, now); err != nil {
+		if ids[i], err = putFile(tx, f.File, now); err != nil {
 			return 0, fmt.Errorf("storing %s: %w", f.File.Name, err)
 		}
 	}

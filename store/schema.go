@@ -16,9 +16,17 @@ CREATE TABLE source_files (
 	name        TEXT NOT NULL,          -- path inside the bundle, as first imported
 	size        INTEGER NOT NULL,
 	kind        TEXT NOT NULL,          -- result, result-part, manifest, log, utilisation, trace, other
-	compression TEXT NOT NULL,          -- zstd
-	content     BLOB NOT NULL,
 	imported_at TEXT NOT NULL
+);
+-- The bytes live apart from the description, so refining a file's kind never rewrites them,
+-- in chunks of at most ChunkSize bytes before compression, so no file is ever held twice in
+-- memory.
+CREATE TABLE file_chunks (
+	file_id     INTEGER NOT NULL REFERENCES source_files(id) ON DELETE CASCADE,
+	seq         INTEGER NOT NULL,
+	compression TEXT NOT NULL,          -- s2 (block format)
+	content     BLOB NOT NULL,
+	PRIMARY KEY (file_id, seq)
 );
 CREATE TABLE runs (
 	id           INTEGER PRIMARY KEY,

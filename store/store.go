@@ -51,12 +51,20 @@ func Open(path string) (*Store, error) {
 			f.Close()
 		}
 	}
-	dsn := "file:" + path + "?_foreign_keys=on&_journal_mode=WAL&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate"
+	dsn := "file:" + path + "?_foreign_keys=on&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate"
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
 	s := &Store{db: db, path: path}
+	// Large pages suit a library of big blobs (SQLite takes the size only while the file is
+	// empty, before WAL); WAL lets the app read while an import writes. Both persist in the file.
+	for _, pragma := range []string{`PRAGMA page_size = 65536`, `PRAGMA journal_mode = WAL`} {
+		if _, err := db.Exec(pragma); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("library %s: %w", path, err)
+		}
+	}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("library %s: %w", path, err)

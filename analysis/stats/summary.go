@@ -4,7 +4,9 @@
 package stats
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,25 +24,76 @@ func Summarise(xs []float64, names []string) model.Stats {
 	}
 	out := model.Stats{}
 	mean, std := meanStd(xs)
+	var ps []float64 // percentiles wanted, with the names that want them
+	var pnames []string
 	for _, name := range names {
 		switch {
 		case name == "mean":
 			out[name] = model.Num(mean)
 		case name == "std":
 			out[name] = model.Num(std)
-		case name == "median":
-			out[name] = model.Num(Percentile(xs, 50))
-		case name == "min":
-			out[name] = model.Num(Percentile(xs, 0))
-		case name == "max":
-			out[name] = model.Num(Percentile(xs, 100))
-		case strings.HasPrefix(name, "p"):
-			if p, err := strconv.ParseFloat(name[1:], 64); err == nil && p >= 0 && p <= 100 {
-				out[name] = model.Num(Percentile(xs, p))
+		case name == "median", name == "min", name == "max", strings.HasPrefix(name, "p"):
+			p := map[string]float64{"median": 50, "min": 0, "max": 100}[name]
+			if strings.HasPrefix(name, "p") {
+				var err error
+				if p, err = strconv.ParseFloat(name[1:], 64); err != nil || p < 0 || p > 100 {
+					continue
+				}
 			}
+			ps, pnames = append(ps, p), append(pnames, name)
 		}
 	}
+	for i, v := range Percentiles(xs, ps) {
+		out[pnames[i]] = model.Num(v)
+	}
 	return out
+}
+
+// Percentiles returns numpy's default (linear) percentiles of xs for each p in [0, 100]. It
+// reorders xs. Each selection works only on the part the previous one left above it, so
+// several percentiles of millions of gaps cost little more than one.
+func Percentiles(xs []float64, ps []float64) []float64 {
+	out := make([]float64, len(ps))
+	order := make([]int, len(ps))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ps[a], ps[b]) })
+	base := 0 // xs[:base] holds only values at or below every later rank
+	for _, i := range order {
+		out[i] = percentileFrom(xs, base, ps[i])
+		rank := int(math.Floor(ps[i] / 100 * float64(len(xs)-1)))
+		base = max(base, min(rank, len(xs)-1))
+	}
+	return out
+}
+
+// Percentile is numpy's default (linear) percentile of xs, p in [0, 100]. It reorders xs.
+func Percentile(xs []float64, p float64) float64 {
+	return percentileFrom(xs, 0, p)
+}
+
+// percentileFrom selects within xs[base:], knowing everything before base is no larger.
+func percentileFrom(xs []float64, base int, p float64) float64 {
+	n := len(xs)
+	if n == 0 {
+		return math.NaN()
+	}
+	rank := p / 100 * float64(n-1)
+	lo := max(0, min(int(math.Floor(rank)), n-1))
+	frac := rank - float64(lo)
+	a := selectK(xs[base:], lo-base)
+	if frac == 0 || lo+1 >= n {
+		return a
+	}
+	// After selection everything right of lo is >= a; the next order statistic is their minimum.
+	b := xs[lo+1]
+	for _, x := range xs[lo+2:] {
+		if x < b {
+			b = x
+		}
+	}
+	return a + (b-a)*frac
 }
 
 // meanStd returns the mean and the population standard deviation (numpy's default, ddof=0).
@@ -56,31 +109,6 @@ func meanStd(xs []float64) (float64, float64) {
 		ss += d * d
 	}
 	return mean, math.Sqrt(ss / float64(len(xs)))
-}
-
-// Percentile is numpy's default (linear) percentile of xs, p in [0, 100]. It reorders xs
-// (selection, not a full sort: linear time on millions of gaps).
-func Percentile(xs []float64, p float64) float64 {
-	n := len(xs)
-	if n == 0 {
-		return math.NaN()
-	}
-	rank := p / 100 * float64(n-1)
-	lo := int(math.Floor(rank))
-	lo = max(0, min(lo, n-1))
-	frac := rank - float64(lo)
-	a := selectK(xs, lo)
-	if frac == 0 || lo+1 >= n {
-		return a
-	}
-	// After selection everything right of lo is >= a; the next order statistic is their minimum.
-	b := xs[lo+1]
-	for _, x := range xs[lo+2:] {
-		if x < b {
-			b = x
-		}
-	}
-	return a + (b-a)*frac
 }
 
 // selectK puts the k-th smallest element at xs[k], smaller ones before it and larger after,

@@ -75,3 +75,18 @@ func TestRecomputeFollowsVLLMDefinitions(t *testing.T) {
 		t.Error("default statistics missing")
 	}
 }
+
+func TestPercentilesTogetherEqualEachAlone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	xs := make([]float64, 10001)
+	for i := range xs {
+		xs[i] = math.Round(rng.NormFloat64()*50) / 7
+	}
+	ps := []float64{99, 0, 50, 99.9, 25, 100, 50}
+	got := Percentiles(slices.Clone(xs), ps)
+	for i, p := range ps {
+		if want := refPercentile(xs, p); got[i] != want {
+			t.Errorf("p%v = %v, want %v", p, got[i], want)
+		}
+	}
+}
