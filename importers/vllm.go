@@ -158,7 +158,8 @@ func readStats(run *model.Run, obj map[string]any) error {
 // vllmRequests reads the per-request arrays, when the file has them.
 func vllmRequests(obj map[string]any) ([]model.Request, error) {
 	arrays := map[string][]float64{}
-	for _, k := range []string{"input_lens", "output_lens", "ttfts", "start_times", "latencies"} {
+	keys := []string{"input_lens", "output_lens", "ttfts", "start_times", "latencies"}
+	for _, k := range keys {
 		v, ok := obj[k]
 		if !ok || v == nil {
 			continue
@@ -170,7 +171,11 @@ func vllmRequests(obj map[string]any) ([]model.Request, error) {
 		arrays[k] = f
 	}
 	n := -1
-	for k, a := range arrays {
+	for _, k := range keys {
+		a, ok := arrays[k]
+		if !ok {
+			continue
+		}
 		if n >= 0 && len(a) != n {
 			return nil, errf("key %q has %d elements, other per-request arrays have %d", k, len(a), n)
 		}

@@ -355,3 +355,12 @@ func TestDemoLoadsEveryArm(t *testing.T) {
 		t.Errorf("loading the demo twice added %d runs", len(again.Added))
 	}
 }
+
+// A sweep's summary.json repeats its run=N.json files: each run is stored once.
+func TestSweepRunsStoredOnce(t *testing.T) {
+	st := openStore(t)
+	rep := Import(st, []string{"../importers/testdata/vllm-sweep"}, Options{})
+	if len(rep.Errors) > 0 || len(rep.Added) != 2 || len(rep.Existing) != 2 {
+		t.Errorf("added %d, existing %d, errors %v", len(rep.Added), len(rep.Existing), rep.Errors)
+	}
+}

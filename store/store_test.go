@@ -1,7 +1,9 @@
 package store
 
 import (
+	"bytes"
 	"database/sql"
+	"fmt"
 	"errors"
 	"math"
 	"os"
@@ -183,5 +185,31 @@ func TestDefaultPath(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", "/data")
 	if p, _ := DefaultPath(); p != "/data/benchlens/library.db" {
 		t.Errorf("XDG_DATA_HOME ignored: %s", p)
+	}
+}
+
+// Files larger than a chunk come back byte for byte; so do empty ones.
+func TestFileContentRoundTrip(t *testing.T) {
+	s, _ := openTemp(t)
+	big := make([]byte, 2*ChunkSize+12345)
+	for i := range big {
+		big[i] = byte(i*7 + i/1000)
+	}
+	for _, data := range [][]byte{big, {}, []byte("small")} {
+		f := &model.SourceFile{Name: "f", Size: int64(len(data)), SHA256: fmt.Sprint(len(data)), Kind: model.KindOther, Data: data}
+		id, err := s.PutFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.FileContent(id)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("%d bytes came back as %d (%v)", len(data), len(got), err)
+		}
+		if err := s.RemoveOrphans([]int64{id}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.FileContent(id); err == nil {
+			t.Error("orphan not removed")
+		}
 	}
 }
