@@ -26,9 +26,6 @@ type Part struct {
 	Extra    map[string]any
 }
 
-// errNotJSON marks files that do not even start like JSON: they are not results.
-var errNotJSON = errors.New("not JSON")
-
 // skipKeys are large per-request members nobody analyses; skipping them halves the work on a
 // --save-detailed file.
 var skipKeys = map[string]bool{"generated_texts": true}

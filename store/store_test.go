@@ -3,8 +3,8 @@ package store
 import (
 	"bytes"
 	"database/sql"
-	"fmt"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
