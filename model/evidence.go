@@ -1,0 +1,142 @@
+package model
+
+// Evidence is what one attached file says beyond timings: the server log's stack and path, a
+// utilisation trace's shape, a profiler trace's overhead and hotspot. Exactly one of the
+// pointers is set. Evidence is read once at import and stored beside the file.
+type Evidence struct {
+	Kind        string         `json:"kind"`   // log, utilisation, trace
+	Format      string         `json:"format"` // e.g. "vllm 0.10+ log", "nvidia-smi --query-gpu csv", "kineto"
+	Log         *LogEvidence   `json:"log,omitempty"`
+	Utilisation *UtilEvidence  `json:"utilisation,omitempty"`
+	Trace       *TraceEvidence `json:"trace,omitempty"`
+	Warnings    []string       `json:"warnings,omitempty"`
+}
+
+// Line is a quoted line of a file, with its 1-based number: the proof behind a finding.
+type Line struct {
+	N    int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// Backend statuses of a server (formats/logs-and-utilisation.md 3.4).
+const (
+	BackendMatch          = "match"
+	BackendFallback       = "fallback"
+	BackendSilentOverride = "silent_override"
+	BackendFailed         = "failed"
+	BackendUnknown        = "unknown"
+)
+
+// LogEvidence is what a server log says.
+type LogEvidence struct {
+	Engine        string            `json:"engine"`                  // vllm, vllm-ascend, sglang
+	Version       string            `json:"version,omitempty"`       // server / engine version
+	Platform      string            `json:"platform,omitempty"`      // cuda, rocm, npu, xpu, tpu, cpu
+	Plugins       []string          `json:"plugins,omitempty"`       // activated platform / general plugins
+	EngineConfig  map[string]string `json:"engine_config,omitempty"` // k=v of the engine config line (repr values as text)
+	Args          map[string]string `json:"args,omitempty"`          // non-default args / Namespace(...) / ServerArgs(...)
+	Dtype         string            `json:"dtype,omitempty"`
+	Overrides     []Line            `json:"overrides,omitempty"`      // silent config changes (dtype downcast, eager forced, ...)
+	Eager         string            `json:"eager,omitempty"`          // "eager", "cuda_graph", "acl_graph", "" unknown
+	TorchCompile  string            `json:"torch_compile,omitempty"`  // "on", "off", "" unknown
+	GraphLines    []Line            `json:"graph_lines,omitempty"`    // capture / compile evidence
+	KVCache       map[string]string `json:"kv_cache,omitempty"`       // gpu_blocks, kv_cache_gib, kv_cache_tokens, max_concurrency ...
+	TargetBackend string            `json:"target_backend,omitempty"` // normalised (FLASH_ATTN, FLASHINFER, ...)
+	TargetSource  string            `json:"target_source,omitempty"`  // flag, env, default
+	TargetLine    *Line             `json:"target_line,omitempty"`
+	Processes     []ProcessBackend  `json:"processes,omitempty"` // resolved backend per process tag
+	Resolved      string            `json:"resolved_backend,omitempty"`
+	ResolvedHow   string            `json:"resolved_source,omitempty"` // logged, inferred
+	Fallbacks     []Line            `json:"fallbacks,omitempty"`       // every guard / fallback line, with its reason
+	Failure       *Line             `json:"failure,omitempty"`         // a fatal selection error
+	Status        string            `json:"status"`                    // match, fallback, silent_override, failed, unknown
+	AuxBackends   map[string]string `json:"aux_backends,omitempty"`    // vit, moe, sampler, mla_prefill ...
+}
+
+// ProcessBackend is the decoder-attention backend one process resolved to.
+type ProcessBackend struct {
+	Tag     string `json:"tag"` // "(EngineCore_DP0 pid=123)", "TP0", "" for an untagged process
+	Backend string `json:"backend"`
+	Line    Line   `json:"line"`
+}
+
+// Utilisation shapes (METHOD.md rule 8).
+const (
+	ShapeSustainedHigh = "sustained_high"
+	ShapeIntermittent  = "intermittent"
+	ShapeLow           = "low"
+)
+
+// UtilEvidence is a utilisation trace: per device, busy % over time.
+type UtilEvidence struct {
+	Tool    string         `json:"tool"` // nvidia-smi dmon, nvidia-smi query, dcgmi dmon, npu-smi watch, npu-smi info, rocm-smi
+	Devices []DeviceSeries `json:"devices"`
+}
+
+// DeviceSeries is one device's busy timeline. T is seconds from the first sample of the file.
+type DeviceSeries struct {
+	ID     string    `json:"id"`
+	Name   string    `json:"name,omitempty"`
+	Start  string    `json:"start,omitempty"` // ISO time of the first sample when the file dates it
+	T      []float64 `json:"t"`
+	Busy   []float64 `json:"busy"`             // %, NaN where the tool printed "-" or N/A
+	Memory []float64 `json:"memory,omitempty"` // memory-controller busy %, when present
+	Shape  *Shape    `json:"shape,omitempty"`
+}
+
+// Shape summarises a busy timeline with the numbers behind its class.
+type Shape struct {
+	Class      string    `json:"class"` // sustained_high, intermittent, low
+	MedianBusy float64   `json:"median_busy"`
+	IdleShare  float64   `json:"idle_share"` // share of samples under the idle threshold
+	IdleGaps   int       `json:"idle_gaps"`
+	GapSeconds []float64 `json:"gap_seconds,omitempty"`
+	IdleBelow  float64   `json:"idle_below"` // the threshold used, %
+	HighAbove  float64   `json:"high_above"` // median busy at or above this is high, %
+	Samples    int       `json:"samples"`
+}
+
+// TraceEvidence is a profiler trace reduced to the overhead and hotspot figures of METHOD.md
+// rule 5 (formats/traces.md 4.2). Times are microseconds.
+type TraceEvidence struct {
+	Source        string              `json:"source"` // kineto, kineto-legacy, ascend-trace-view, ascend-kernel-details, ascend-op-statistic, ascend-step-trace
+	Device        string              `json:"device,omitempty"`
+	Steps         int                 `json:"steps"`     // steps counted (ProfilerStep#N); 0 when unmarked
+	WindowUs      float64             `json:"window_us"` // span analysed
+	Copies        map[string]CopyStat `json:"copies"`    // HtoD, DtoH, DtoD, ...
+	Launches      CallStat            `json:"launches"`  // kernel launches (host)
+	GraphLaunches CallStat            `json:"graph_launches"`
+	Syncs         CallStat            `json:"syncs"` // blocking synchronisation calls (host)
+	Kernels       int                 `json:"kernels"`
+	BusyFraction  float64             `json:"busy_fraction"`       // device busy share of the window, NaN unknown
+	IdleGaps      []GapBin            `json:"idle_gaps,omitempty"` // log2 histogram of device idle gaps
+	TopOps        []OpStat            `json:"top_ops"`             // device ops by total time, largest first
+	PerStep       map[string]float64  `json:"per_step,omitempty"`  // the counts above divided by Steps
+}
+
+// CopyStat counts memory copies of one direction.
+type CopyStat struct {
+	Count  int     `json:"count"`
+	Bytes  int64   `json:"bytes"`
+	TimeUs float64 `json:"time_us"`
+}
+
+// CallStat counts host calls of one role and their time.
+type CallStat struct {
+	Count  int     `json:"count"`
+	TimeUs float64 `json:"time_us"`
+}
+
+// GapBin is one bin of the idle-gap histogram.
+type GapBin struct {
+	Label  string  `json:"label"` // "<1us", "1-2us", …, "1-10ms", ">=10ms"
+	Count  int     `json:"count"`
+	TimeUs float64 `json:"time_us"`
+}
+
+// OpStat is a device op's share of the trace.
+type OpStat struct {
+	Name   string  `json:"name"`
+	Count  int     `json:"count"`
+	TimeUs float64 `json:"time_us"`
+}
