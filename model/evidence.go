@@ -108,7 +108,7 @@ type TraceEvidence struct {
 	GraphLaunches CallStat            `json:"graph_launches"`
 	Syncs         CallStat            `json:"syncs"` // blocking synchronisation calls (host)
 	Kernels       int                 `json:"kernels"`
-	BusyFraction  float64             `json:"busy_fraction"`       // device busy share of the window, NaN unknown
+	BusyFraction  Num                 `json:"busy_fraction"`       // device busy share of the window (0-1); unknown without device events
 	IdleGaps      []GapBin            `json:"idle_gaps,omitempty"` // log2 histogram of device idle gaps
 	TopOps        []OpStat            `json:"top_ops"`             // device ops by total time, largest first
 	PerStep       map[string]float64  `json:"per_step,omitempty"`  // the counts above divided by Steps
