@@ -4,6 +4,7 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -63,4 +64,30 @@ func (n Num) MarshalYAML() (any, error) {
 		return nil, nil
 	}
 	return float64(n), nil
+}
+
+// UnmarshalYAML reads null as unknown and .inf as infinity (yaml's pre-v3 interface, so this
+// package needs no YAML import).
+func (n *Num) UnmarshalYAML(unmarshal func(any) error) error {
+	var v any
+	if err := unmarshal(&v); err != nil {
+		return err
+	}
+	switch x := v.(type) {
+	case nil:
+		*n = Unknown
+	case float64:
+		*n = Num(x)
+	case int:
+		*n = Num(x)
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		if err != nil {
+			return err
+		}
+		*n = Num(f)
+	default:
+		return fmt.Errorf("not a number: %v", v)
+	}
+	return nil
 }

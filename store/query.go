@@ -106,3 +106,39 @@ func floatOrNaN(f sql.NullFloat64) float64 {
 	}
 	return f.Float64
 }
+
+// RunsWithLabel lists the ids of the runs with a label, oldest first.
+func (s *Store) RunsWithLabel(label string) ([]int64, error) {
+	rows, err := s.db.Query(`SELECT id FROM runs WHERE label = ? ORDER BY id`, label)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// Labels lists the distinct labels, sorted.
+func (s *Store) Labels() ([]string, error) {
+	rows, err := s.db.Query(`SELECT DISTINCT label FROM runs ORDER BY label`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}

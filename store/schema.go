@@ -68,6 +68,29 @@ CREATE TABLE requests (
 	PRIMARY KEY (run_id, idx)
 );
 `,
+	// 2: what attached files say (server logs, utilisation, profiler traces), read at import.
+	`
+CREATE TABLE evidence (
+	file_id INTEGER PRIMARY KEY REFERENCES source_files(id) ON DELETE CASCADE,
+	kind    TEXT NOT NULL,              -- log, utilisation, trace
+	format  TEXT NOT NULL,
+	data    TEXT NOT NULL               -- JSON: model.Evidence
+);
+`,
+	// 3: saved comparisons, with their settings and input runs.
+	`
+CREATE TABLE comparisons (
+	id             INTEGER PRIMARY KEY,
+	created_at     TEXT NOT NULL,
+	baseline       TEXT NOT NULL,       -- the selectors as given
+	candidate      TEXT NOT NULL,
+	baseline_runs  TEXT NOT NULL,       -- JSON array of run ids
+	candidate_runs TEXT NOT NULL,
+	settings       TEXT NOT NULL,       -- JSON
+	status         TEXT NOT NULL,       -- the proposed verdict
+	record         TEXT NOT NULL        -- JSON: the full record
+);
+`,
 }
 
 // SchemaVersion is the newest schema this binary knows.

@@ -27,8 +27,12 @@ commands:
   import [--label L] [--role R] PATH...    import files, folders, .zip, .tar.gz
   runs [--json]                            list runs
   show RUN [--json]                        one run in full
+  compare --baseline SEL --candidate SEL [--format text|json|yaml] [--save]
+                                           compare two arms: evidence, stages, verdict
+  comparisons [--json]                     list saved comparisons
   demo                                     load the built-in sample bundles
 
+SEL is a label (every run with it forms the arm) or comma-separated run ids.
 The library is --db FILE, else $BENCHLENS_DB, else library.db in the user's data directory.
 `
 
@@ -71,6 +75,10 @@ func run(stdout, stderr io.Writer, args []string) int {
 		return c.showCmd(rest)
 	case "demo":
 		return c.demoCmd(rest)
+	case "compare":
+		return c.compareCmd(rest)
+	case "comparisons":
+		return c.comparisonsCmd(rest)
 	}
 	fmt.Fprintf(stderr, "benchlens: unknown command %q\n\n%s", cmd, usage)
 	return exitUsage

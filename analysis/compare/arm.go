@@ -1,0 +1,172 @@
+package compare
+
+import (
+	"math"
+	"sort"
+	"strconv"
+
+	"benchlens/analysis/stats"
+	"benchlens/model"
+)
+
+// RunData is a run with its per-request samples and the evidence of its attached files.
+type RunData struct {
+	Run    *model.Run
+	Logs   []*model.LogEvidence
+	Util   []*model.UtilEvidence
+	Traces []*model.TraceEvidence
+}
+
+// Arm is the runs that repeat one condition.
+type Arm struct {
+	Label string
+	Runs  []RunData
+}
+
+// Stage metrics compared (rule 4), lower is better but for throughput.
+var stageMetrics = []struct {
+	Key, Stage, Unit string
+	HigherBetter     bool
+}{
+	{model.TTFT, "prefill", "ms", false},
+	{model.TPOT, "decode", "ms", false},
+	{model.ITL, "decode", "ms", false},
+	{model.E2EL, "both", "ms", false},
+	{"e2e_throughput", "both", "tok/s", true},
+}
+
+// warmup is the number of leading requests the run's manifest declares as warm-up, and
+// whether it declares any value at all.
+func warmup(r *model.Run) (int, bool) {
+	s := r.Manifest.String("workload", "warmup_iters")
+	if s == "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	return n, true
+}
+
+// measured returns the run's requests in issue order with the declared warm-up dropped.
+func measured(r *model.Run) []model.Request {
+	reqs := r.Requests
+	if len(reqs) == 0 {
+		return nil
+	}
+	if hasStarts(reqs) {
+		reqs = append([]model.Request(nil), reqs...)
+		sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].Start < reqs[j].Start })
+	}
+	n, _ := warmup(r)
+	if n >= len(reqs) {
+		return nil
+	}
+	return reqs[n:]
+}
+
+func hasStarts(reqs []model.Request) bool {
+	for i := range reqs {
+		if math.IsNaN(reqs[i].Start) {
+			return false
+		}
+	}
+	return true
+}
+
+// samples returns a metric's per-request values in ms (ITL: every gap) of the successful
+// requests that keep passes.
+func samples(reqs []model.Request, metric string, keep func(*model.Request) bool) []float64 {
+	var out []float64
+	for i := range reqs {
+		r := &reqs[i]
+		if !r.OK() || (keep != nil && !keep(r)) {
+			continue
+		}
+		var v float64
+		switch metric {
+		case model.TTFT:
+			v = r.TTFT
+		case model.TPOT:
+			v = stats.RequestTPOT(r)
+		case model.E2EL:
+			v = stats.RequestLatency(r)
+		case model.ITL:
+			for _, g := range r.ITL {
+				out = append(out, g*1e3)
+			}
+			continue
+		default:
+			continue
+		}
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			out = append(out, v*1e3)
+		}
+	}
+	return out
+}
+
+// runValue is one run's statistic for a metric: the median of its measured requests, else the
+// tool's own median (or mean) when the file has no per-request data. Throughput is the
+// tool's output throughput. NaN when unknown.
+func runValue(r *model.Run, metric string, keep func(*model.Request) bool) float64 {
+	if metric == "e2e_throughput" {
+		if keep != nil {
+			return math.NaN()
+		}
+		if r.OutputThroughput.Known() {
+			return r.OutputThroughput.F()
+		}
+		return math.NaN()
+	}
+	if reqs := measured(r); len(reqs) > 0 {
+		xs := samples(reqs, metric, keep)
+		if len(xs) == 0 {
+			return math.NaN()
+		}
+		return stats.Percentile(xs, 50)
+	}
+	if keep != nil {
+		return math.NaN()
+	}
+	own := r.Summary[metric]
+	for _, k := range []string{"median", "p50", "mean"} {
+		if v, ok := own[k]; ok && v.Known() {
+			return v.F()
+		}
+	}
+	return math.NaN()
+}
+
+// values collects runValue over an arm, dropping unknowns.
+func (a Arm) values(metric string, keep func(*model.Request) bool) []float64 {
+	var out []float64
+	for _, rd := range a.Runs {
+		if v := runValue(rd.Run, metric, keep); !math.IsNaN(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// inputLens pools the measured requests' input lengths.
+func (a Arm) inputLens() []float64 {
+	var out []float64
+	for _, rd := range a.Runs {
+		for _, r := range measured(rd.Run) {
+			if r.InputLen >= 0 {
+				out = append(out, float64(r.InputLen))
+			}
+		}
+	}
+	return out
+}
+
+func (a Arm) ids() []int64 {
+	ids := make([]int64, len(a.Runs))
+	for i, rd := range a.Runs {
+		ids[i] = rd.Run.ID
+	}
+	return ids
+}

@@ -1,0 +1,144 @@
+package compare
+
+import (
+	"fmt"
+	"slices"
+
+	"benchlens/analysis/stats"
+	"benchlens/model"
+)
+
+var bucketStages = []string{model.TTFT, model.TPOT, model.ITL}
+
+// buckets applies rule 7: the stage comparison repeated per input-length bucket (short = the
+// lowest third, long = the highest third of the baseline's lengths, mixed = all), p-values
+// Holm-adjusted across the buckets of each stage.
+func buckets(rec *Record, base, cand Arm, set Settings) {
+	lens := base.inputLens()
+	b := Buckets{Rows: []BucketResult{}, HoldsIn: []string{}}
+	if len(lens) == 0 {
+		rec.Buckets = b
+		return
+	}
+	lo, hi := slices.Min(lens), slices.Max(lens)
+	if lo == hi {
+		b.OneLength = true
+		b.Edges = []float64{lo, hi}
+	} else if len(set.BucketEdges) >= 2 {
+		b.Edges = []float64{float64(set.BucketEdges[0]), float64(set.BucketEdges[1])}
+	} else {
+		ps := stats.Percentiles(slices.Clone(lens), []float64{100.0 / 3, 200.0 / 3})
+		b.Edges = ps
+	}
+	type bucket struct {
+		name string
+		keep func(*model.Request) bool
+	}
+	list := []bucket{{"mixed", func(*model.Request) bool { return true }}}
+	if !b.OneLength {
+		e0, e1 := b.Edges[0], b.Edges[1]
+		list = []bucket{
+			{"short", func(r *model.Request) bool { return r.InputLen >= 0 && float64(r.InputLen) <= e0 }},
+			{"long", func(r *model.Request) bool { return float64(r.InputLen) > e1 }},
+			list[0],
+		}
+	}
+	for _, bk := range list {
+		row := BucketResult{Bucket: bk.name, Stages: map[string]StageDelta{}}
+		for _, m := range stageMetrics {
+			if !slices.Contains(bucketStages, m.Key) {
+				continue
+			}
+			row.Stages[m.Key] = compareStage(base, cand, m.Key, m.Stage, m.Unit, m.HigherBetter, bk.keep, set)
+		}
+		b.Rows = append(b.Rows, row)
+	}
+	// Holm across buckets, stage by stage; significance is re-judged on the adjusted p.
+	for _, stage := range bucketStages {
+		var ps []float64
+		for _, row := range b.Rows {
+			ps = append(ps, row.Stages[stage].P.F())
+		}
+		adj := stats.Holm(nanToOne(ps))
+		for i, row := range b.Rows {
+			d := row.Stages[stage]
+			if d.P.Known() {
+				d.P = model.Num(adj[i])
+				sig := d.P.F() < set.Alpha && d.Delta.Known() && abs(d.Delta.F()) >= 100*set.NoiseFloor
+				d.Better, d.Worse = sig && d.Better, sig && d.Worse
+				d.Significant = sig
+			}
+			row.Stages[stage] = d
+		}
+	}
+	rec.Buckets = b
+}
+
+func nanToOne(ps []float64) []float64 {
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		out[i] = p
+		if p != p {
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+// holdsIn lists the buckets where the verdict's finding holds: the stages that improved
+// overall improve there too (for established and offset), or nothing improves (for zero).
+func holdsIn(rec *Record) []string {
+	var better []string
+	for _, s := range bucketStages {
+		if rec.Perf[s].Better {
+			better = append(better, s)
+		}
+	}
+	out := []string{}
+	for _, row := range rec.Buckets.Rows {
+		holds := true
+		switch rec.Status {
+		case Established, Offset:
+			if len(better) == 0 {
+				holds = false
+			}
+			for _, s := range better {
+				holds = holds && row.Stages[s].Better
+			}
+		case Zero:
+			for _, s := range bucketStages {
+				holds = holds && !row.Stages[s].Better
+			}
+		default:
+			holds = false
+		}
+		if holds {
+			out = append(out, row.Bucket)
+		}
+	}
+	return out
+}
+
+// bucketNote says where the conclusion does not hold.
+func bucketNote(rec *Record) string {
+	if rec.Buckets.OneLength {
+		return fmt.Sprintf("all requests share one input length (%.0f tokens): no short or long bucket to check", rec.Buckets.Edges[0])
+	}
+	var not []string
+	for _, row := range rec.Buckets.Rows {
+		if !slices.Contains(rec.Buckets.HoldsIn, row.Bucket) {
+			not = append(not, row.Bucket)
+		}
+	}
+	if len(not) == 0 || len(rec.Buckets.Rows) == 0 || rec.Status == NotEstablished {
+		return ""
+	}
+	return fmt.Sprintf("the conclusion does not hold for %v requests", not)
+}

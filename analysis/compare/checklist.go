@@ -1,0 +1,180 @@
+package compare
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"benchlens/model"
+)
+
+// Check states, shown green / amber / red.
+const (
+	CheckOK   = "ok"
+	CheckWarn = "warn"
+	CheckFail = "fail"
+)
+
+// Check is one line of the evidence checklist: a piece of evidence METHOD.md asks for, its
+// state, why, and what to record next time.
+type Check struct {
+	Name   string `json:"name" yaml:"name"`
+	State  string `json:"state" yaml:"state"`
+	Reason string `json:"reason" yaml:"reason"`
+	Hint   string `json:"hint,omitempty" yaml:"hint,omitempty"`
+}
+
+// Checklist summarises the record as the six checks of METHOD.md: conditions, measurement,
+// path, stages, overhead, hotspot.
+func (r Record) Checklist() []Check {
+	has := map[string]Cause{}
+	for _, c := range r.Causes {
+		has[c.Code] = c
+	}
+	var out []Check
+
+	// Conditions.
+	cond := Check{Name: "conditions", State: CheckOK, Reason: "every recorded field is the same on both sides"}
+	var differs, unknown []string
+	for _, f := range r.conditionFields() {
+		switch f.state {
+		case Differs:
+			differs = append(differs, f.name)
+		case Unknown:
+			if f.required {
+				unknown = append(unknown, f.name)
+			}
+		}
+	}
+	switch {
+	case len(differs) > 0:
+		cond.State, cond.Reason = CheckFail, "differs: "+strings.Join(differs, ", ")
+		cond.Hint = "repeat both arms on the same machine, card slot, driver, stack and request set"
+	case len(unknown) > 0:
+		cond.State, cond.Reason = CheckWarn, "not recorded: "+strings.Join(unknown, ", ")
+		cond.Hint = "write these fields into bundle.yaml next time"
+	}
+	out = append(out, cond)
+
+	// Measurement.
+	meas := Check{Name: "measurement", State: CheckOK,
+		Reason: fmt.Sprintf("%d and %d runs, warm-up %s / %s", r.Measurement.Repeats[0], r.Measurement.Repeats[1], r.Measurement.WarmupIters[0], r.Measurement.WarmupIters[1])}
+	if c, ok := has[MeasurementUncontrolled]; ok {
+		meas.State, meas.Reason = CheckFail, c.Reason
+		meas.Hint = strings.Join(r.Measurement.Advice, "; ")
+		if meas.Hint == "" {
+			meas.Hint = "record workload.warmup_iters and discard the warm-up requests"
+		}
+	}
+	out = append(out, meas)
+
+	// Path.
+	p := Check{Name: "path", State: CheckOK}
+	p.Reason = fmt.Sprintf("resolved %s -> %s", orUnknown(r.Path.ResolvedBackend.Baseline), orUnknown(r.Path.ResolvedBackend.Candidate))
+	if r.Path.TargetBackend.Candidate != "" {
+		p.Reason += fmt.Sprintf(" (candidate target %s)", r.Path.TargetBackend.Candidate)
+	}
+	for _, code := range []string{TargetNotHit, MixedPaths, PathUnchanged, PathUnverified} {
+		if c, ok := has[code]; ok {
+			p.State, p.Reason = CheckFail, c.Reason
+			switch code {
+			case PathUnverified:
+				p.State, p.Hint = CheckWarn, "attach each run's server log so the resolved backend can be read"
+			case TargetNotHit:
+				p.Hint = "fix the guard that made the server fall back, then measure again"
+			case PathUnchanged:
+				p.Hint = "the candidate runs the same attention path: look for the gain elsewhere"
+			}
+			break
+		}
+	}
+	out = append(out, p)
+
+	// Stages.
+	st := Check{Name: "stages", State: CheckOK}
+	var parts []string
+	for _, k := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL, "e2e_throughput"} {
+		d, ok := r.Perf[k]
+		if !ok || !d.Delta.Known() {
+			continue
+		}
+		mark := "~"
+		switch {
+		case d.Better:
+			mark = "better"
+		case d.Worse:
+			mark = "worse"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%+.1f%%)", k, mark, d.Delta.F()))
+	}
+	st.Reason = strings.Join(parts, ", ")
+	if len(r.stageMismatchNotes()) > 0 {
+		st.State, st.Reason = CheckWarn, r.stageMismatchNotes()[0]
+		st.Hint = "report each stage: the end-to-end number hides the mismatch"
+	}
+	if r.Hotspot.HotspotStage == "none" {
+		st.State = CheckWarn
+		st.Hint = "no stage is significantly better"
+	}
+	out = append(out, st)
+
+	// Overhead.
+	ov := Check{Name: "overhead", State: CheckOK}
+	switch {
+	case !r.Overhead.Measured:
+		ov.State, ov.Reason, ov.Hint = CheckWarn, "unmeasured: no profiler traces", "capture a torch profiler (Kineto) trace of a few steps in each arm"
+	case r.Overhead.Grew:
+		ov.State, ov.Reason = CheckFail, "grew: "+overheadReason(r.Overhead)
+		ov.Hint = "remove the added copies, launches or syncs"
+	default:
+		ov.Reason = "no growth: " + overheadReason(r.Overhead)
+	}
+	out = append(out, ov)
+
+	// Hotspot.
+	hs := Check{Name: "hotspot", State: CheckOK}
+	hs.Reason = fmt.Sprintf("utilisation %s -> %s; top ops moved: %s", orUnknown(r.Hotspot.DeviceUtilTrace.Baseline), orUnknown(r.Hotspot.DeviceUtilTrace.Candidate), r.Hotspot.Moved)
+	if r.Hotspot.Moved == "unverified" || r.Hotspot.DeviceUtilTrace.Candidate == "" {
+		hs.State, hs.Hint = CheckWarn, "attach a utilisation trace (nvidia-smi, npu-smi) and a profiler trace per arm"
+	}
+	if r.Hotspot.Remedy != "" {
+		hs.Reason += "; " + r.Hotspot.Remedy
+	}
+	out = append(out, hs)
+	return out
+}
+
+type fieldState struct {
+	name, state string
+	required    bool
+}
+
+// conditionFields lists every condition field of the record, in a stable order.
+func (r Record) conditionFields() []fieldState {
+	var out []fieldState
+	add := func(prefix string, m map[string]Field) {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			out = append(out, fieldState{prefix + k, m[k].State, m[k].Required})
+		}
+	}
+	add("stack_fingerprint.", r.StackFingerprint)
+	out = append(out, fieldState{"hardware_sku", r.HardwareSKU.State, r.HardwareSKU.Required})
+	add("node.", r.Node)
+	add("workload.", r.Workload)
+	return out
+}
+
+func (r Record) stageMismatchNotes() []string {
+	var out []string
+	for _, n := range r.Notes {
+		if strings.HasPrefix(n, "stage mismatch") {
+			out = append(out, n)
+		}
+	}
+	return out
+}

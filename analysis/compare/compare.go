@@ -1,0 +1,227 @@
+package compare
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"benchlens/analysis/stats"
+	"benchlens/model"
+)
+
+// Compare checks the evidence of METHOD.md for a baseline and a candidate arm and proposes a
+// verdict with its causes. It never fails: missing evidence becomes causes and warnings.
+func Compare(base, cand Arm, set Settings) Record {
+	set = set.withDefaults()
+	rec := Record{
+		Perf:     map[string]StageDelta{},
+		Causes:   []Cause{},
+		Settings: set,
+		Arms:     Arms{ArmInfo{base.Label, base.ids()}, ArmInfo{cand.Label, cand.ids()}},
+	}
+	causes := conditions(&rec, base, cand, set)
+	rec.Workload["repeat_count"] = repeatField(len(base.Runs), len(cand.Runs))
+	causes = append(causes, measurement(&rec, base, cand, set)...)
+
+	for _, m := range stageMetrics {
+		rec.Perf[m.Key] = compareStage(base, cand, m.Key, m.Stage, m.Unit, m.HigherBetter, nil, set)
+	}
+	prefill, decode := rec.Perf[model.TTFT].Better, rec.Perf[model.TPOT].Better || rec.Perf[model.ITL].Better
+	faster := prefill || decode || rec.Perf[model.E2EL].Better || rec.Perf["e2e_throughput"].Better
+	causes = append(causes, path(&rec, base, cand, faster)...)
+	overhead(&rec, base, cand, set)
+	hotspot(&rec, base, cand)
+	rec.Hotspot.HotspotStage = stageName(prefill, decode)
+	buckets(&rec, base, cand, set)
+
+	rec.Status, causes = verdict(&rec, causes, prefill, decode)
+	rec.Causes = causes
+	rec.Buckets.HoldsIn = holdsIn(&rec)
+	rec.Notes = append(rec.Notes, stageMismatch(&rec)...)
+	if n := bucketNote(&rec); n != "" {
+		rec.Notes = append(rec.Notes, n)
+	}
+	if rec.Hotspot.Moved == "unverified" {
+		rec.Notes = append(rec.Notes, "hotspot unverified: no profiler trace on one side (attach a torch profiler / Kineto trace)")
+	}
+	if !rec.Overhead.Measured {
+		rec.Notes = append(rec.Notes, "overhead: unmeasured (no profiler traces)")
+	}
+	return rec
+}
+
+func repeatField(nb, nc int) Field {
+	f := Field{Baseline: strconv.Itoa(nb), Candidate: strconv.Itoa(nc), State: Same}
+	if nb != nc {
+		f.State = Differs
+	}
+	return f
+}
+
+func stageName(prefill, decode bool) string {
+	switch {
+	case prefill && decode:
+		return "both"
+	case prefill:
+		return "prefill"
+	case decode:
+		return "decode"
+	}
+	return "none"
+}
+
+// measurement applies rule 2's checks on repeats, warm-up and cold starts.
+func measurement(rec *Record, base, cand Arm, set Settings) []Cause {
+	m := Measurement{Repeats: [2]int{len(base.Runs), len(cand.Runs)}}
+	var reasons []string
+	for i, a := range []Arm{base, cand} {
+		side := [2]string{"baseline", "candidate"}[i]
+		n := len(a.Runs)
+		if n < set.MinRepeats {
+			reasons = append(reasons, fmt.Sprintf("%s has %d run(s), fewer than %d", side, n, set.MinRepeats))
+			m.Advice = append(m.Advice, fmt.Sprintf("record %d more repeat(s) of the %s", set.MinRepeats-n, side))
+		}
+		declared, undeclared := warmupSummary(a)
+		m.WarmupIters[i] = declared
+		if undeclared > 0 {
+			reasons = append(reasons, fmt.Sprintf("%s: %d run(s) record no warm-up (workload.warmup_iters)", side, undeclared))
+		}
+		for _, rd := range a.Runs {
+			if cs := coldStart(rd.Run, set.ColdStartRatio); cs != "" {
+				m.ColdStarts = append(m.ColdStarts, fmt.Sprintf("%s run %d: %s", side, rd.Run.ID, cs))
+			}
+		}
+	}
+	nb, nc := len(base.Runs), len(cand.Runs)
+	if nb >= 2 && nc >= 2 {
+		if p := stats.MinPossibleP(nb, nc); p >= set.Alpha {
+			need := nb
+			for need < 50 && stats.MinPossibleP(need, need) >= set.Alpha {
+				need++
+			}
+			m.Advice = append(m.Advice, fmt.Sprintf("with %d and %d runs the smallest possible p is %.3g >= alpha %.3g: no difference can be significant; record at least %d runs per arm", nb, nc, p, set.Alpha, need))
+		}
+	} else {
+		m.Advice = append(m.Advice, "one run per arm: compared request by request, which cannot control run-to-run error")
+	}
+	if len(m.ColdStarts) > 0 {
+		reasons = append(reasons, "cold-start TTFT spike after the declared warm-up: "+strings.Join(m.ColdStarts, "; "))
+	}
+	rec.Measurement = m
+	if len(reasons) == 0 {
+		return nil
+	}
+	return []Cause{{MeasurementUncontrolled, strings.Join(reasons, "; ")}}
+}
+
+// warmupSummary says what an arm's runs declare as warm-up, and how many declare none (or 0).
+func warmupSummary(a Arm) (string, int) {
+	seen := map[string]bool{}
+	undeclared := 0
+	for _, rd := range a.Runs {
+		n, ok := warmup(rd.Run)
+		if !ok || n == 0 {
+			undeclared++
+		}
+		if ok {
+			seen[strconv.Itoa(n)] = true
+		} else {
+			seen["unknown"] = true
+		}
+	}
+	return strings.Join(sortedKeys(seen), " | "), undeclared
+}
+
+// coldStart flags a run whose first measured request (after the declared warm-up) has a TTFT
+// far above the run's median: the warm-up did not warm it.
+func coldStart(r *model.Run, ratio float64) string {
+	reqs := measured(r)
+	xs := samples(reqs, model.TTFT, nil)
+	if len(xs) < 10 {
+		return ""
+	}
+	first := xs[0]
+	med := stats.Median(xs)
+	if med > 0 && first > ratio*med {
+		return fmt.Sprintf("first request's TTFT %.1f ms is %.1fx the run median %.1f ms", first, first/med, med)
+	}
+	return ""
+}
+
+// blocking are the causes of rules 1-3 that keep a verdict from being anything but
+// not_established.
+var blocking = map[string]bool{EnvironmentDiffers: true, LoadDrift: true, ConditionsUnverified: true,
+	MeasurementUncontrolled: true, TargetNotHit: true, PathUnchanged: true, PathUnverified: true, MixedPaths: true}
+
+// verdict applies rule 6.
+func verdict(rec *Record, causes []Cause, prefill, decode bool) (string, []Cause) {
+	blocked := false
+	for _, c := range causes {
+		blocked = blocked || blocking[c.Code]
+	}
+	pathOK := rec.Path.Changed != nil && *rec.Path.Changed && (rec.Path.TargetHit == nil || *rec.Path.TargetHit)
+	anyBetter := prefill || decode
+	e2eBetter := rec.Perf[model.E2EL].Better || rec.Perf["e2e_throughput"].Better
+	otherWorse := (prefill && (rec.Perf[model.TPOT].Worse || rec.Perf[model.ITL].Worse)) || (decode && rec.Perf[model.TTFT].Worse)
+	deviceFell := rec.Overhead.DeviceTime.Delta.Known() && rec.Overhead.DeviceTime.Delta.F() < 0
+	gain := anyBetter || deviceFell
+
+	switch {
+	case blocked || !pathOK:
+		if !blocked {
+			causes = append(causes, Cause{PathUnverified, "the path evidence is incomplete"})
+		}
+		return NotEstablished, causes
+	case gain && rec.Overhead.Grew && (!e2eBetter || otherWorse):
+		return Offset, append(causes, Cause{OffsetByOverhead, overheadReason(rec.Overhead)})
+	case anyBetter:
+		return Established, causes
+	case !rec.Overhead.Grew:
+		reason := "path changed and hit, conditions fixed, but no stage is significantly better"
+		if !rec.Overhead.Measured {
+			reason += " (overhead unmeasured)"
+		}
+		return Zero, append(causes, Cause{BottleneckNotInStage, reason})
+	default:
+		return NotEstablished, append(causes, Cause{OffsetByOverhead,
+			"overhead grew (" + overheadReason(rec.Overhead) + ") but no gain was measured that it could offset"})
+	}
+}
+
+// stageMismatch reports one stage better while another is unchanged or worse (rule 4).
+func stageMismatch(rec *Record) []string {
+	var out []string
+	ttft, tpot := rec.Perf[model.TTFT], rec.Perf[model.TPOT]
+	switch {
+	case ttft.Better && !tpot.Better:
+		out = append(out, fmt.Sprintf("stage mismatch: prefill (TTFT %s) improved, decode (TPOT %s) %s", fmtDelta(ttft), fmtDelta(tpot), worseOrSame(tpot)))
+	case tpot.Better && !ttft.Better:
+		out = append(out, fmt.Sprintf("stage mismatch: decode (TPOT %s) improved, prefill (TTFT %s) %s", fmtDelta(tpot), fmtDelta(ttft), worseOrSame(ttft)))
+	}
+	return out
+}
+
+func worseOrSame(d StageDelta) string {
+	if d.Worse {
+		return "got worse"
+	}
+	return "did not change significantly"
+}
+
+func fmtDelta(d StageDelta) string {
+	if !d.Delta.Known() {
+		return "?"
+	}
+	return fmt.Sprintf("%+.1f%%", d.Delta.F())
+}
+
+// CauseCodes returns the cause codes in a stable order, for display.
+func (r Record) CauseCodes() []string {
+	out := make([]string, len(r.Causes))
+	for i, c := range r.Causes {
+		out[i] = c.Code
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,266 @@
+package compare
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"benchlens/model"
+)
+
+// conditionField is a field of the record: where the manifest keeps it and what the files
+// themselves say about it.
+type conditionField struct {
+	section, key string // record section (stack_fingerprint, hardware_sku, node, workload) and key
+	load         bool   // a difference is load drift, not environment
+	observed     func(rd RunData) string
+}
+
+var conditionFields = []conditionField{
+	{"stack_fingerprint", "base_stack_version", false, nil},
+	{"stack_fingerprint", "driver_version", false, nil},
+	{"stack_fingerprint", "engine_version", false, engineVersion},
+	{"hardware_sku", "", false, nil},
+	{"node", "machine", false, nil},
+	{"node", "node", false, nil},
+	{"node", "numa", false, nil},
+	{"node", "card_slot", false, nil},
+	{"workload", "model_name", true, func(rd RunData) string { return rd.Run.Model }},
+	{"workload", "dataset", true, func(rd RunData) string { return rd.Run.Dataset }},
+	{"workload", "input_len", true, func(rd RunData) string { return extraString(rd.Run, "random_input_len") }},
+	{"workload", "output_len", true, func(rd RunData) string { return extraString(rd.Run, "random_output_len") }},
+	{"workload", "range_ratio", true, func(rd RunData) string { return extraString(rd.Run, "random_range_ratio") }},
+	{"workload", "seed", true, nil},
+	{"workload", "num_prompts", true, func(rd RunData) string { return num(rd.Run.NumPrompts) }},
+	{"workload", "max_num_seqs", true, maxNumSeqs},
+	{"workload", "max_concurrency", true, func(rd RunData) string { return num(rd.Run.MaxConcurrency) }},
+	{"workload", "request_rate", true, func(rd RunData) string { return num(rd.Run.RequestRate) }},
+}
+
+func num(n model.Num) string {
+	if !n.Known() {
+		return ""
+	}
+	if n.F() > 1e300 {
+		return "inf"
+	}
+	return strconv.FormatFloat(n.F(), 'g', -1, 64)
+}
+
+func extraString(r *model.Run, key string) string {
+	switch v := r.Extra[key].(type) {
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case string:
+		return v
+	}
+	return ""
+}
+
+func engineVersion(rd RunData) string {
+	for _, l := range rd.Logs {
+		if l.Version != "" {
+			return strings.TrimSpace(l.Engine + " " + l.Version)
+		}
+	}
+	return ""
+}
+
+func maxNumSeqs(rd RunData) string {
+	for _, l := range rd.Logs {
+		for _, src := range []map[string]string{l.Args, l.EngineConfig} {
+			if v := src["max_num_seqs"]; v != "" {
+				return v
+			}
+			if v := src["max_running_requests"]; v != "" && v != "None" {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// value is what one run says of a field: the manifest's, and the files' own when they say.
+func (f conditionField) value(rd RunData) (declared, observed string) {
+	if f.key == "" {
+		declared = rd.Run.Manifest.String(f.section)
+	} else {
+		declared = rd.Run.Manifest.String(f.section, f.key)
+	}
+	if f.observed != nil {
+		observed = f.observed(rd)
+	}
+	return declared, observed
+}
+
+func (f conditionField) name() string {
+	if f.key == "" {
+		return f.section
+	}
+	return f.key
+}
+
+// armValue is an arm's value of a field: known when every run gives the same value. The note
+// says when runs disagree, or when a manifest and a file disagree (the file's value is used).
+func (f conditionField) armValue(a Arm) (value string, mixed bool, note string) {
+	seen := map[string]bool{}
+	var notes []string
+	unknown := false
+	for _, rd := range a.Runs {
+		declared, observed := f.value(rd)
+		v := observed
+		if v == "" {
+			v = declared
+		}
+		if declared != "" && observed != "" && !sameValue(declared, observed) {
+			notes = append(notes, fmt.Sprintf("run %d: bundle.yaml says %q, its files say %q", rd.Run.ID, declared, observed))
+		}
+		if v == "" {
+			unknown = true
+			continue
+		}
+		seen[v] = true
+	}
+	if len(seen) > 1 {
+		vals := make([]string, 0, len(seen))
+		for v := range seen {
+			vals = append(vals, v)
+		}
+		sort.Strings(vals)
+		return strings.Join(vals, " | "), true, strings.Join(append(notes, "runs of this arm differ"), "; ")
+	}
+	if unknown || len(seen) == 0 {
+		return "", false, strings.Join(notes, "; ")
+	}
+	for v := range seen {
+		value = v
+	}
+	return value, false, strings.Join(notes, "; ")
+}
+
+// sameValue compares values as numbers when both are numbers ("64" and "64.0").
+func sameValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	fa, errA := strconv.ParseFloat(a, 64)
+	fb, errB := strconv.ParseFloat(b, 64)
+	return errA == nil && errB == nil && fa == fb
+}
+
+// conditions applies rule 1 and fills the record's condition sections.
+func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
+	rec.StackFingerprint, rec.Node, rec.Workload = map[string]Field{}, map[string]Field{}, map[string]Field{}
+	var env, load, unverified []string
+	for _, f := range conditionFields {
+		bv, bMixed, bNote := f.armValue(base)
+		cv, cMixed, cNote := f.armValue(cand)
+		fld := Field{Baseline: bv, Candidate: cv, Required: slices.Contains(set.RequiredFields, f.name())}
+		switch {
+		case bMixed || cMixed || (bv != "" && cv != "" && !sameValue(bv, cv)):
+			fld.State = Differs
+		case bv == "" || cv == "":
+			fld.State = Unknown
+		default:
+			fld.State = Same
+		}
+		var notes []string
+		if bNote != "" {
+			notes = append(notes, "baseline: "+bNote)
+		}
+		if cNote != "" {
+			notes = append(notes, "candidate: "+cNote)
+		}
+		fld.Note = strings.Join(notes, "; ")
+		switch f.section {
+		case "stack_fingerprint":
+			rec.StackFingerprint[f.key] = fld
+		case "hardware_sku":
+			rec.HardwareSKU = fld
+		case "node":
+			rec.Node[f.key] = fld
+		case "workload":
+			rec.Workload[f.key] = fld
+		}
+		label := f.name()
+		switch {
+		case fld.State == Differs && f.load:
+			load = append(load, fmt.Sprintf("%s (%s vs %s)", label, orUnknown(bv), orUnknown(cv)))
+		case fld.State == Differs:
+			env = append(env, fmt.Sprintf("%s (%s vs %s)", label, orUnknown(bv), orUnknown(cv)))
+		case fld.State == Unknown && fld.Required:
+			unverified = append(unverified, label)
+		}
+	}
+	if note := requestSets(rec, base, cand); note != "" {
+		load = append(load, note)
+	}
+	var causes []Cause
+	if len(env) > 0 {
+		causes = append(causes, Cause{EnvironmentDiffers, "environment differs: " + strings.Join(env, ", ")})
+	}
+	if len(load) > 0 {
+		causes = append(causes, Cause{LoadDrift, "load differs: " + strings.Join(load, ", ")})
+	}
+	if len(unverified) > 0 {
+		causes = append(causes, Cause{ConditionsUnverified, "not recorded on both sides: " + strings.Join(unverified, ", ") +
+			" (record them in bundle.yaml)"})
+	}
+	return causes
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// requestSets compares the actual per-request input lengths of the arms: identical seeds must
+// give identical request sets. It returns a drift description, or "".
+func requestSets(rec *Record, base, cand Arm) string {
+	bl, cl := runLengths(base), runLengths(cand)
+	fld := Field{State: Unknown}
+	defer func() { rec.Workload["request_set"] = fld }()
+	if bl == nil || cl == nil {
+		fld.Note = "per-request input lengths missing on one side"
+		return ""
+	}
+	bs, cs := summarizeLengths(bl), summarizeLengths(cl)
+	fld.Baseline, fld.Candidate = bs, cs
+	if slices.Equal(bl, cl) {
+		fld.State = Same
+		return ""
+	}
+	fld.State = Differs
+	return fmt.Sprintf("request set (input lengths %s vs %s)", bs, cs)
+}
+
+// runLengths is the sorted multiset of input lengths of one run of the arm (all runs of an
+// arm replay the same request set when the seed is fixed; the first run stands for them).
+func runLengths(a Arm) []int {
+	for _, rd := range a.Runs {
+		var out []int
+		for _, r := range rd.Run.Requests {
+			if r.InputLen < 0 {
+				return nil
+			}
+			out = append(out, r.InputLen)
+		}
+		if len(out) > 0 {
+			sort.Ints(out)
+			return out
+		}
+	}
+	return nil
+}
+
+func summarizeLengths(l []int) string {
+	sum := 0
+	for _, v := range l {
+		sum += v
+	}
+	return fmt.Sprintf("n=%d min=%d mean=%.1f max=%d", len(l), l[0], float64(sum)/float64(len(l)), l[len(l)-1])
+}

@@ -1,0 +1,156 @@
+package compare
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"benchlens/model"
+)
+
+// armPath is what an arm's server logs and manifests say about the attention path.
+type armPath struct {
+	target, resolved string
+	mixed            []string // distinct resolved backends when runs (or processes) disagree
+	evidence         []model.Line
+	fallback         *model.Line // the line that explains a target not hit
+	logged           bool        // some run has a server log
+}
+
+func pathOf(a Arm) armPath {
+	var p armPath
+	resolved := map[string]bool{}
+	targets := map[string]bool{}
+	for _, rd := range a.Runs {
+		if t := runTarget(rd); t != "" {
+			targets[t] = true
+		}
+		for _, l := range rd.Logs {
+			p.logged = true
+			switch {
+			case l.Resolved == "MIXED":
+				for _, pb := range l.Processes {
+					resolved[pb.Backend] = true
+				}
+			case l.Resolved != "":
+				resolved[l.Resolved] = true
+			}
+			for _, pb := range l.Processes {
+				p.evidence = appendLine(p.evidence, pb.Line)
+			}
+			for _, fb := range l.Fallbacks {
+				p.evidence = appendLine(p.evidence, fb)
+			}
+			if p.fallback == nil && len(l.Fallbacks) > 0 {
+				fb := l.Fallbacks[len(l.Fallbacks)-1]
+				p.fallback = &fb
+			}
+			if p.fallback == nil && l.Failure != nil {
+				p.fallback = l.Failure
+			}
+		}
+	}
+	p.target = strings.Join(sortedKeys(targets), " | ")
+	switch keys := sortedKeys(resolved); {
+	case len(keys) == 1:
+		p.resolved = keys[0]
+	case len(keys) > 1:
+		p.mixed = keys
+		p.resolved = strings.Join(keys, " | ")
+	}
+	return p
+}
+
+// runTarget is the backend a run asked for: bundle.yaml's path.target_backend, else a flag or
+// environment variable seen in its log, else the platform default its log era implies.
+func runTarget(rd RunData) string {
+	if t := rd.Run.Manifest.String("path", "target_backend"); t != "" {
+		return strings.ToUpper(t)
+	}
+	for _, l := range rd.Logs {
+		if l.TargetBackend != "" && l.TargetSource != "default" {
+			return l.TargetBackend
+		}
+	}
+	for _, l := range rd.Logs {
+		if l.TargetBackend != "" {
+			return l.TargetBackend
+		}
+	}
+	return ""
+}
+
+func appendLine(lines []model.Line, l model.Line) []model.Line {
+	for _, x := range lines {
+		if x == l {
+			return lines
+		}
+	}
+	if len(lines) >= 12 {
+		return lines
+	}
+	return append(lines, l)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// path applies rule 3. faster says whether any stage got significantly better.
+func path(rec *Record, base, cand Arm, faster bool) []Cause {
+	bp, cp := pathOf(base), pathOf(cand)
+	rec.Path.TargetBackend = ArmValues{bp.target, cp.target}
+	rec.Path.ResolvedBackend = ArmValues{bp.resolved, cp.resolved}
+	rec.Path.Evidence = append(append([]model.Line(nil), cp.evidence...), bp.evidence...)
+	var causes []Cause
+	for _, x := range []struct {
+		name string
+		p    armPath
+	}{{"baseline", bp}, {"candidate", cp}} {
+		if len(x.p.mixed) > 0 {
+			causes = append(causes, Cause{MixedPaths, fmt.Sprintf("runs of the %s arm resolved to different backends: %s", x.name, strings.Join(x.p.mixed, ", "))})
+		}
+	}
+	if bp.resolved == "" || cp.resolved == "" || len(bp.mixed) > 0 || len(cp.mixed) > 0 {
+		if bp.resolved == "" || cp.resolved == "" {
+			side := "either arm"
+			if bp.resolved != "" {
+				side = "the candidate"
+			} else if cp.resolved != "" {
+				side = "the baseline"
+			}
+			why := "no server log"
+			if bp.logged || cp.logged {
+				why = "the server log does not name it"
+			}
+			causes = append(causes, Cause{PathUnverified, fmt.Sprintf("resolved backend unknown for %s (%s): attach the server's startup log", side, why)})
+		}
+		return causes
+	}
+	changed := bp.resolved != cp.resolved
+	rec.Path.Changed = &changed
+	if cp.target != "" {
+		hit := cp.target == cp.resolved
+		rec.Path.TargetHit = &hit
+		if !hit {
+			reason := fmt.Sprintf("candidate asked for %s but resolved to %s", cp.target, cp.resolved)
+			if cp.fallback != nil {
+				reason += fmt.Sprintf(" (line %d: %s)", cp.fallback.N, cp.fallback.Text)
+			}
+			causes = append(causes, Cause{TargetNotHit, reason})
+		}
+	}
+	if !changed {
+		reason := fmt.Sprintf("both arms resolved to %s", cp.resolved)
+		if faster {
+			reason += ": the gain comes from elsewhere"
+		}
+		causes = append(causes, Cause{PathUnchanged, reason})
+	}
+	return causes
+}

@@ -1,0 +1,167 @@
+package compare
+
+import "benchlens/model"
+
+// Verdicts (METHOD.md rule 6).
+const (
+	Established    = "established"
+	Zero           = "zero"
+	Offset         = "offset"
+	NotEstablished = "not_established"
+)
+
+// Cause codes: METHOD.md's, plus path_unverified for a path no server log shows.
+const (
+	EnvironmentDiffers      = "environment_differs"
+	LoadDrift               = "load_drift"
+	ConditionsUnverified    = "conditions_unverified"
+	MeasurementUncontrolled = "measurement_uncontrolled"
+	TargetNotHit            = "target_not_hit"
+	PathUnchanged           = "path_unchanged"
+	PathUnverified          = "path_unverified"
+	MixedPaths              = "mixed_paths"
+	OffsetByOverhead        = "offset_by_overhead"
+	BottleneckNotInStage    = "bottleneck_not_in_stage"
+)
+
+// Record is the attribution record of METHOD.md with its exact keys, plus the detail behind
+// each finding. It is what `compare --format json|yaml` prints and what is saved.
+type Record struct {
+	StackFingerprint map[string]Field      `json:"stack_fingerprint" yaml:"stack_fingerprint"`
+	HardwareSKU      Field                 `json:"hardware_sku" yaml:"hardware_sku"`
+	Node             map[string]Field      `json:"node" yaml:"node"`
+	Workload         map[string]Field      `json:"workload" yaml:"workload"`
+	Path             Path                  `json:"path" yaml:"path"`
+	Perf             map[string]StageDelta `json:"perf" yaml:"perf"`
+	Overhead         Overhead              `json:"overhead" yaml:"overhead"`
+	Hotspot          Hotspot               `json:"hotspot" yaml:"hotspot"`
+	Status           string                `json:"status" yaml:"status"`
+	Causes           []Cause               `json:"causes" yaml:"causes"`
+	Notes            []string              `json:"notes,omitempty" yaml:"notes,omitempty"`
+	Measurement      Measurement           `json:"measurement" yaml:"measurement"`
+	Buckets          Buckets               `json:"buckets" yaml:"buckets"`
+	Arms             Arms                  `json:"arms" yaml:"arms"`
+	Settings         Settings              `json:"settings" yaml:"settings"`
+	Warnings         []string              `json:"warnings,omitempty" yaml:"warnings,omitempty"`
+}
+
+// Condition states.
+const (
+	Same    = "same"
+	Differs = "differs"
+	Unknown = "unknown"
+)
+
+// Field is one condition compared between the arms (and inside each).
+type Field struct {
+	Baseline  string `json:"baseline" yaml:"baseline"`
+	Candidate string `json:"candidate" yaml:"candidate"`
+	State     string `json:"state" yaml:"state"` // same, differs, unknown
+	Required  bool   `json:"required,omitempty" yaml:"required,omitempty"`
+	Note      string `json:"note,omitempty" yaml:"note,omitempty"` // e.g. runs of one arm disagree, manifest vs file
+}
+
+// Cause is a cause code with a one-line reason.
+type Cause struct {
+	Code   string `json:"code" yaml:"code"`
+	Reason string `json:"reason" yaml:"reason"`
+}
+
+// Path is the path evidence (rule 3).
+type Path struct {
+	TargetBackend   ArmValues    `json:"target_backend" yaml:"target_backend"`
+	ResolvedBackend ArmValues    `json:"resolved_backend" yaml:"resolved_backend"`
+	Changed         *bool        `json:"changed" yaml:"changed"` // null when unknown
+	TargetHit       *bool        `json:"target_hit" yaml:"target_hit"`
+	Evidence        []model.Line `json:"evidence,omitempty" yaml:"evidence,omitempty"` // resolution and fallback lines quoted
+}
+
+// ArmValues is a value per arm.
+type ArmValues struct {
+	Baseline  string `json:"baseline" yaml:"baseline"`
+	Candidate string `json:"candidate" yaml:"candidate"`
+}
+
+// StageDelta compares one stage metric (rule 4).
+type StageDelta struct {
+	Stage         string    `json:"stage" yaml:"stage"` // prefill, decode, both
+	Unit          string    `json:"unit" yaml:"unit"`
+	Baseline      model.Num `json:"baseline" yaml:"baseline"` // median of the per-run statistics
+	Candidate     model.Num `json:"candidate" yaml:"candidate"`
+	BaselineTrim  model.Num `json:"baseline_trimmed" yaml:"baseline_trimmed"` // with the lowest and highest run dropped
+	CandidateTrim model.Num `json:"candidate_trimmed" yaml:"candidate_trimmed"`
+	Delta         model.Num `json:"delta_pct" yaml:"delta_pct"` // candidate / baseline - 1, in %
+	CILow         model.Num `json:"ci_low_pct" yaml:"ci_low_pct"`
+	CIHigh        model.Num `json:"ci_high_pct" yaml:"ci_high_pct"`
+	P             model.Num `json:"p" yaml:"p"`
+	N             [2]int    `json:"n" yaml:"n"`                     // runs (or requests, per request) per arm
+	PerRequest    bool      `json:"per_request" yaml:"per_request"` // compared request by request (one run per arm)
+	Significant   bool      `json:"significant" yaml:"significant"`
+	Better        bool      `json:"better" yaml:"better"` // significant and in the good direction
+	Worse         bool      `json:"worse" yaml:"worse"`
+}
+
+// Overhead is rule 5: copies, launches and syncs per step from profiler traces.
+type Overhead struct {
+	Measured     bool       `json:"measured" yaml:"measured"` // false: "overhead: unmeasured"
+	ExtraCopy    CountDelta `json:"extra_copy" yaml:"extra_copy"`
+	KernelLaunch CountDelta `json:"kernel_launch" yaml:"kernel_launch"`
+	ExtraSync    CountDelta `json:"extra_sync" yaml:"extra_sync"`
+	DeviceTime   CountDelta `json:"device_time_us_per_step" yaml:"device_time_us_per_step"`
+	Grew         bool       `json:"grew" yaml:"grew"`
+	Per          string     `json:"per,omitempty" yaml:"per,omitempty"` // "step" or "trace"
+}
+
+// CountDelta is a count per arm and its change.
+type CountDelta struct {
+	Baseline  model.Num `json:"baseline" yaml:"baseline"`
+	Candidate model.Num `json:"candidate" yaml:"candidate"`
+	Delta     model.Num `json:"delta" yaml:"delta"`
+}
+
+// Hotspot is rules 3 (hotspot moved) and 8 (utilisation shape).
+type Hotspot struct {
+	DeviceUtilTrace ArmValues `json:"device_util_trace" yaml:"device_util_trace"` // shape per arm
+	HotspotStage    string    `json:"hotspot_stage" yaml:"hotspot_stage"`         // prefill, decode, both, none
+	Moved           string    `json:"moved" yaml:"moved"`                         // yes, no, unverified
+	TopOps          struct {
+		Baseline  []model.OpStat `json:"baseline" yaml:"baseline"`
+		Candidate []model.OpStat `json:"candidate" yaml:"candidate"`
+	} `json:"top_ops" yaml:"top_ops"`
+	Remedy      string   `json:"remedy,omitempty" yaml:"remedy,omitempty"`
+	ShapeDetail []string `json:"shape_detail,omitempty" yaml:"shape_detail,omitempty"` // the numbers behind each shape
+}
+
+// Measurement is rule 2.
+type Measurement struct {
+	Repeats     [2]int    `json:"repeats" yaml:"repeats"`
+	WarmupIters [2]string `json:"warmup_iters" yaml:"warmup_iters"` // declared per arm
+	ColdStarts  []string  `json:"cold_starts,omitempty" yaml:"cold_starts,omitempty"`
+	Advice      []string  `json:"advice,omitempty" yaml:"advice,omitempty"` // how many more repeats are needed
+}
+
+// Buckets is rule 7: the stage comparison per input-length bucket.
+type Buckets struct {
+	Edges     []float64      `json:"edges" yaml:"edges"` // input tokens: short <= edges[0] < mixed … < edges[1] < long
+	OneLength bool           `json:"one_length" yaml:"one_length"`
+	Rows      []BucketResult `json:"rows" yaml:"rows"`
+	HoldsIn   []string       `json:"holds_in" yaml:"holds_in"` // buckets where the conclusion holds
+}
+
+// BucketResult is the stage comparison inside one bucket; p-values are Holm-adjusted across buckets.
+type BucketResult struct {
+	Bucket string                `json:"bucket" yaml:"bucket"` // short, long, mixed (all)
+	Stages map[string]StageDelta `json:"stages" yaml:"stages"`
+}
+
+// Arms names the runs compared.
+type Arms struct {
+	Baseline  ArmInfo `json:"baseline" yaml:"baseline"`
+	Candidate ArmInfo `json:"candidate" yaml:"candidate"`
+}
+
+// ArmInfo is an arm's label and run ids.
+type ArmInfo struct {
+	Label string  `json:"label" yaml:"label"`
+	Runs  []int64 `json:"runs" yaml:"runs"`
+}

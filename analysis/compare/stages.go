@@ -1,0 +1,89 @@
+package compare
+
+import (
+	"math"
+
+	"benchlens/analysis/stats"
+	"benchlens/model"
+)
+
+// perRequestCap bounds the samples a per-request test and bootstrap use: a run has millions
+// of gaps, and an interval from tens of thousands is as tight as the method needs.
+const (
+	perRequestTestCap      = 20000
+	perRequestBootstrapCap = 4000
+)
+
+// compareStage applies rule 2 to one metric. With at least two runs per arm it compares the
+// per-run statistics (Mann-Whitney U across runs, bootstrap interval across runs); with a
+// single run on either side it compares request by request.
+func compareStage(base, cand Arm, metric, stage, unit string, higherBetter bool, keep func(*model.Request) bool, set Settings) StageDelta {
+	d := StageDelta{Stage: stage, Unit: unit, Baseline: model.Unknown, Candidate: model.Unknown,
+		BaselineTrim: model.Unknown, CandidateTrim: model.Unknown, Delta: model.Unknown,
+		CILow: model.Unknown, CIHigh: model.Unknown, P: model.Unknown}
+	var a, b []float64
+	if len(base.Runs) >= 2 && len(cand.Runs) >= 2 {
+		a, b = base.values(metric, keep), cand.values(metric, keep)
+		if len(a) == 0 || len(b) == 0 {
+			return d
+		}
+		d.Baseline, d.Candidate = model.Num(stats.Median(a)), model.Num(stats.Median(b))
+		d.BaselineTrim, d.CandidateTrim = model.Num(stats.TrimmedMedian(a)), model.Num(stats.TrimmedMedian(b))
+		d.P = model.Num(stats.MannWhitney(a, b))
+		lo, hi := stats.RatioCI(a, b, set.Confidence, set.Bootstrap, 0, 1)
+		d.CILow, d.CIHigh = pct(lo), pct(hi)
+	} else {
+		d.PerRequest = true
+		a, b = base.pooled(metric, keep), cand.pooled(metric, keep)
+		if len(a) == 0 || len(b) == 0 {
+			// No per-request data (or throughput): one value per side, nothing to test.
+			a, b = base.values(metric, keep), cand.values(metric, keep)
+			if len(a) == 0 || len(b) == 0 {
+				return d
+			}
+			d.Baseline, d.Candidate = model.Num(stats.Median(a)), model.Num(stats.Median(b))
+			d.BaselineTrim, d.CandidateTrim = d.Baseline, d.Candidate
+			d.N = [2]int{len(a), len(b)}
+			d.Delta = pct(d.Candidate.F()/d.Baseline.F() - 1)
+			return d
+		}
+		d.Baseline, d.Candidate = model.Num(stats.Median(a)), model.Num(stats.Median(b))
+		d.BaselineTrim, d.CandidateTrim = d.Baseline, d.Candidate
+		d.P = model.Num(stats.MannWhitney(stats.Thin(a, perRequestTestCap), stats.Thin(b, perRequestTestCap)))
+		lo, hi := stats.RatioCI(a, b, set.Confidence, set.Bootstrap, perRequestBootstrapCap, 1)
+		d.CILow, d.CIHigh = pct(lo), pct(hi)
+	}
+	d.N = [2]int{len(a), len(b)}
+	if d.Baseline.F() == 0 {
+		return d
+	}
+	rel := d.Candidate.F()/d.Baseline.F() - 1
+	d.Delta = pct(rel)
+	d.Significant = d.P.F() < set.Alpha && math.Abs(rel) >= set.NoiseFloor
+	improved := rel < 0
+	if higherBetter {
+		improved = rel > 0
+	}
+	d.Better = d.Significant && improved
+	d.Worse = d.Significant && !improved
+	return d
+}
+
+// pooled gathers an arm's per-request samples (every gap for ITL) over its runs.
+func (a Arm) pooled(metric string, keep func(*model.Request) bool) []float64 {
+	if metric == "e2e_throughput" {
+		return nil
+	}
+	var out []float64
+	for _, rd := range a.Runs {
+		out = append(out, samples(measured(rd.Run), metric, keep)...)
+	}
+	return out
+}
+
+func pct(f float64) model.Num {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return model.Unknown
+	}
+	return model.Num(f * 100)
+}

@@ -1,0 +1,129 @@
+// Package report writes comparison records for people and other programs: a readable text
+// report, the YAML and JSON record, and (later) spreadsheets. No Fyne, no database.
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"benchlens/analysis/compare"
+	"benchlens/model"
+)
+
+var stageRows = []struct{ key, title string }{
+	{model.TTFT, "TTFT (prefill)"},
+	{model.TPOT, "TPOT (decode)"},
+	{model.ITL, "ITL (decode)"},
+	{model.E2EL, "E2E latency"},
+	{"e2e_throughput", "output throughput"},
+}
+
+// Text writes a readable report: a benchstat-style table per stage with p and n beside every
+// delta and ~ where the change is not significant, the buckets, the evidence checklist, and
+// the verdict with its causes.
+func Text(w io.Writer, rec compare.Record) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "baseline:  %s (%d runs: %s)\n", rec.Arms.Baseline.Label, len(rec.Arms.Baseline.Runs), ids(rec.Arms.Baseline.Runs))
+	fmt.Fprintf(&b, "candidate: %s (%d runs: %s)\n\n", rec.Arms.Candidate.Label, len(rec.Arms.Candidate.Runs), ids(rec.Arms.Candidate.Runs))
+
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "stage\tbaseline\tcandidate\tdelta\tinterval\t")
+	for _, row := range stageRows {
+		d, ok := rec.Perf[row.key]
+		if !ok || !d.Baseline.Known() {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", row.title, value(d.Baseline, d.Unit), value(d.Candidate, d.Unit), Delta(d), interval(d))
+	}
+	tw.Flush()
+	if perRequest(rec) {
+		fmt.Fprintln(&b, "(one run per arm: medians and intervals over requests, n = requests or gaps)")
+	}
+
+	if len(rec.Buckets.Rows) > 0 {
+		fmt.Fprintf(&b, "\nby input length (Holm-adjusted p)")
+		if !rec.Buckets.OneLength && len(rec.Buckets.Edges) == 2 {
+			fmt.Fprintf(&b, ": short <= %.0f < mixed (all) < %.0f < long tokens", rec.Buckets.Edges[0], rec.Buckets.Edges[1])
+		}
+		fmt.Fprintln(&b)
+		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "bucket\tTTFT\tTPOT\tITL\t")
+		for _, row := range rec.Buckets.Rows {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", row.Bucket, Delta(row.Stages[model.TTFT]), Delta(row.Stages[model.TPOT]), Delta(row.Stages[model.ITL]))
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintln(&b, "\nevidence")
+	for _, c := range rec.Checklist() {
+		fmt.Fprintf(&b, "  %-4s %-12s %s\n", map[string]string{compare.CheckOK: "ok", compare.CheckWarn: "??", compare.CheckFail: "!!"}[c.State], c.Name, c.Reason)
+		if c.Hint != "" {
+			fmt.Fprintf(&b, "  %-4s %-12s next time: %s\n", "", "", c.Hint)
+		}
+	}
+
+	fmt.Fprintf(&b, "\nverdict: %s\n", rec.Status)
+	for _, c := range rec.Causes {
+		fmt.Fprintf(&b, "  %s: %s\n", c.Code, c.Reason)
+	}
+	for _, n := range rec.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
+	if len(rec.Path.Evidence) > 0 {
+		fmt.Fprintln(&b, "\nbackend lines")
+		for _, l := range rec.Path.Evidence {
+			fmt.Fprintf(&b, "  %d: %s\n", l.N, l.Text)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func perRequest(rec compare.Record) bool {
+	for _, d := range rec.Perf {
+		if d.PerRequest && d.P.Known() {
+			return true
+		}
+	}
+	return false
+}
+
+func ids(xs []int64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ",")
+}
+
+func value(n model.Num, unit string) string {
+	if !n.Known() {
+		return "-"
+	}
+	return fmt.Sprintf("%.4g %s", n.F(), unit)
+}
+
+// Delta prints a stage delta benchstat's way: "-9.29% (p=0.008 n=5+5)", or "~" when the
+// change is not significant.
+func Delta(d compare.StageDelta) string {
+	if !d.Delta.Known() {
+		return "-"
+	}
+	pn := ""
+	if d.P.Known() {
+		pn = fmt.Sprintf(" (p=%.3g n=%d+%d)", d.P.F(), d.N[0], d.N[1])
+	}
+	if !d.Significant {
+		return fmt.Sprintf("~ %+.2f%%%s", d.Delta.F(), pn)
+	}
+	return fmt.Sprintf("%+.2f%%%s", d.Delta.F(), pn)
+}
+
+func interval(d compare.StageDelta) string {
+	if !d.CILow.Known() || !d.CIHigh.Known() {
+		return ""
+	}
+	return fmt.Sprintf("[%+.2f%%, %+.2f%%]", d.CILow.F(), d.CIHigh.F())
+}

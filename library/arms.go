@@ -1,0 +1,91 @@
+package library
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"benchlens/analysis/compare"
+	"benchlens/store"
+)
+
+// LoadArm loads the runs a selector names, with their per-request samples and evidence: a
+// label (every run with it forms the arm) or comma-separated run ids. A selector that matches
+// nothing is an error.
+func LoadArm(st *store.Store, sel string) (compare.Arm, error) {
+	sel = strings.TrimSpace(sel)
+	arm := compare.Arm{Label: sel}
+	ids, err := selectRuns(st, sel)
+	if err != nil {
+		return arm, err
+	}
+	for _, id := range ids {
+		rd, err := LoadRun(st, id)
+		if err != nil {
+			return arm, err
+		}
+		arm.Runs = append(arm.Runs, rd)
+	}
+	if isIDList(sel) && len(arm.Runs) > 0 {
+		arm.Label = arm.Runs[0].Run.Label
+	}
+	return arm, nil
+}
+
+// LoadRun loads one run with its samples and the evidence of its files.
+func LoadRun(st *store.Store, id int64) (compare.RunData, error) {
+	run, err := st.Run(id)
+	if err != nil {
+		return compare.RunData{}, err
+	}
+	rd := compare.RunData{Run: run}
+	evs, err := st.RunEvidence(id)
+	if err != nil {
+		return rd, err
+	}
+	for i := range evs {
+		ev := &evs[i]
+		switch {
+		case ev.Log != nil:
+			rd.Logs = append(rd.Logs, ev.Log)
+		case ev.Utilisation != nil:
+			rd.Util = append(rd.Util, ev.Utilisation)
+		case ev.Trace != nil:
+			rd.Traces = append(rd.Traces, ev.Trace)
+		}
+	}
+	return rd, nil
+}
+
+func isIDList(sel string) bool {
+	for _, part := range strings.Split(sel, ",") {
+		if _, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64); err != nil {
+			return false
+		}
+	}
+	return sel != ""
+}
+
+// selectRuns resolves a selector to run ids.
+func selectRuns(st *store.Store, sel string) ([]int64, error) {
+	if sel == "" {
+		return nil, fmt.Errorf("empty selector: give a label or run ids")
+	}
+	if isIDList(sel) {
+		var ids []int64
+		for _, part := range strings.Split(sel, ",") {
+			id, _ := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
+			ids = append(ids, id)
+		}
+		return ids, nil
+	}
+	ids, err := st.RunsWithLabel(sel)
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		labels, _ := st.Labels()
+		return nil, fmt.Errorf("no run has the label %q (labels in the library: %s)", sel, strings.Join(labels, ", "))
+	}
+	return ids, nil
+}

@@ -1,0 +1,90 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Comparison is a saved comparison. Record is the analysis record as JSON, kept opaque here
+// so the store needs no analysis package.
+type Comparison struct {
+	ID            int64           `json:"id"`
+	CreatedAt     string          `json:"created_at"`
+	Baseline      string          `json:"baseline"`
+	Candidate     string          `json:"candidate"`
+	BaselineRuns  []int64         `json:"baseline_runs"`
+	CandidateRuns []int64         `json:"candidate_runs"`
+	Settings      json.RawMessage `json:"settings"`
+	Status        string          `json:"status"`
+	Record        json.RawMessage `json:"record"`
+}
+
+// SaveComparison stores a comparison and returns its id.
+func (s *Store) SaveComparison(c Comparison) (int64, error) {
+	br, _ := json.Marshal(c.BaselineRuns)
+	cr, _ := json.Marshal(c.CandidateRuns)
+	if c.CreatedAt == "" {
+		c.CreatedAt = time.Now().UTC().Format(time.RFC3339)
+	}
+	res, err := s.db.Exec(`INSERT INTO comparisons (created_at, baseline, candidate, baseline_runs, candidate_runs, settings, status, record)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, c.CreatedAt, c.Baseline, c.Candidate, string(br), string(cr), string(c.Settings), c.Status, string(c.Record))
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// Comparisons lists saved comparisons, oldest first; with withRecord false the records are left out.
+func (s *Store) Comparisons(withRecord bool) ([]Comparison, error) {
+	rows, err := s.db.Query(`SELECT id FROM comparisons ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	out := make([]Comparison, 0, len(ids))
+	for _, id := range ids {
+		c, err := s.Comparison(id)
+		if err != nil {
+			return nil, err
+		}
+		if !withRecord {
+			c.Record = nil
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Comparison returns one saved comparison.
+func (s *Store) Comparison(id int64) (Comparison, error) {
+	var c Comparison
+	var br, cr, settings, record string
+	err := s.db.QueryRow(`SELECT id, created_at, baseline, candidate, baseline_runs, candidate_runs, settings, status, record
+		FROM comparisons WHERE id = ?`, id).Scan(&c.ID, &c.CreatedAt, &c.Baseline, &c.Candidate, &br, &cr, &settings, &c.Status, &record)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, fmt.Errorf("no comparison %d in the library", id)
+	}
+	if err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal([]byte(br), &c.BaselineRuns); err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal([]byte(cr), &c.CandidateRuns); err != nil {
+		return c, err
+	}
+	c.Settings, c.Record = json.RawMessage(settings), json.RawMessage(record)
+	return c, nil
+}

@@ -1,0 +1,51 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"benchlens/model"
+)
+
+// PutEvidence records what a stored file says; a file has at most one reading (the newest).
+func (s *Store) PutEvidence(fileID int64, ev *model.Evidence) error {
+	data, err := json.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	_, err = s.db.Exec(`INSERT INTO evidence (file_id, kind, format, data) VALUES (?, ?, ?, ?)
+		ON CONFLICT (file_id) DO UPDATE SET kind = excluded.kind, format = excluded.format, data = excluded.data`,
+		fileID, ev.Kind, ev.Format, string(data))
+	return err
+}
+
+// HasEvidence reports whether a file has been read for evidence.
+func (s *Store) HasEvidence(fileID int64) (bool, error) {
+	var n int
+	err := s.db.QueryRow(`SELECT count(*) FROM evidence WHERE file_id = ?`, fileID).Scan(&n)
+	return n > 0, err
+}
+
+// RunEvidence returns the evidence of every file attached to a run, in file order.
+func (s *Store) RunEvidence(runID int64) ([]model.Evidence, error) {
+	rows, err := s.db.Query(`SELECT e.file_id, e.data FROM evidence e JOIN run_files rf ON rf.source_id = e.file_id
+		WHERE rf.run_id = ? ORDER BY e.file_id`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []model.Evidence
+	for rows.Next() {
+		var id int64
+		var data string
+		if err := rows.Scan(&id, &data); err != nil {
+			return nil, err
+		}
+		var ev model.Evidence
+		if err := json.Unmarshal([]byte(data), &ev); err != nil {
+			return nil, fmt.Errorf("file %d: damaged evidence: %w", id, err)
+		}
+		out = append(out, ev)
+	}
+	return out, rows.Err()
+}
