@@ -109,6 +109,14 @@ func measurement(rec *Record, base, cand Arm, set Settings) []Cause {
 		reasons = append(reasons, "cold-start TTFT spike after the declared warm-up: "+strings.Join(m.ColdStarts, "; "))
 	}
 	rec.Measurement = m
+	w := Field{Baseline: m.WarmupIters[0], Candidate: m.WarmupIters[1], State: Same}
+	if w.Baseline != w.Candidate {
+		w.State = Differs
+	}
+	if strings.Contains(w.Baseline+w.Candidate, "unknown") {
+		w.State = Unknown
+	}
+	rec.Workload["warmup_iters"] = w
 	if len(reasons) == 0 {
 		return nil
 	}

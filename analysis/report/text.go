@@ -113,7 +113,7 @@ func Delta(d compare.StageDelta) string {
 	}
 	pn := ""
 	if d.P.Known() {
-		pn = fmt.Sprintf(" (p=%.3g n=%d+%d)", d.P.F(), d.N[0], d.N[1])
+		pn = fmt.Sprintf(" (p%s n=%d+%d)", P(d.P.F()), d.N[0], d.N[1])
 	}
 	if !d.Significant {
 		return fmt.Sprintf("~ %+.2f%%%s", d.Delta.F(), pn)
@@ -126,4 +126,12 @@ func interval(d compare.StageDelta) string {
 		return ""
 	}
 	return fmt.Sprintf("[%+.2f%%, %+.2f%%]", d.CILow.F(), d.CIHigh.F())
+}
+
+// P prints a p-value after "p": "=0.0079" (three significant digits) or "<0.001".
+func P(p float64) string {
+	if p < 0.001 {
+		return "<0.001"
+	}
+	return fmt.Sprintf("=%.3g", p)
 }
