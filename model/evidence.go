@@ -79,8 +79,8 @@ type DeviceSeries struct {
 	Name   string    `json:"name,omitempty"`
 	Start  string    `json:"start,omitempty"` // ISO time of the first sample when the file dates it
 	T      []float64 `json:"t"`
-	Busy   []float64 `json:"busy"`             // %, NaN where the tool printed "-" or N/A
-	Memory []float64 `json:"memory,omitempty"` // memory-controller busy %, when present
+	Busy   Series    `json:"busy"`             // %, NaN where the tool printed "-" or N/A
+	Memory Series    `json:"memory,omitempty"` // memory-controller busy %, when present
 	Shape  *Shape    `json:"shape,omitempty"`
 }
 
@@ -139,4 +139,36 @@ type OpStat struct {
 	Name   string  `json:"name"`
 	Count  int     `json:"count"`
 	TimeUs float64 `json:"time_us"`
+}
+
+// EvidenceSummary is the part of a file's evidence that lists of runs show.
+type EvidenceSummary struct {
+	Kind            string `json:"kind"`
+	TargetBackend   string `json:"target_backend,omitempty"`
+	ResolvedBackend string `json:"resolved_backend,omitempty"`
+	BackendStatus   string `json:"backend_status,omitempty"`
+	Shape           string `json:"shape,omitempty"` // the most common device shape
+}
+
+// Summary condenses the evidence for lists.
+func (e *Evidence) Summary() EvidenceSummary {
+	s := EvidenceSummary{Kind: e.Kind}
+	if e.Log != nil {
+		s.TargetBackend, s.ResolvedBackend, s.BackendStatus = e.Log.TargetBackend, e.Log.Resolved, e.Log.Status
+	}
+	if e.Utilisation != nil {
+		count := map[string]int{}
+		for _, d := range e.Utilisation.Devices {
+			if d.Shape != nil {
+				count[d.Shape.Class]++
+			}
+		}
+		best := 0
+		for _, class := range []string{ShapeSustainedHigh, ShapeIntermittent, ShapeLow} {
+			if count[class] > best {
+				s.Shape, best = class, count[class]
+			}
+		}
+	}
+	return s
 }

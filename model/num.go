@@ -91,3 +91,47 @@ func (n *Num) UnmarshalYAML(unmarshal func(any) error) error {
 	}
 	return nil
 }
+
+// Series is a run of samples where NaN marks a missing one; it writes NaN as JSON null.
+type Series []float64
+
+// MarshalJSON implements json.Marshaler.
+func (s Series) MarshalJSON() ([]byte, error) {
+	if s == nil {
+		return []byte("null"), nil
+	}
+	b := make([]byte, 0, 8*len(s)+2)
+	b = append(b, '[')
+	for i, f := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			b = append(b, "null"...)
+			continue
+		}
+		b = strconv.AppendFloat(b, f, 'g', -1, 64)
+	}
+	return append(b, ']'), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (s *Series) UnmarshalJSON(b []byte) error {
+	var raw []*float64
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	if raw == nil {
+		*s = nil
+		return nil
+	}
+	out := make(Series, len(raw))
+	for i, p := range raw {
+		out[i] = math.NaN()
+		if p != nil {
+			out[i] = *p
+		}
+	}
+	*s = out
+	return nil
+}
