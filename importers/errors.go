@@ -3,6 +3,7 @@ package importers
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"benchlens/importers/jsonx"
 )
@@ -30,10 +31,13 @@ func (e *FileError) Error() string {
 func (e *FileError) Unwrap() error { return e.Err }
 
 // fileError names the file; a jsonx syntax error brings its own position.
-func fileError(file string, err error) *FileError {
+func fileError(file string, err error) error {
 	var fe *FileError
 	if errors.As(err, &fe) {
 		return fe
+	}
+	if strings.HasPrefix(err.Error(), file+":") {
+		return err // the parser named the file already
 	}
 	var se *jsonx.SyntaxError
 	if errors.As(err, &se) {

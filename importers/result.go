@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"benchlens/importers/jsonx"
+	"benchlens/importers/serverlog"
+	"benchlens/importers/trace"
+	"benchlens/importers/utilisation"
 	"benchlens/model"
 )
 
@@ -44,6 +47,10 @@ func ParseFile(name string, data []byte) (Parsed, error) {
 			return Parsed{Kind: model.KindOther}, fileError(name, errors.New("empty file"))
 		}
 		return Parsed{Kind: model.KindOther}, nil
+	}
+	// Evidence first: a profiler trace can be a 100 MB JSON that is no result.
+	if trace.Sniff(name, data) {
+		return Parsed{Kind: model.KindTrace}, nil
 	}
 	if p, ok, err := parseCSV(name, data); ok {
 		if err != nil {
@@ -234,15 +241,10 @@ func sniffJSON(v any) string {
 // sniffText classifies a text file that is not JSON: logs and utilisation traces are read by
 // their own importers; here they only need a kind.
 func sniffText(name string, data []byte) string {
-	head := data[:min(len(data), 4096)]
-	lower := strings.ToLower(string(head))
 	switch {
-	case strings.Contains(lower, "utilization.gpu") || strings.HasPrefix(lower, "# gpu") ||
-		strings.Contains(lower, "npu-smi") || strings.Contains(lower, "gpu use (%)") ||
-		strings.Contains(lower, "gpuutl"):
+	case utilisation.Sniff(name, data):
 		return model.KindUtilisation
-	case strings.Contains(lower, "vllm") || strings.Contains(lower, "sglang") ||
-		strings.Contains(string(head), "INFO ") || strings.HasSuffix(strings.ToLower(name), ".log"):
+	case serverlog.Sniff(data) || strings.HasSuffix(strings.ToLower(name), ".log"):
 		return model.KindLog
 	}
 	return model.KindOther

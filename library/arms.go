@@ -1,9 +1,12 @@
 package library
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"benchlens/analysis/compare"
 	"benchlens/store"
@@ -19,12 +22,23 @@ func LoadArm(st *store.Store, sel string) (compare.Arm, error) {
 	if err != nil {
 		return arm, err
 	}
-	for _, id := range ids {
-		rd, err := LoadRun(st, id)
-		if err != nil {
-			return arm, err
-		}
-		arm.Runs = append(arm.Runs, rd)
+	// Runs load in parallel: unpacking millions of gaps is the bulk of a compare.
+	arm.Runs = make([]compare.RunData, len(ids))
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	for i, id := range ids {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			arm.Runs[i], errs[i] = LoadRun(st, id)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return arm, err
 	}
 	if isIDList(sel) && len(arm.Runs) > 0 {
 		arm.Label = arm.Runs[0].Run.Label

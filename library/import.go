@@ -73,8 +73,19 @@ func (r *Report) add(o Report) {
 // bundles, a dropped archive).
 func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, opt Options) Report {
 	var rep Report
+	lim := opt.Limits
+	if lim == (importers.Limits{}) {
+		lim = importers.DefaultLimits
+	}
 	prep := prepareAhead(st, entries)
 	items, errs := importers.Assemble(entries)
+	rep.Errors = append(rep.Errors, errs...)
+	if len(items) == 0 && len(errs) == 0 {
+		rep.Errors = append(rep.Errors, &importers.FileError{File: bundle, Offset: -1, Err: errors.New("no benchmark result found")})
+	}
+	fileID := func(name string) int64 { return prep(name).id }
+	evidence, evErrs := readEvidence(st, items, lim, fileID)
+	rep.Errors = append(rep.Errors, evErrs...)
 	// Every file is stored by now; drop the bytes so a large bundle's memory is freed before
 	// the statistics are recomputed.
 	var stored []int64
@@ -91,11 +102,6 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 			f.Data = nil
 		}
 	}
-
-	rep.Errors = append(rep.Errors, errs...)
-	if len(items) == 0 && len(errs) == 0 {
-		rep.Errors = append(rep.Errors, &importers.FileError{File: bundle, Offset: -1, Err: errors.New("no benchmark result found")})
-	}
 	for i, it := range items {
 		id, err := storeItem(st, it, bundle, opt, prep)
 		switch {
@@ -110,6 +116,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 			opt.Progress(i+1, len(items), it.Result.Name)
 		}
 	}
+	rep.Errors = append(rep.Errors, storeEvidence(st, evidence, fileID)...)
 	if err := st.RemoveOrphans(stored); err != nil {
 		rep.Errors = append(rep.Errors, err)
 	}

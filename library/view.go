@@ -13,6 +13,7 @@ type RunRow struct {
 	Era            string    `json:"era"`
 	Model          string    `json:"model"`
 	Date           string    `json:"date"`
+	Bundle         string    `json:"-"`
 	NumPrompts     model.Num `json:"num_prompts"`
 	Completed      model.Num `json:"completed"`
 	Failed         model.Num `json:"failed"`
@@ -43,12 +44,12 @@ type Metric struct {
 	Definition string      `json:"definition,omitempty"`
 }
 
-// Row projects a run onto its list row.
-func Row(r *model.Run) RunRow {
+// Row projects a run onto its list row, with the short evidence of its files.
+func Row(r *model.Run, evidence []model.EvidenceSummary) RunRow {
 	metric := func(name string) Metric {
 		return Metric{Tool: r.Summary[name], Recomputed: r.Recomputed[name], Definition: r.Definitions[name]}
 	}
-	return RunRow{
+	row := RunRow{
 		ID: r.ID, Label: r.Label, Role: r.Role, Tool: r.Tool, ToolVersion: r.ToolVersion, Era: r.Era,
 		Model: r.Model, Date: r.Date, NumPrompts: r.NumPrompts, Completed: r.Completed, Failed: r.Failed,
 		RequestRate: r.RequestRate, MaxConcurrency: r.MaxConcurrency, DurationS: r.DurationS,
@@ -57,6 +58,18 @@ func Row(r *model.Run) RunRow {
 		TTFT: metric(model.TTFT), TPOT: metric(model.TPOT), ITL: metric(model.ITL), E2EL: metric(model.E2EL),
 		TargetBackend: optional(r.Manifest.String("path", "target_backend")),
 	}
+	for _, e := range evidence {
+		if row.TargetBackend == nil && e.TargetBackend != "" {
+			row.TargetBackend = optional(e.TargetBackend)
+		}
+		if row.ResolvedBackend == nil && e.ResolvedBackend != "" {
+			row.ResolvedBackend = optional(e.ResolvedBackend)
+		}
+		if row.UtilisationShape == nil && e.Shape != "" {
+			row.UtilisationShape = optional(e.Shape)
+		}
+	}
+	return row
 }
 
 func optional(s string) *string {

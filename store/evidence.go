@@ -13,9 +13,14 @@ func (s *Store) PutEvidence(fileID int64, ev *model.Evidence) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.db.Exec(`INSERT INTO evidence (file_id, kind, format, data) VALUES (?, ?, ?, ?)
-		ON CONFLICT (file_id) DO UPDATE SET kind = excluded.kind, format = excluded.format, data = excluded.data`,
-		fileID, ev.Kind, ev.Format, string(data))
+	sum, err := json.Marshal(ev.Summary())
+	if err != nil {
+		return err
+	}
+	_, err = s.db.Exec(`INSERT INTO evidence (file_id, kind, format, summary, data) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (file_id) DO UPDATE SET kind = excluded.kind, format = excluded.format,
+			summary = excluded.summary, data = excluded.data`,
+		fileID, ev.Kind, ev.Format, string(sum), string(data))
 	return err
 }
 
@@ -46,6 +51,30 @@ func (s *Store) RunEvidence(runID int64) ([]model.Evidence, error) {
 			return nil, fmt.Errorf("file %d: damaged evidence: %w", id, err)
 		}
 		out = append(out, ev)
+	}
+	return out, rows.Err()
+}
+
+// EvidenceSummaries returns, per run, the short evidence of its files (backends, shapes).
+func (s *Store) EvidenceSummaries() (map[int64][]model.EvidenceSummary, error) {
+	rows, err := s.db.Query(`SELECT rf.run_id, e.summary FROM evidence e JOIN run_files rf ON rf.source_id = e.file_id
+		ORDER BY rf.run_id, e.file_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64][]model.EvidenceSummary{}
+	for rows.Next() {
+		var id int64
+		var data string
+		if err := rows.Scan(&id, &data); err != nil {
+			return nil, err
+		}
+		var sum model.EvidenceSummary
+		if err := json.Unmarshal([]byte(data), &sum); err != nil {
+			return nil, fmt.Errorf("run %d: damaged evidence summary: %w", id, err)
+		}
+		out[id] = append(out[id], sum)
 	}
 	return out, rows.Err()
 }

@@ -142,3 +142,85 @@ func (s *Store) Labels() ([]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// DeleteRun removes a run with its requests; files no other run uses go with it.
+func (s *Store) DeleteRun(id int64) error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	rows, err := tx.Query(`SELECT source_id FROM run_files WHERE run_id = ?`, id)
+	if err != nil {
+		return err
+	}
+	var files []int64
+	for rows.Next() {
+		var f int64
+		if err := rows.Scan(&f); err != nil {
+			rows.Close()
+			return err
+		}
+		files = append(files, f)
+	}
+	rows.Close()
+	res, err := tx.Exec(`DELETE FROM runs WHERE id = ?`, id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("no run %d in the library", id)
+	}
+	for _, f := range files {
+		if _, err := tx.Exec(`DELETE FROM source_files WHERE id = ?
+			AND NOT EXISTS (SELECT 1 FROM run_files WHERE source_id = ?)
+			AND NOT EXISTS (SELECT 1 FROM runs WHERE source_id = ?)`, f, f, f); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// Relabel moves runs to another arm (and role, when role is not empty).
+func (s *Store) Relabel(ids []int64, label, role string) error {
+	if label == "" {
+		return fmt.Errorf("a label cannot be empty")
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, id := range ids {
+		if _, err := tx.Exec(`UPDATE runs SET label = ? WHERE id = ?`, label, id); err != nil {
+			return err
+		}
+		if role != "" {
+			if _, err := tx.Exec(`UPDATE runs SET role = ? WHERE id = ?`, role, id); err != nil {
+				return err
+			}
+		}
+	}
+	return tx.Commit()
+}
+
+// LabelRoles maps each label to the role most of its runs have.
+func (s *Store) LabelRoles() (map[string]string, error) {
+	rows, err := s.db.Query(`SELECT label, role, count(*) FROM runs GROUP BY label, role ORDER BY label, count(*) DESC`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var label, role string
+		var n int
+		if err := rows.Scan(&label, &role, &n); err != nil {
+			return nil, err
+		}
+		if _, ok := out[label]; !ok {
+			out[label] = role
+		}
+	}
+	return out, rows.Err()
+}

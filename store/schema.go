@@ -74,6 +74,7 @@ CREATE TABLE evidence (
 	file_id INTEGER PRIMARY KEY REFERENCES source_files(id) ON DELETE CASCADE,
 	kind    TEXT NOT NULL,              -- log, utilisation, trace
 	format  TEXT NOT NULL,
+	summary TEXT NOT NULL,              -- JSON: model.EvidenceSummary, for lists
 	data    TEXT NOT NULL               -- JSON: model.Evidence
 );
 `,
@@ -90,6 +91,20 @@ CREATE TABLE comparisons (
 	status         TEXT NOT NULL,       -- the proposed verdict
 	record         TEXT NOT NULL        -- JSON: the full record
 );
+`,
+	// 4: the analyst's annotations of a comparison; every edit is a row, the newest is current.
+	`
+CREATE TABLE annotations (
+	id              INTEGER PRIMARY KEY,
+	comparison_id   INTEGER NOT NULL REFERENCES comparisons(id) ON DELETE CASCADE,
+	at              TEXT NOT NULL,      -- RFC 3339, UTC
+	author          TEXT NOT NULL,      -- the OS user
+	note            TEXT NOT NULL,
+	tags            TEXT NOT NULL,      -- JSON array of strings
+	status_override TEXT NOT NULL,      -- '' or established | zero | offset | not_established
+	override_reason TEXT NOT NULL
+);
+CREATE INDEX annotations_comparison ON annotations(comparison_id, id);
 `,
 }
 

@@ -213,3 +213,50 @@ func TestFileContentRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestDeleteAndRelabel(t *testing.T) {
+	s, _ := openTemp(t)
+	id, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{resultFile("a")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Relabel([]int64{id}, "other-arm", "candidate"); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := s.Run(id)
+	if r.Label != "other-arm" || r.Role != "candidate" {
+		t.Errorf("relabel: %q %q", r.Label, r.Role)
+	}
+	if err := s.DeleteRun(id); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"runs", "requests", "source_files", "run_files", "file_chunks"} {
+		if n := count(t, s, table); n != 0 {
+			t.Errorf("%s has %d rows after delete", table, n)
+		}
+	}
+	if err := s.DeleteRun(id); err == nil {
+		t.Error("deleting twice succeeded")
+	}
+}
+
+func TestAnnotationsKeepHistory(t *testing.T) {
+	s, _ := openTemp(t)
+	id, err := s.SaveComparison(Comparison{Baseline: "a", Candidate: "b", Settings: []byte("{}"), Record: []byte("{}"), Status: "zero"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Annotate(Annotation{ComparisonID: id, StatusOverride: "established"}); err != ErrOverrideNeedsReason {
+		t.Errorf("override without reason: %v", err)
+	}
+	for _, note := range []string{"first", "=HYPERLINK(\"x\")"} {
+		if _, err := s.Annotate(Annotation{ComparisonID: id, Author: "ana", Note: note, Tags: []string{"fa"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cur, _ := s.CurrentAnnotation(id)
+	hist, _ := s.Annotations(id)
+	if cur.Note != "=HYPERLINK(\"x\")" || len(hist) != 2 || hist[0].Note != "first" || cur.Tags[0] != "fa" {
+		t.Errorf("current %+v history %d", cur, len(hist))
+	}
+}

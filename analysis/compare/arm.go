@@ -21,13 +21,17 @@ type RunData struct {
 type Arm struct {
 	Label string
 	Runs  []RunData
+	stats []runStats // per run, filled by prepare
 }
 
-// Stage metrics compared (rule 4), lower is better but for throughput.
-var stageMetrics = []struct {
+// stageMetric is a metric compared stage by stage (rule 4).
+type stageMetric struct {
 	Key, Stage, Unit string
 	HigherBetter     bool
-}{
+}
+
+// Stage metrics compared, lower is better but for throughput.
+var stageMetrics = []stageMetric{
 	{model.TTFT, "prefill", "ms", false},
 	{model.TPOT, "decode", "ms", false},
 	{model.ITL, "decode", "ms", false},
@@ -107,43 +111,17 @@ func samples(reqs []model.Request, metric string, keep func(*model.Request) bool
 	return out
 }
 
-// runValue is one run's statistic for a metric: the median of its measured requests, else the
-// tool's own median (or mean) when the file has no per-request data. Throughput is the
-// tool's output throughput. NaN when unknown.
-func runValue(r *model.Run, metric string, keep func(*model.Request) bool) float64 {
-	if metric == "e2e_throughput" {
-		if keep != nil {
-			return math.NaN()
-		}
-		if r.OutputThroughput.Known() {
-			return r.OutputThroughput.F()
-		}
-		return math.NaN()
-	}
-	if reqs := measured(r); len(reqs) > 0 {
-		xs := samples(reqs, metric, keep)
-		if len(xs) == 0 {
-			return math.NaN()
-		}
-		return stats.Percentile(xs, 50)
-	}
-	if keep != nil {
-		return math.NaN()
-	}
-	own := r.Summary[metric]
-	for _, k := range []string{"median", "p50", "mean"} {
-		if v, ok := own[k]; ok && v.Known() {
-			return v.F()
-		}
-	}
-	return math.NaN()
-}
-
-// values collects runValue over an arm, dropping unknowns.
-func (a Arm) values(metric string, keep func(*model.Request) bool) []float64 {
+// values collects an arm's per-run statistic of a metric in a bucket, dropping unknowns.
+func (a Arm) values(metric, bucket string) []float64 {
 	var out []float64
-	for _, rd := range a.Runs {
-		if v := runValue(rd.Run, metric, keep); !math.IsNaN(v) {
+	for i := range a.Runs {
+		var st runStats
+		if a.stats != nil {
+			st = a.stats[i]
+		} else {
+			st = computeRunStats(a.Runs[i].Run, edges{})
+		}
+		if v, ok := st[statKey{metric, bucket}]; ok && !math.IsNaN(v) {
 			out = append(out, v)
 		}
 	}

@@ -13,43 +13,31 @@ var bucketStages = []string{model.TTFT, model.TPOT, model.ITL}
 // buckets applies rule 7: the stage comparison repeated per input-length bucket (short = the
 // lowest third, long = the highest third of the baseline's lengths, mixed = all), p-values
 // Holm-adjusted across the buckets of each stage.
-func buckets(rec *Record, base, cand Arm, set Settings) {
-	lens := base.inputLens()
+func buckets(rec *Record, base, cand Arm, e edges, lens []float64, set Settings) {
 	b := Buckets{Rows: []BucketResult{}, HoldsIn: []string{}}
 	if len(lens) == 0 {
 		rec.Buckets = b
 		return
 	}
-	lo, hi := slices.Min(lens), slices.Max(lens)
-	if lo == hi {
-		b.OneLength = true
-		b.Edges = []float64{lo, hi}
-	} else if len(set.BucketEdges) >= 2 {
-		b.Edges = []float64{float64(set.BucketEdges[0]), float64(set.BucketEdges[1])}
+	names := []string{bucketAll}
+	if e.ok {
+		b.Edges = []float64{e.short, e.long}
+		names = []string{bucketShort, bucketLong, bucketAll}
 	} else {
-		ps := stats.Percentiles(slices.Clone(lens), []float64{100.0 / 3, 200.0 / 3})
-		b.Edges = ps
+		b.OneLength = true
+		b.Edges = []float64{lens[0], lens[0]}
 	}
-	type bucket struct {
-		name string
-		keep func(*model.Request) bool
-	}
-	list := []bucket{{"mixed", func(*model.Request) bool { return true }}}
-	if !b.OneLength {
-		e0, e1 := b.Edges[0], b.Edges[1]
-		list = []bucket{
-			{"short", func(r *model.Request) bool { return r.InputLen >= 0 && float64(r.InputLen) <= e0 }},
-			{"long", func(r *model.Request) bool { return float64(r.InputLen) > e1 }},
-			list[0],
-		}
-	}
-	for _, bk := range list {
-		row := BucketResult{Bucket: bk.name, Stages: map[string]StageDelta{}}
+	for _, name := range names {
+		row := BucketResult{Bucket: name, Stages: map[string]StageDelta{}}
 		for _, m := range stageMetrics {
 			if !slices.Contains(bucketStages, m.Key) {
 				continue
 			}
-			row.Stages[m.Key] = compareStage(base, cand, m.Key, m.Stage, m.Unit, m.HigherBetter, bk.keep, set)
+			if name == bucketAll {
+				row.Stages[m.Key] = rec.Perf[m.Key] // the overall comparison, before adjustment
+				continue
+			}
+			row.Stages[m.Key] = compareStage(base, cand, m, name, e, set)
 		}
 		b.Rows = append(b.Rows, row)
 	}

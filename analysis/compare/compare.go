@@ -24,8 +24,12 @@ func Compare(base, cand Arm, set Settings) Record {
 	rec.Workload["repeat_count"] = repeatField(len(base.Runs), len(cand.Runs))
 	causes = append(causes, measurement(&rec, base, cand, set)...)
 
+	e, lens := baselineEdges(base, set)
+	arms := []Arm{base, cand}
+	prepare(arms, e)
+	base, cand = arms[0], arms[1]
 	for _, m := range stageMetrics {
-		rec.Perf[m.Key] = compareStage(base, cand, m.Key, m.Stage, m.Unit, m.HigherBetter, nil, set)
+		rec.Perf[m.Key] = compareStage(base, cand, m, bucketAll, e, set)
 	}
 	prefill, decode := rec.Perf[model.TTFT].Better, rec.Perf[model.TPOT].Better || rec.Perf[model.ITL].Better
 	faster := prefill || decode || rec.Perf[model.E2EL].Better || rec.Perf["e2e_throughput"].Better
@@ -33,7 +37,7 @@ func Compare(base, cand Arm, set Settings) Record {
 	overhead(&rec, base, cand, set)
 	hotspot(&rec, base, cand)
 	rec.Hotspot.HotspotStage = stageName(prefill, decode)
-	buckets(&rec, base, cand, set)
+	buckets(&rec, base, cand, e, lens, set)
 
 	rec.Status, causes = verdict(&rec, causes, prefill, decode)
 	rec.Causes = causes

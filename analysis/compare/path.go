@@ -12,12 +12,12 @@ import (
 type armPath struct {
 	target, resolved string
 	mixed            []string // distinct resolved backends when runs (or processes) disagree
-	evidence         []model.Line
+	evidence         []EvidenceLine
 	fallback         *model.Line // the line that explains a target not hit
 	logged           bool        // some run has a server log
 }
 
-func pathOf(a Arm) armPath {
+func pathOf(a Arm, side string) armPath {
 	var p armPath
 	resolved := map[string]bool{}
 	targets := map[string]bool{}
@@ -35,11 +35,14 @@ func pathOf(a Arm) armPath {
 			case l.Resolved != "":
 				resolved[l.Resolved] = true
 			}
-			for _, pb := range l.Processes {
-				p.evidence = appendLine(p.evidence, pb.Line)
-			}
 			for _, fb := range l.Fallbacks {
-				p.evidence = appendLine(p.evidence, fb)
+				p.evidence = appendLine(p.evidence, side, rd.Run.ID, fb)
+			}
+			if l.Failure != nil {
+				p.evidence = appendLine(p.evidence, side, rd.Run.ID, *l.Failure)
+			}
+			for _, pb := range l.Processes {
+				p.evidence = appendLine(p.evidence, side, rd.Run.ID, pb.Line)
 			}
 			if p.fallback == nil && len(l.Fallbacks) > 0 {
 				fb := l.Fallbacks[len(l.Fallbacks)-1]
@@ -80,16 +83,29 @@ func runTarget(rd RunData) string {
 	return ""
 }
 
-func appendLine(lines []model.Line, l model.Line) []model.Line {
-	for _, x := range lines {
-		if x == l {
+// appendLine quotes a line once: a line every run prints again (other time, other pid)
+// only raises the count.
+func appendLine(lines []EvidenceLine, arm string, run int64, l model.Line) []EvidenceLine {
+	key := lineKey(l.Text)
+	for i := range lines {
+		if lines[i].Arm == arm && lineKey(lines[i].Text) == key {
+			if lines[i].Run != run {
+				lines[i].Runs++
+			}
 			return lines
 		}
 	}
-	if len(lines) >= 12 {
-		return lines
-	}
-	return append(lines, l)
+	return append(lines, EvidenceLine{Arm: arm, Run: run, Line: l.N, Text: l.Text, Runs: 1})
+}
+
+// lineKey drops the digits (times, pids) so repeats of a line compare equal.
+func lineKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -103,10 +119,10 @@ func sortedKeys(m map[string]bool) []string {
 
 // path applies rule 3. faster says whether any stage got significantly better.
 func path(rec *Record, base, cand Arm, faster bool) []Cause {
-	bp, cp := pathOf(base), pathOf(cand)
+	bp, cp := pathOf(base, "baseline"), pathOf(cand, "candidate")
 	rec.Path.TargetBackend = ArmValues{bp.target, cp.target}
 	rec.Path.ResolvedBackend = ArmValues{bp.resolved, cp.resolved}
-	rec.Path.Evidence = append(append([]model.Line(nil), cp.evidence...), bp.evidence...)
+	rec.Path.Evidence = append(append([]EvidenceLine(nil), cp.evidence...), bp.evidence...)
 	var causes []Cause
 	for _, x := range []struct {
 		name string

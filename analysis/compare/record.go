@@ -69,11 +69,21 @@ type Cause struct {
 
 // Path is the path evidence (rule 3).
 type Path struct {
-	TargetBackend   ArmValues    `json:"target_backend" yaml:"target_backend"`
-	ResolvedBackend ArmValues    `json:"resolved_backend" yaml:"resolved_backend"`
-	Changed         *bool        `json:"changed" yaml:"changed"` // null when unknown
-	TargetHit       *bool        `json:"target_hit" yaml:"target_hit"`
-	Evidence        []model.Line `json:"evidence,omitempty" yaml:"evidence,omitempty"` // resolution and fallback lines quoted
+	TargetBackend   ArmValues      `json:"target_backend" yaml:"target_backend"`
+	ResolvedBackend ArmValues      `json:"resolved_backend" yaml:"resolved_backend"`
+	Changed         *bool          `json:"changed" yaml:"changed"` // null when unknown
+	TargetHit       *bool          `json:"target_hit" yaml:"target_hit"`
+	Evidence        []EvidenceLine `json:"evidence,omitempty" yaml:"evidence,omitempty"` // resolution and fallback lines quoted
+}
+
+// EvidenceLine is a quoted log line with where it came from. Lines that only differ in
+// timestamps and process ids are quoted once, with the number of runs that printed them.
+type EvidenceLine struct {
+	Arm  string `json:"arm" yaml:"arm"`
+	Run  int64  `json:"run" yaml:"run"`
+	Line int    `json:"line" yaml:"line"`
+	Text string `json:"text" yaml:"text"`
+	Runs int    `json:"runs" yaml:"runs"` // runs that printed the same line
 }
 
 // ArmValues is a value per arm.

@@ -17,13 +17,18 @@ const (
 // compareStage applies rule 2 to one metric. With at least two runs per arm it compares the
 // per-run statistics (Mann-Whitney U across runs, bootstrap interval across runs); with a
 // single run on either side it compares request by request.
-func compareStage(base, cand Arm, metric, stage, unit string, higherBetter bool, keep func(*model.Request) bool, set Settings) StageDelta {
-	d := StageDelta{Stage: stage, Unit: unit, Baseline: model.Unknown, Candidate: model.Unknown,
+func compareStage(base, cand Arm, m stageMetric, bucket string, e edges, set Settings) StageDelta {
+	metric := m.Key
+	var keep func(*model.Request) bool
+	if bucket != bucketAll {
+		keep = func(r *model.Request) bool { return e.bucket(r.InputLen) == bucket }
+	}
+	d := StageDelta{Stage: m.Stage, Unit: m.Unit, Baseline: model.Unknown, Candidate: model.Unknown,
 		BaselineTrim: model.Unknown, CandidateTrim: model.Unknown, Delta: model.Unknown,
 		CILow: model.Unknown, CIHigh: model.Unknown, P: model.Unknown}
 	var a, b []float64
 	if len(base.Runs) >= 2 && len(cand.Runs) >= 2 {
-		a, b = base.values(metric, keep), cand.values(metric, keep)
+		a, b = base.values(metric, bucket), cand.values(metric, bucket)
 		if len(a) == 0 || len(b) == 0 {
 			return d
 		}
@@ -37,7 +42,7 @@ func compareStage(base, cand Arm, metric, stage, unit string, higherBetter bool,
 		a, b = base.pooled(metric, keep), cand.pooled(metric, keep)
 		if len(a) == 0 || len(b) == 0 {
 			// No per-request data (or throughput): one value per side, nothing to test.
-			a, b = base.values(metric, keep), cand.values(metric, keep)
+			a, b = base.values(metric, bucket), cand.values(metric, bucket)
 			if len(a) == 0 || len(b) == 0 {
 				return d
 			}
@@ -61,7 +66,7 @@ func compareStage(base, cand Arm, metric, stage, unit string, higherBetter bool,
 	d.Delta = pct(rel)
 	d.Significant = d.P.F() < set.Alpha && math.Abs(rel) >= set.NoiseFloor
 	improved := rel < 0
-	if higherBetter {
+	if m.HigherBetter {
 		improved = rel > 0
 	}
 	d.Better = d.Significant && improved

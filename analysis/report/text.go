@@ -74,7 +74,11 @@ func Text(w io.Writer, rec compare.Record) error {
 	if len(rec.Path.Evidence) > 0 {
 		fmt.Fprintln(&b, "\nbackend lines")
 		for _, l := range rec.Path.Evidence {
-			fmt.Fprintf(&b, "  %d: %s\n", l.N, l.Text)
+			fmt.Fprintf(&b, "  %s run %d, line %d", l.Arm, l.Run, l.Line)
+			if l.Runs > 1 {
+				fmt.Fprintf(&b, " (and %d more runs)", l.Runs-1)
+			}
+			fmt.Fprintf(&b, ":\n    %s\n", l.Text)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

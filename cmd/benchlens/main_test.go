@@ -135,3 +135,35 @@ func TestDemoAndEnvironmentLibrary(t *testing.T) {
 		t.Errorf("runs after demo:\n%s", out)
 	}
 }
+
+// compare's text and YAML outputs are contracts: golden files over the demo arms.
+func TestCompareGolden(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	if _, _, code := bl(t, "--db", db, "demo"); code != 0 {
+		t.Fatal("demo failed")
+	}
+	for _, tt := range []struct{ cand, format, golden string }{
+		{"established", "text", "compare_established.golden.txt"},
+		{"fallback", "text", "compare_fallback.golden.txt"},
+		{"offset", "yaml", "compare_offset.golden.yaml"},
+	} {
+		out, stderr, code := bl(t, "--db", db, "compare", "--baseline", "baseline", "--candidate", tt.cand, "--format", tt.format)
+		if code != 0 {
+			t.Fatalf("compare %s: exit %d %s", tt.cand, code, stderr)
+		}
+		golden(t, tt.golden, out)
+	}
+	_, stderr, code := bl(t, "--db", db, "compare", "--baseline", "baseline", "--candidate", "nope")
+	if code != exitRejected || !strings.Contains(stderr, `no run has the label "nope"`) {
+		t.Errorf("unknown label: exit %d %q", code, stderr)
+	}
+	_, stderr, code = bl(t, "--db", db, "compare", "--baseline", "baseline", "--candidate", "established", "--format", "json", "--save")
+	if code != 0 || !strings.Contains(stderr, "saved as comparison 1") {
+		t.Errorf("save: exit %d %q", code, stderr)
+	}
+	out, _, _ := bl(t, "--db", db, "comparisons", "--json")
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 1 || list[0]["status"] != "established" {
+		t.Errorf("comparisons --json: %v %s", err, out)
+	}
+}

@@ -32,9 +32,14 @@ func (c *cli) runsCmd(args []string) int {
 		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
 		return exitRejected
 	}
+	evidence, err := st.EvidenceSummaries()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
+		return exitRejected
+	}
 	rows := make([]library.RunRow, len(runs))
 	for i, r := range runs {
-		rows[i] = library.Row(r)
+		rows[i] = library.Row(r, evidence[r.ID])
 	}
 	if *asJSON {
 		return c.writeJSON(rows)
@@ -58,10 +63,10 @@ func (c *cli) writeJSON(v any) int {
 // exists (marked *), else the tool's own.
 func writeRunsTable(w io.Writer, rows []library.RunRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLABEL\tROLE\tTOOL\tMODEL\tOK/N\tTTFT p50\tTPOT p50\tITL p50\tOUT tok/s")
+	fmt.Fprintln(tw, "ID\tLABEL\tROLE\tTOOL\tMODEL\tBACKEND\tOK/N\tTTFT p50\tTPOT p50\tITL p50\tOUT tok/s")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s/%s\t%s\t%s\t%s\t%s\n", r.ID, r.Label, r.Role, r.Tool, short(r.Model, 40),
-			count(r.Completed), count(r.NumPrompts), median(r.TTFT), median(r.TPOT), median(r.ITL), fixed(r.OutputThroughput, 1))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s/%s\t%s\t%s\t%s\t%s\n", r.ID, r.Label, r.Role, r.Tool, short(r.Model, 36),
+			backend(r), count(r.Completed), count(r.NumPrompts), median(r.TTFT), median(r.TPOT), median(r.ITL), fixed(r.OutputThroughput, 1))
 	}
 	tw.Flush()
 	if len(rows) == 0 {
@@ -101,4 +106,19 @@ func short(s string, n int) string {
 		return s
 	}
 	return "…" + s[len(s)-n+1:]
+}
+
+// backend shows the resolved backend, and the target when it differs.
+func backend(r library.RunRow) string {
+	res, tgt := "-", ""
+	if r.ResolvedBackend != nil {
+		res = *r.ResolvedBackend
+	}
+	if r.TargetBackend != nil {
+		tgt = *r.TargetBackend
+	}
+	if tgt != "" && tgt != res {
+		return res + " (asked " + tgt + ")"
+	}
+	return res
 }

@@ -32,6 +32,7 @@ type runDetail struct {
 	Warnings    []string               `json:"warnings"`
 	Requests    requestsInfo           `json:"requests"`
 	Files       []store.FileInfo       `json:"files"`
+	Evidence    []model.Evidence       `json:"evidence"`
 }
 
 type requestsInfo struct {
@@ -70,7 +71,16 @@ func (c *cli) showCmd(args []string) int {
 		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
 		return exitRejected
 	}
-	d := runDetail{RunRow: library.Row(r), Bundle: r.Bundle, Backend: r.Backend, Tokenizer: r.Tokenizer,
+	evidence, err := st.RunEvidence(id)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
+		return exitRejected
+	}
+	var sums []model.EvidenceSummary
+	for i := range evidence {
+		sums = append(sums, evidence[i].Summary())
+	}
+	d := runDetail{RunRow: library.Row(r, sums), Evidence: evidence, Bundle: r.Bundle, Backend: r.Backend, Tokenizer: r.Tokenizer,
 		Burstiness: r.Burstiness, InputTokens: r.TotalInputTokens, OutputTok: r.TotalOutputTokens,
 		InputTput: r.InputThroughput, Summary: r.Summary, Recomputed: r.Recomputed, Definitions: r.Definitions,
 		Metadata: r.Metadata, Extra: r.Extra, Manifest: r.Manifest, Warnings: r.Warnings, Files: files}

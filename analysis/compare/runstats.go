@@ -1,0 +1,162 @@
+package compare
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"benchlens/analysis/stats"
+	"benchlens/model"
+)
+
+// Input-length buckets (rule 7); "mixed" is every request.
+const (
+	bucketAll   = "mixed"
+	bucketShort = "short"
+	bucketLong  = "long"
+)
+
+type statKey struct{ metric, bucket string }
+
+// runStats are one run's per-bucket statistics, computed in one pass over its requests.
+type runStats map[statKey]float64
+
+// edges are the short and long thresholds of input length; none when there are no lengths.
+type edges struct {
+	short, long float64
+	ok          bool
+}
+
+func (e edges) bucket(inputLen int) string {
+	switch {
+	case !e.ok || inputLen < 0:
+		return ""
+	case float64(inputLen) <= e.short:
+		return bucketShort
+	case float64(inputLen) > e.long:
+		return bucketLong
+	}
+	return ""
+}
+
+// prepare computes every run's statistics once, on all cores: a compare of two arms of five
+// runs with millions of gaps each is dominated by these medians.
+func prepare(arms []Arm, e edges) {
+	type job struct {
+		a *Arm
+		i int
+	}
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				j.a.stats[j.i] = computeRunStats(j.a.Runs[j.i].Run, e)
+			}
+		}()
+	}
+	for k := range arms {
+		arms[k].stats = make([]runStats, len(arms[k].Runs))
+		for i := range arms[k].Runs {
+			jobs <- job{&arms[k], i}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// computeRunStats returns the medians of TTFT, TPOT, E2EL and ITL per bucket for a run with
+// per-request samples, else the tool's own summary numbers for the whole run.
+func computeRunStats(r *model.Run, e edges) runStats {
+	out := runStats{}
+	if r.OutputThroughput.Known() {
+		out[statKey{"e2e_throughput", bucketAll}] = r.OutputThroughput.F()
+	}
+	reqs := measured(r)
+	if len(reqs) == 0 {
+		for _, m := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL} {
+			for _, k := range []string{"median", "p50", "mean"} {
+				if v, ok := r.Summary[m][k]; ok && v.Known() {
+					out[statKey{m, bucketAll}] = v.F()
+					break
+				}
+			}
+		}
+		return out
+	}
+	gaps := 0
+	for i := range reqs {
+		gaps += len(reqs[i].ITL)
+	}
+	// Slot 0 is every request, 1 short, 2 long; metrics TTFT, TPOT, E2EL, then ITL gaps.
+	bucketNames := [3]string{bucketAll, bucketShort, bucketLong}
+	metrics := [3]string{model.TTFT, model.TPOT, model.E2EL}
+	var vals [3][3][]float64
+	var itl [3][]float64
+	itl[0] = make([]float64, 0, gaps)
+	for i := range reqs {
+		q := &reqs[i]
+		if !q.OK() {
+			continue
+		}
+		slot := 0
+		switch e.bucket(q.InputLen) {
+		case bucketShort:
+			slot = 1
+		case bucketLong:
+			slot = 2
+		}
+		for m, v := range [3]float64{q.TTFT, stats.RequestTPOT(q), stats.RequestLatency(q)} {
+			v *= 1e3
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				continue
+			}
+			vals[m][0] = append(vals[m][0], v)
+			if slot > 0 {
+				vals[m][slot] = append(vals[m][slot], v)
+			}
+		}
+		for _, g := range q.ITL {
+			itl[0] = append(itl[0], g*1e3)
+		}
+		if slot > 0 {
+			for _, g := range q.ITL {
+				itl[slot] = append(itl[slot], g*1e3)
+			}
+		}
+	}
+	for m := range metrics {
+		for b := range bucketNames {
+			if len(vals[m][b]) > 0 {
+				out[statKey{metrics[m], bucketNames[b]}] = stats.Percentile(vals[m][b], 50)
+			}
+		}
+	}
+	for b := range bucketNames {
+		if len(itl[b]) > 0 {
+			out[statKey{model.ITL, bucketNames[b]}] = stats.Percentile(itl[b], 50)
+		}
+	}
+	return out
+}
+
+// baselineEdges are the bucket edges: the settings' if given, else the tertiles of the
+// baseline's input lengths.
+func baselineEdges(base Arm, set Settings) (edges, []float64) {
+	lens := base.inputLens()
+	if len(lens) == 0 {
+		return edges{}, nil
+	}
+	lo, hi := slices.Min(lens), slices.Max(lens)
+	switch {
+	case lo == hi:
+		return edges{}, lens
+	case len(set.BucketEdges) >= 2:
+		return edges{float64(set.BucketEdges[0]), float64(set.BucketEdges[1]), true}, lens
+	}
+	ps := stats.Percentiles(slices.Clone(lens), []float64{100.0 / 3, 200.0 / 3})
+	return edges{ps[0], ps[1], true}, lens
+}

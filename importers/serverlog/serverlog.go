@@ -1,0 +1,1380 @@
+// Package serverlog reads vLLM (0.4 → today), vllm-ascend and SGLang server logs into a
+// model.LogEvidence: engine and version, platform and plugins, engine config and CLI args,
+// dtype and silent overrides, eager / graph / torch.compile evidence, KV-cache figures, and the
+// attention backend the server was asked to use (target) against the one each process resolved,
+// with every guard / fallback line and fatal selection error
+// (formats/logs-and-utilisation.md sections 1-6 and 8).
+//
+// Lines are taken apart from the outside in: ANSI colour codes, outer wrappers
+// (docker-compose "svc-1  | ", journald, external ISO timestamps, batch launchers), JSON logging
+// records, the process tag "(EngineCore_DP0 pid=…)", then the vLLM record prefix (both the
+// ≤0.7 "file.py:N]" and ≥0.8 "[file.py:N]" forms) or the SGLang "[date time TP0] " prefix.
+// Every quoted model.Line carries the 1-based line number of the original file and the line
+// as the server wrote it (colour codes and outer wrappers removed; for JSON records, the
+// message).
+package serverlog
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"benchlens/model"
+)
+
+// Error is input that cannot be a server log at all. It names the file and the line.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: line %d: %s", e.File, e.Line, e.Msg) }
+
+const sniffWindow = 64 << 10
+
+// markers are message texts only vLLM, vllm-ascend and SGLang servers print.
+var markers = []string{
+	"vLLM API server version", "vLLM server version", "LLM engine (v", "Initializing an LLM engine",
+	"non-default args: {", "args: Namespace(", "Automatically detected platform", "Platform plugin ",
+	"No platform detected, vLLM", "server_args=ServerArgs(", "[vllm-ascend]", "Attention backend not set.",
+	"Attention backend not specified.", "Decode batch. #running-req", "Prefill batch. #new-seq",
+	"Load weight begin", "Starting vLLM API server",
+}
+
+// Sniff reports whether data looks like a vLLM / vllm-ascend / SGLang server log (it reads the
+// first 64 KiB).
+func Sniff(data []byte) bool {
+	if len(data) > sniffWindow {
+		data = data[:sniffWindow]
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return false
+	}
+	s := string(data)
+	prefixed := 0
+	for n := 1; s != ""; n++ {
+		var line string
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			line, s = s, ""
+		}
+		if badControl(line) >= 0 {
+			return false
+		}
+		r := split(n, line)
+		for _, m := range markers {
+			if strings.Contains(r.msg, m) {
+				return true
+			}
+		}
+		if r.level != "" && r.file != "" && !r.sgl && !r.json && strings.HasSuffix(r.file, ".py") {
+			prefixed++
+			if prefixed >= 3 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// badControl returns the index of a byte no text log holds (C0 controls other than tab, line
+// feeds, form feed, backspace, bell and escape), or -1.
+func badControl(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 {
+			switch c {
+			case '\t', '\n', '\r', '\v', '\f', '\b', 0x07, 0x1b:
+			default:
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// Parse reads a server log. It fails only for input that cannot be a log at all (NUL bytes
+// anywhere, binary control bytes in the first 64 KiB); the error names the file and the line.
+func Parse(name string, data []byte) (*model.LogEvidence, error) {
+	p := newParser()
+	text := string(data)
+	n := 0
+	for off := 0; off < len(text); {
+		n++
+		var line string
+		if i := strings.IndexByte(text[off:], '\n'); i >= 0 {
+			line = text[off : off+i]
+			off += i + 1
+		} else {
+			line = text[off:]
+			off = len(text)
+		}
+		if strings.IndexByte(line, 0) >= 0 {
+			return nil, &Error{File: name, Line: n, Msg: "NUL byte: binary data, not a server log"}
+		}
+		if off-len(line) < sniffWindow {
+			if i := badControl(line); i >= 0 {
+				return nil, &Error{File: name, Line: n, Msg: fmt.Sprintf("control byte 0x%02x: binary data, not a server log", line[i])}
+			}
+		}
+		if line == "" {
+			continue
+		}
+		r := split(n, line)
+		p.handle(&r)
+	}
+	return p.finish(), nil
+}
+
+type proc struct {
+	backend string
+	line    model.Line
+}
+
+type parser struct {
+	ev *model.LogEvidence
+
+	vllmLines, sglLines     int
+	sawSGL, sawAscendMsg    bool
+	ascendActive, ascendHas bool
+	platformDetected        string
+	noPlatform              *model.Line
+	pluginGroup             bool
+
+	engineMode, engVersion, srvVersion, sglVersion string
+	engineInit                                     bool
+	cfgSeen                                        bool
+	argsLine, sglArgsLine                          *model.Line
+	vllmArgs, sglArgs                              map[string]string
+
+	dtypeCast string
+
+	graphSeen  map[string]bool
+	graph      bool // capture evidence
+	eagerLine  bool // eager evidence lines
+	compileOn  bool
+	compileOff bool
+	torchair   bool
+	aclGraph   bool
+
+	procs map[string]*proc
+	order []string
+
+	envTarget                    string
+	envLine                      *model.Line
+	forcedTarget                 string
+	forcedLine                   *model.Line
+	selTarget                    string
+	selLine                      *model.Line
+	sglDefault                   string
+	sglDefaultLine               *model.Line
+	fp8Guard                     bool
+	blackwell, mla, faGuard      bool
+	arch, modelName, maxModelLen string
+}
+
+func newParser() *parser {
+	return &parser{
+		ev: &model.LogEvidence{
+			EngineConfig: map[string]string{},
+			Args:         map[string]string{},
+			KVCache:      map[string]string{},
+			AuxBackends:  map[string]string{},
+		},
+		vllmArgs:  map[string]string{},
+		sglArgs:   map[string]string{},
+		graphSeen: map[string]bool{},
+		procs:     map[string]*proc{},
+	}
+}
+
+const maxQuote = 4096
+
+func quote(r *record) model.Line {
+	t := r.text
+	if r.json {
+		t = r.msg
+	}
+	if len(t) > maxQuote {
+		cut := maxQuote
+		for cut > 0 && !utf8.RuneStart(t[cut]) {
+			cut--
+		}
+		t = t[:cut] + "…"
+	}
+	return model.Line{N: r.n, Text: strings.ToValidUTF8(t, "\uFFFD")}
+}
+
+func lp(l model.Line) *model.Line { return &l }
+
+var (
+	reSrvVer      = regexp.MustCompile(`^vLLM API server version (\S+)`)
+	reSrvVerNew   = regexp.MustCompile(`^vLLM server version (\S+?),? serving model (\S+)`)
+	reLogoVer     = regexp.MustCompile(`(?:^|\s)version\s+v?(\d[\w.+-]*)\s*$`)
+	reEngine      = regexp.MustCompile(`^Initializing (?:an|a (V0|V1)) LLM engine (?:\(v([^)]+)\) )?with config: (.*)$`)
+	rePlatform    = regexp.MustCompile(`^Automatically detected platform (\w+)`)
+	rePlugin      = regexp.MustCompile(`^Platform plugin (\S+) is activated`)
+	rePluginLoad  = regexp.MustCompile(`^plugin (\S+) loaded`)
+	rePluginAvail = regexp.MustCompile(`^- (\S+) -> (\S+)$`)
+	reCast        = regexp.MustCompile(`^(?:Casting|Downcasting|Upcasting) torch\.(\w+) to torch\.(\w+)`)
+	reNoBF16      = regexp.MustCompile(`doesn't support torch\.bfloat16\. Falling back to torch\.(\w+)`)
+	reAuto        = regexp.MustCompile(`^Using ([A-Za-z0-9_]+) attention backend out of potential backends: (\[.*?\])`)
+	reForced      = regexp.MustCompile(`^Using (?:AttentionBackendEnum|_Backend)\.([A-Za-z0-9_]+) backend\.?\s*$`)
+	reUsing       = regexp.MustCompile(`^Using (.{1,48}?) backend\b(.*)$`)
+	reLayout      = regexp.MustCompile(`^Using (NHD|HND) KV cache layout for (\S+) backend`)
+	reFAVer       = regexp.MustCompile(`^Using FlashAttention version (\d)`)
+	reSelInvalid  = regexp.MustCompile(`Selected backend (?:AttentionBackendEnum\.|_Backend\.)?([A-Za-z0-9_]+) (?:is not valid|does not support)`)
+	reInvalidEnv  = regexp.MustCompile(`Invalid attention backend '([^']+)'`)
+	reEnvAssign   = regexp.MustCompile(`(?:^|[\s"'{,])VLLM_ATTENTION_BACKEND['"]?\s*[=:]\s*['"]?([A-Za-z0-9_]+)`)
+	reErr         = regexp.MustCompile(`^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): `)
+	reGPUBlocks   = regexp.MustCompile(`# (?:GPU|cuda|npu|xpu|hpu|NPU) blocks: (\d+), # CPU blocks: (\d+)`)
+	reNumBlocks   = regexp.MustCompile(`num_gpu_blocks is: (\d+)`)
+	reKVMem       = regexp.MustCompile(`Available KV cache memory: ([\d.]+) GiB`)
+	reKVTok       = regexp.MustCompile(`GPU KV cache size: ([\d,]+) tokens`)
+	reMaxConc     = regexp.MustCompile(`Maximum concurrency for ([\d,]+) tokens per request: ([\d.]+)x`)
+	reLoadNew     = regexp.MustCompile(`Model loading took ([\d.]+) ?GiB(?: memory)? and ([\d.]+) seconds`)
+	reLoadOld     = regexp.MustCompile(`Loading model weights took ([\d.]+) GB`)
+	reInit        = regexp.MustCompile(`init engine \(profile, create kv cache, warmup model\) took ([\d.]+) seconds`)
+	reChunk       = regexp.MustCompile(`^Chunked prefill is enabled with max_num_batched_tokens=(\d+)`)
+	reArch        = regexp.MustCompile(`^Resolved architecture: (\w+)`)
+	reMaxLen      = regexp.MustCompile(`^Using max model len (\d+)`)
+	reSGLNotSet   = regexp.MustCompile(`^Attention backend not (?:set|specified)\. (?:Use (\S+) backend by default|Falling back to '(\w+)')`)
+	reSGLDSA      = regexp.MustCompile(`^Use (nsa|dsa) attention backend for`)
+	reSGLNSA      = regexp.MustCompile(`^Set NSA backends for \S+ KV Cache: prefill=([^,\s]+), decode=([^,\s.]+)`)
+	reSGLMM       = regexp.MustCompile(`^(?:Multimodal attention backend not set\. Use (\w+)|Using (\w+) as multimodal attention backend)`)
+	reSGLKV       = regexp.MustCompile(`KV Cache is allocated\. #tokens: (\d+)`)
+	reSGLLoad     = regexp.MustCompile(`^Load weight end\. type=(\w+), dtype=torch\.(\w+)`)
+	reSGLMaxTok   = regexp.MustCompile(`max_total_num_tokens=(\d+)`)
+	reSGLVer      = regexp.MustCompile(`^(?:sglang|SGLang)(?: version)?[:=]\s*v?(\d[\w.+-]*)\s*$`)
+	reCfgBackend  = regexp.MustCompile(`backend['"]?\s*[=:]\s*(<[^>]*>|'[^']*'|"[^"]*"|[A-Za-z0-9_.]+)`)
+	reCompMode    = regexp.MustCompile(`['"]?mode['"]?\s*[:=]\s*<CompilationMode\.(\w+)`)
+	reCompLevel   = regexp.MustCompile(`['"]level['"]\s*:\s*(\d+)`)
+	reCGNone      = regexp.MustCompile(`cudagraph_mode['"]?\s*[:=]\s*<CUDAGraphMode\.NONE|"use_cudagraph"\s*:\s*false`)
+	reTorchair    = regexp.MustCompile(`torchair_graph_config['"]?\s*:\s*\{[^}]*['"]enabled['"]\s*:\s*(?:True|true)`)
+	reUseMLA      = regexp.MustCompile(`use_mla=True`)
+)
+
+func (p *parser) kv(k, v string) {
+	if _, ok := p.ev.KVCache[k]; !ok {
+		p.ev.KVCache[k] = strings.ReplaceAll(v, ",", "")
+	}
+}
+
+func (p *parser) graphLine(kind string, r *record) {
+	if p.graphSeen[kind] || len(p.ev.GraphLines) >= 64 {
+		return
+	}
+	p.graphSeen[kind] = true
+	p.ev.GraphLines = append(p.ev.GraphLines, quote(r))
+}
+
+func (p *parser) override(r *record) { p.ev.Overrides = append(p.ev.Overrides, quote(r)) }
+func (p *parser) fallback(r *record) { p.ev.Fallbacks = append(p.ev.Fallbacks, quote(r)) }
+
+func (p *parser) fail(r *record) {
+	if p.ev.Failure == nil {
+		p.ev.Failure = lp(quote(r))
+	}
+}
+
+func (p *parser) setProc(r *record, backend string) {
+	if backend == "" {
+		return
+	}
+	pr, ok := p.procs[r.tag]
+	if !ok {
+		pr = &proc{}
+		p.procs[r.tag] = pr
+		p.order = append(p.order, r.tag)
+	}
+	pr.backend = backend
+	pr.line = quote(r)
+}
+
+// handle reads one record.
+func (p *parser) handle(r *record) {
+	if r.sgl {
+		p.sglLines++
+	} else if r.level != "" && r.file != "" {
+		p.vllmLines++
+	}
+	m := strings.TrimSpace(r.msg)
+	if m == "" {
+		return
+	}
+	if strings.HasPrefix(m, "[vllm-ascend] ") {
+		p.sawAscendMsg = true
+		m = strings.TrimPrefix(m, "[vllm-ascend] ")
+		// "[module] - msg"
+		if m != "" && m[0] == '[' {
+			if i := strings.Index(m, "] - "); i > 0 && i < 60 {
+				m = m[i+4:]
+			}
+		}
+	}
+	// uvicorn access lines and metrics are the bulk of a long log: leave them fast.
+	if strings.HasPrefix(m, "INFO:  ") {
+		return
+	}
+
+	// fatal errors first
+	if (strings.Contains(m, "Error: ") || strings.Contains(m, "Exception: ")) && reErr.MatchString(m) {
+		lm := strings.ToLower(m)
+		if strings.Contains(lm, "attention") || strings.Contains(lm, "backend") || strings.Contains(lm, "attn") ||
+			strings.Contains(lm, "block size") {
+			if sm := reSelInvalid.FindStringSubmatch(m); sm != nil && p.selTarget == "" {
+				p.selTarget, p.selLine = Normalise(sm[1]), lp(quote(r))
+			}
+			if sm := reInvalidEnv.FindStringSubmatch(m); sm != nil && p.envTarget == "" {
+				p.envTarget, p.envLine = Normalise(sm[1]), lp(quote(r))
+			}
+			p.fail(r)
+		}
+		return
+	}
+
+	switch m[0] {
+	case 'U':
+		if strings.HasPrefix(m, "Using ") {
+			p.using(r, m)
+			return
+		}
+		if strings.HasPrefix(m, "Upcasting ") {
+			p.cast(r, m)
+			return
+		}
+		if strings.HasPrefix(m, "Use ") {
+			if sm := reSGLDSA.FindStringSubmatch(m); sm != nil {
+				p.sawSGL = true
+				p.setProc(r, Normalise(sm[1]))
+				p.override(r)
+			}
+			return
+		}
+	case 'C':
+		switch {
+		case strings.HasPrefix(m, "Cannot use "):
+			if mentioned(m)["FLASH_ATTN"] {
+				p.faGuard = true
+			}
+			p.fallback(r)
+			return
+		case strings.HasPrefix(m, "Casting torch."):
+			p.cast(r, m)
+			return
+		case strings.HasPrefix(m, "Capturing the model for CUDA graphs"), strings.HasPrefix(m, "CUDA graphs can take additional"):
+			p.graph = true
+			p.graphLine(m[:12], r)
+			return
+		case strings.HasPrefix(m, "Capturing CUDA graph"), strings.HasPrefix(m, "Capturing ACL graph"), strings.HasPrefix(m, "Capturing NPU graph"),
+			strings.HasPrefix(m, "Capturing cudagraphs"), strings.HasPrefix(m, "Capturing batches"):
+			p.graph = true
+			kind := m
+			if i := strings.IndexByte(kind, ':'); i > 0 {
+				kind = kind[:i]
+			}
+			p.graphLine(kind, r)
+			return
+		case strings.HasPrefix(m, "Capture cuda graph"), strings.HasPrefix(m, "Capture npu graph"):
+			p.sawSGL = true
+			p.graph = true
+			p.graphLine(m[:min(len(m), 24)], r)
+			return
+		case strings.HasPrefix(m, "Cudagraph is disabled under eager mode"):
+			p.eagerLine = true
+			p.graphLine("cudagraph-disabled", r)
+			return
+		case strings.HasPrefix(m, "Compiling a graph for dynamic shape"):
+			p.compileOn = true
+			p.graphLine("compile-dynamic", r)
+			return
+		case strings.HasPrefix(m, "Compilation disabled, using eager mode"):
+			p.eagerLine, p.compileOff = true, true
+			p.graphLine("ascend-compile-disabled", r)
+			return
+		case strings.HasPrefix(m, "Chunked prefill is enabled"):
+			if sm := reChunk.FindStringSubmatch(m); sm != nil {
+				p.kv("max_num_batched_tokens", sm[1])
+			}
+			return
+		}
+	case 'D':
+		switch {
+		case strings.HasPrefix(m, "Downcasting "):
+			p.cast(r, m)
+			return
+		case strings.HasPrefix(m, "Dynamo bytecode transform time"):
+			p.compileOn = true
+			p.graphLine("dynamo", r)
+			return
+		case strings.HasPrefix(m, "Directly load the compiled graph"):
+			p.compileOn = true
+			p.graphLine("compile-cache-load", r)
+			return
+		case strings.HasPrefix(m, "Data Parallel: Forcing enforce eager"):
+			p.eagerLine = true
+			p.override(r)
+			return
+		}
+	case 'E':
+		if strings.HasPrefix(m, "Enforce eager set, disabling torch.compile") {
+			p.eagerLine, p.compileOff = true, true
+			p.graphLine("enforce-eager", r)
+			return
+		}
+	case 'G':
+		if strings.HasPrefix(m, "Graph capturing finished in") {
+			p.graph = true
+			if len(p.ev.GraphLines) < 64 {
+				p.ev.GraphLines = append(p.ev.GraphLines, quote(r))
+			}
+			return
+		}
+		if sm := reKVTok.FindStringSubmatch(m); sm != nil {
+			p.kv("kv_cache_tokens", sm[1])
+			return
+		}
+	case 'I':
+		if strings.HasPrefix(m, "Initializing a") {
+			p.engine(r, m)
+			return
+		}
+		if sm := reInvalidEnv.FindStringSubmatch(m); sm != nil {
+			if p.envTarget == "" {
+				p.envTarget, p.envLine = Normalise(sm[1]), lp(quote(r))
+			}
+			p.fail(r)
+			return
+		}
+		if strings.HasPrefix(m, "If prefix caching is enabled, block size must be set to 128") {
+			p.override(r)
+			return
+		}
+	case 'A':
+		switch {
+		case strings.HasPrefix(m, "Automatically detected platform"):
+			if sm := rePlatform.FindStringSubmatch(m); sm != nil {
+				p.platformDetected = strings.ToLower(sm[1])
+			}
+			return
+		case strings.HasPrefix(m, "Available KV cache memory"):
+			if sm := reKVMem.FindStringSubmatch(m); sm != nil {
+				p.kv("kv_cache_gib", sm[1])
+			}
+			return
+		case strings.HasPrefix(m, "Attention backend not"):
+			if sm := reSGLNotSet.FindStringSubmatch(m); sm != nil {
+				p.sawSGL = true
+				b := sm[1]
+				if b == "" {
+					b = sm[2]
+				}
+				nb := Normalise(b)
+				if p.sglDefault == "" {
+					p.sglDefault, p.sglDefaultLine = nb, lp(quote(r))
+				}
+				p.setProc(r, nb)
+			}
+			return
+		case strings.HasPrefix(m, "Available plugins for group vllm.platform_plugins"):
+			p.pluginGroup = true
+			return
+		}
+	case 'P':
+		if sm := rePlugin.FindStringSubmatch(m); sm != nil {
+			name := sm[1]
+			p.addPlugin(name)
+			if name == "ascend" {
+				p.ascendActive, p.ascendHas = true, true
+			}
+			p.platformDetected = pluginPlatform(name)
+			return
+		}
+		if strings.HasPrefix(m, "Please use FlashInfer backend with FP8 KV Cache") {
+			p.fallback(r)
+			return
+		}
+		if strings.HasPrefix(m, "PIECEWISE compilation enabled on NPU") {
+			p.aclGraph = true
+			p.graphLine("ascend-piecewise", r)
+			return
+		}
+	case 'N':
+		switch {
+		case strings.HasPrefix(m, "No platform detected"):
+			if p.noPlatform == nil {
+				p.noPlatform = lp(quote(r))
+			}
+			return
+		case strings.HasPrefix(m, "No valid attention backend found"):
+			p.fail(r)
+			return
+		case strings.HasPrefix(m, "NPU does not support") && strings.Contains(m, "NO_COMPILATION"):
+			p.compileOff = true
+			p.override(r)
+			return
+		}
+	case 'T':
+		switch {
+		case strings.HasPrefix(m, "Torchair compilation enabled on NPU"):
+			p.torchair = true
+			p.graphLine("torchair", r)
+			return
+		case strings.HasPrefix(m, "To see benefits of async output processing, enable CUDA graph"):
+			p.eagerLine = true
+			p.graphLine("async-output-eager", r)
+			return
+		case strings.HasPrefix(m, "The suffix '_VLLM_V1' in the environment variable VLLM_ATTENTION_BACKEND"):
+			if p.envLine == nil {
+				p.envLine = lp(quote(r))
+			}
+			return
+		}
+	case 'R':
+		if sm := reArch.FindStringSubmatch(m); sm != nil {
+			if p.arch == "" {
+				p.arch = sm[1]
+			}
+			return
+		}
+		if strings.HasPrefix(m, "Ray distributed executor backend is not compatible with ACL Graph") {
+			p.eagerLine, p.compileOff = true, true
+			p.override(r)
+			return
+		}
+	case 'S':
+		switch {
+		case strings.HasPrefix(m, "Some attention backends are not valid"):
+			p.fallback(r)
+			if reUseMLA.MatchString(m) {
+				p.mla = true
+			}
+			return
+		case strings.HasPrefix(m, "Selected backend"):
+			if sm := reSelInvalid.FindStringSubmatch(m); sm != nil && p.selTarget == "" {
+				p.selTarget, p.selLine = Normalise(sm[1]), lp(quote(r))
+			}
+			p.fail(r)
+			return
+		case strings.HasPrefix(m, "Set NSA backends"):
+			if sm := reSGLNSA.FindStringSubmatch(m); sm != nil {
+				p.sawSGL = true
+				p.ev.AuxBackends["nsa_prefill"] = sm[1]
+				p.ev.AuxBackends["nsa_decode"] = sm[2]
+			}
+			return
+		}
+	case 'W':
+		if strings.HasPrefix(m, "WideEP: Disabling CUDA Graphs") {
+			p.eagerLine = true
+			p.override(r)
+			return
+		}
+	case 'F':
+		switch {
+		case strings.HasPrefix(m, "FlashAttention3 only supports fp8_e4m3"):
+			p.sawSGL = true
+			p.fp8Guard = true
+			p.fallback(r)
+			p.setProc(r, "TRITON_ATTN")
+			return
+		case strings.HasPrefix(m, "FlashMLA backend is not supported"):
+			p.fallback(r)
+			p.mla = true
+			return
+		case strings.HasPrefix(m, "FlashInfer failed to import for V1 engine on Blackwell"):
+			p.blackwell = true
+			p.fallback(r)
+			return
+		case strings.HasPrefix(m, "FlashInfer is not available. Falling back to the PyTorch-native"):
+			p.ev.AuxBackends["sampler"] = "pytorch-native"
+			return
+		case strings.HasPrefix(m, "Forcing kv cache block size"):
+			p.override(r)
+			return
+		case strings.HasPrefix(m, "Failed to load plugin "):
+			if strings.Contains(m, "ascend") {
+				p.ascendHas = true
+			}
+			return
+		case strings.HasPrefix(m, "Flash Attention on XPU does not support"):
+			p.fallback(r)
+			return
+		}
+	case '#':
+		if sm := reGPUBlocks.FindStringSubmatch(m); sm != nil {
+			p.kv("gpu_blocks", sm[1])
+			p.kv("cpu_blocks", sm[2])
+			return
+		}
+	case 'M':
+		if sm := reMaxConc.FindStringSubmatch(m); sm != nil {
+			p.kv("max_concurrency_tokens", sm[1])
+			p.kv("max_concurrency", sm[2])
+			return
+		}
+		if sm := reLoadNew.FindStringSubmatch(m); sm != nil {
+			p.kv("model_weights_gib", sm[1])
+			p.kv("model_load_s", sm[2])
+			return
+		}
+		if sm := reSGLMM.FindStringSubmatch(m); sm != nil {
+			p.aux("vit", sm[1]+sm[2])
+			return
+		}
+	case 'L':
+		if sm := reLoadOld.FindStringSubmatch(m); sm != nil {
+			p.kv("model_weights_gib", sm[1])
+			return
+		}
+	case 'K':
+		if sm := reSGLKV.FindStringSubmatch(m); sm != nil {
+			p.sawSGL = true
+			p.kv("kv_cache_tokens", sm[1])
+			return
+		}
+	case 'a':
+		if strings.HasPrefix(m, "args: Namespace(") {
+			ns := strings.TrimPrefix(m, "args: Namespace(")
+			ns = strings.TrimSuffix(ns, ")")
+			parseKV(ns, p.vllmArgs)
+			p.argsLine = lp(quote(r))
+			return
+		}
+	case 'n':
+		if strings.HasPrefix(m, "name=ascend, value=") {
+			p.ascendHas = true
+			return
+		}
+		if strings.HasPrefix(m, "non-default args: ") {
+			parseDict(strings.TrimPrefix(m, "non-default args: "), p.vllmArgs)
+			p.argsLine = lp(quote(r))
+			return
+		}
+	case 'v':
+		if sm := reSrvVer.FindStringSubmatch(m); sm != nil {
+			p.srvVersion = sm[1]
+			return
+		}
+		if sm := reSrvVerNew.FindStringSubmatch(m); sm != nil {
+			p.srvVersion = sm[1]
+			if p.modelName == "" {
+				p.modelName = sm[2]
+			}
+			return
+		}
+		if strings.HasPrefix(m, "vLLM's torch.compile cache is disabled") {
+			p.compileOn = true
+			p.graphLine("compile-cache-disabled", r)
+			return
+		}
+	case 'p':
+		if sm := rePluginLoad.FindStringSubmatch(m); sm != nil {
+			p.addPlugin(sm[1])
+			return
+		}
+	case 's':
+		if strings.HasPrefix(m, "server_args=ServerArgs(") {
+			p.sawSGL = true
+			sa := strings.TrimPrefix(m, "server_args=ServerArgs(")
+			sa = strings.TrimSuffix(sa, ")")
+			parseKV(sa, p.sglArgs)
+			p.sglArgsLine = lp(quote(r))
+			return
+		}
+		if sm := reSGLVer.FindStringSubmatch(m); sm != nil {
+			p.sglVersion = sm[1]
+			return
+		}
+	case '-':
+		if p.pluginGroup {
+			if sm := rePluginAvail.FindStringSubmatch(m); sm != nil && sm[1] == "ascend" {
+				p.ascendHas = true
+			}
+			return
+		}
+	case '`':
+		if strings.HasPrefix(m, "`torch.compile` is turned on, but the model") {
+			p.compileOff = true
+			p.override(r)
+			return
+		}
+	}
+	if p.pluginGroup && m[0] != '-' {
+		p.pluginGroup = false
+	}
+	p.generic(r, m)
+}
+
+// generic handles messages that do not start with a known word: versions in the logo, torch.compile
+// totals, overrides, env-var evidence and the generic guard rule of spec 3.4.
+func (p *parser) generic(r *record, m string) {
+	if strings.Contains(m, "torch.compile takes") || strings.Contains(m, "for vLLM's torch.compile") {
+		p.compileOn = true
+		p.graphLine("compile-"+m[:min(len(m), 12)], r)
+		return
+	}
+	if strings.Contains(m, "VLLM_ATTENTION_BACKEND") {
+		p.envEvidence(r, m)
+		return
+	}
+	if strings.Contains(m, "num_gpu_blocks is:") {
+		if sm := reNumBlocks.FindStringSubmatch(m); sm != nil {
+			p.kv("gpu_blocks", sm[1])
+		}
+		return
+	}
+	if strings.Contains(m, "init engine (profile") {
+		if sm := reInit.FindStringSubmatch(m); sm != nil {
+			p.kv("init_engine_s", sm[1])
+		}
+		return
+	}
+	if strings.Contains(m, "max_total_num_tokens=") {
+		if sm := reSGLMaxTok.FindStringSubmatch(m); sm != nil {
+			p.kv("max_total_num_tokens", sm[1])
+		}
+		return
+	}
+	if strings.Contains(m, "doesn't support torch.bfloat16") {
+		if sm := reNoBF16.FindStringSubmatch(m); sm != nil {
+			p.dtypeCast = sm[1]
+		}
+		p.override(r)
+		return
+	}
+	if strings.Contains(m, "is not supported by the V1 Engine") && strings.Contains(m, "Falling back to V0") {
+		p.override(r)
+		return
+	}
+	if strings.Contains(m, "cudagraph_mode") && (strings.Contains(m, "verrid") || strings.Contains(m, "Forcing") || strings.Contains(m, "Setting")) {
+		p.override(r)
+		return
+	}
+	if (strings.Contains(m, "block_size") || strings.Contains(m, "block size")) &&
+		(strings.HasPrefix(m, "Set") || strings.HasPrefix(m, "Forcing") || strings.HasPrefix(m, "Overriding")) {
+		p.override(r)
+		return
+	}
+	if strings.HasPrefix(m, "Load weight end.") {
+		if sm := reSGLLoad.FindStringSubmatch(m); sm != nil {
+			p.sawSGL = true
+			if p.arch == "" {
+				p.arch = sm[1]
+			}
+			p.dtypeCast = sm[2]
+		}
+		return
+	}
+	if strings.Contains(m, "Max model len") || strings.Contains(m, "max model len") {
+		if sm := reMaxLen.FindStringSubmatch(m); sm != nil {
+			p.maxModelLen = sm[1]
+		}
+		return
+	}
+	if strings.Contains(m, "is not supported in AMD GPUs") || strings.HasPrefix(m, "flash_atten is not supported") {
+		p.fallback(r)
+		return
+	}
+	if strings.HasSuffix(r.file, "api_utils.py") || strings.ContainsRune(m, '█') {
+		if sm := reLogoVer.FindStringSubmatch(m); sm != nil && p.srvVersion == "" {
+			p.srvVersion = sm[1]
+		}
+		return
+	}
+	// the generic guard rule: an attention line that says something is not supported / falls back
+	lm := strings.ToLower(m)
+	if (strings.Contains(lm, "attention") || strings.Contains(lm, "attn")) &&
+		(strings.Contains(lm, "not supported") || strings.Contains(lm, "falling back") || strings.Contains(lm, "fall back") ||
+			strings.Contains(lm, "not valid") || strings.Contains(lm, "not compatible") || strings.Contains(lm, "unsupported")) &&
+		!strings.Contains(lm, "sampling") && !strings.Contains(lm, "moe") && !strings.Contains(lm, "executor") &&
+		!strings.Contains(lm, "multimodal") && !strings.Contains(lm, "vit") && !strings.Contains(lm, "mm encoder") &&
+		!strings.Contains(lm, "v1 engine. falling back to v0") && !strings.Contains(lm, "deterministic") {
+		p.fallback(r)
+	}
+}
+
+func (p *parser) envEvidence(r *record, m string) {
+	switch {
+	case strings.HasPrefix(m, "Please use"), strings.Contains(m, "by setting environment variable"):
+		p.fallback(r) // the FP8 advisory: a guard, not an intent
+		return
+	case strings.Contains(m, "is deprecated"):
+		if p.envLine == nil {
+			p.envLine = lp(quote(r))
+		}
+		return
+	}
+	if sm := reEnvAssign.FindStringSubmatch(m); sm != nil {
+		if b := Normalise(sm[1]); b != "" {
+			p.envTarget, p.envLine = b, lp(quote(r))
+		}
+	}
+}
+
+func (p *parser) aux(k, v string) {
+	if v != "" {
+		p.ev.AuxBackends[k] = Normalise(v)
+	}
+}
+
+// using reads a "Using …" line: decoder resolution or an auxiliary backend.
+func (p *parser) using(r *record, m string) {
+	if strings.HasPrefix(m, "Using VLLM_ATTENTION_BACKEND") {
+		if p.envLine == nil {
+			p.envLine = lp(quote(r))
+		}
+		return
+	}
+	if sm := reMaxLen.FindStringSubmatch(m); sm != nil {
+		p.maxModelLen = sm[1]
+		return
+	}
+	if sm := reFAVer.FindStringSubmatch(m); sm != nil {
+		p.ev.AuxBackends["flash_attn_version"] = sm[1]
+		return
+	}
+	if sm := reLayout.FindStringSubmatch(m); sm != nil {
+		p.ev.AuxBackends["kv_cache_layout"] = sm[1]
+		return
+	}
+	if strings.Contains(m, " as multimodal attention backend") {
+		if sm := reSGLMM.FindStringSubmatch(m); sm != nil {
+			p.aux("vit", sm[2])
+		}
+		return
+	}
+	lm := strings.ToLower(m)
+	// auxiliary components first: they never count as the decoder backend
+	switch {
+	case strings.Contains(m, "MMEncoder") || strings.Contains(lm, "vit attention") || strings.Contains(m, "ViT") ||
+		strings.Contains(lm, "vision") || strings.Contains(lm, "multimodal"):
+		p.aux("vit", auxName(m))
+		return
+	case strings.Contains(m, "MoE") || strings.Contains(lm, " moe "):
+		p.ev.AuxBackends["moe"] = moeName(m)
+		return
+	case strings.Contains(lm, "sampling"):
+		p.ev.AuxBackends["sampler"] = Normalise(strings.TrimSpace(strings.TrimPrefix(strings.SplitN(m, " for ", 2)[0], "Using ")))
+		return
+	case strings.Contains(m, "MLA prefill"):
+		p.aux("mla_prefill", strings.TrimSpace(strings.TrimPrefix(m[:strings.Index(m, "MLA prefill")], "Using ")))
+		return
+	case strings.Contains(m, "Marlin"):
+		p.ev.AuxBackends["marlin"] = strings.TrimSuffix(strings.Fields(m)[1], ".")
+		return
+	case strings.Contains(m, "TRTLLM attention") || strings.Contains(m, "TRTLLM Attention"):
+		p.ev.AuxBackends["trtllm_attention"] = "on"
+		return
+	case strings.HasSuffix(m, "in ROCmBackend"):
+		p.ev.AuxBackends["rocm_fa"] = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(m, "Using "), "in ROCmBackend"))
+		return
+	}
+	if sm := reAuto.FindStringSubmatch(m); sm != nil {
+		p.setProc(r, Normalise(sm[1]))
+		return
+	}
+	if sm := reForced.FindStringSubmatch(m); sm != nil {
+		b := Normalise(sm[1])
+		if p.forcedTarget == "" {
+			p.forcedTarget, p.forcedLine = b, lp(quote(r))
+		}
+		p.setProc(r, b)
+		return
+	}
+	sm := reUsing.FindStringSubmatch(m)
+	if sm == nil {
+		return
+	}
+	name, rest := sm[1], sm[2]
+	b := Normalise(name)
+	if !decoder[b] {
+		return
+	}
+	ok := rest == "" || rest == "." || strings.HasPrefix(rest, " on V1") || strings.HasPrefix(rest, " for head_size") ||
+		strings.HasPrefix(rest, " with ") || strings.HasPrefix(rest, " by default")
+	if !ok {
+		return
+	}
+	if strings.Contains(rest, "Blackwell") {
+		p.blackwell = true
+	}
+	p.setProc(r, b)
+}
+
+func auxName(m string) string {
+	if i := strings.Index(m, "AttentionBackendEnum."); i >= 0 {
+		f := strings.Fields(m[i:])
+		return f[0]
+	}
+	s := strings.TrimPrefix(m, "Using ")
+	s = strings.TrimPrefix(s, "backend ")
+	for _, cut := range []string{" backend", " for ", " attention"} {
+		if i := strings.Index(s, cut); i > 0 {
+			s = s[:i]
+		}
+	}
+	return s
+}
+
+func moeName(m string) string {
+	if i := strings.IndexByte(m, '\''); i >= 0 {
+		if j := strings.IndexByte(m[i+1:], '\''); j > 0 {
+			return m[i+1 : i+1+j]
+		}
+	}
+	f := strings.Fields(m)
+	if len(f) > 1 {
+		return strings.TrimSuffix(f[1], ".")
+	}
+	return m
+}
+
+func (p *parser) cast(r *record, m string) {
+	if sm := reCast.FindStringSubmatch(m); sm != nil {
+		p.dtypeCast = sm[2]
+	}
+	p.override(r)
+}
+
+func (p *parser) engine(r *record, m string) {
+	sm := reEngine.FindStringSubmatch(m)
+	if sm == nil {
+		return
+	}
+	p.engineInit = true
+	if p.engineMode == "" {
+		p.engineMode = sm[1]
+	}
+	if p.engVersion == "" {
+		p.engVersion = sm[2]
+	}
+	if !p.cfgSeen {
+		p.cfgSeen = true
+		parseKV(sm[3], p.ev.EngineConfig)
+	}
+}
+
+func (p *parser) addPlugin(name string) {
+	for _, x := range p.ev.Plugins {
+		if x == name {
+			return
+		}
+	}
+	p.ev.Plugins = append(p.ev.Plugins, name)
+}
+
+func pluginPlatform(name string) string {
+	switch strings.ToLower(name) {
+	case "ascend", "npu":
+		return "npu"
+	}
+	return strings.ToLower(name)
+}
+
+// version is a parsed "major.minor.patch" prefix.
+type version struct{ major, minor, patch int }
+
+func parseVersion(s string) (version, bool) {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "v")
+	var v version
+	parts := strings.SplitN(s, ".", 4)
+	if len(parts) < 2 {
+		return v, false
+	}
+	nums := make([]int, 3)
+	for i := 0; i < len(parts) && i < 3; i++ {
+		j := 0
+		for j < len(parts[i]) && isDigit(parts[i][j]) {
+			j++
+		}
+		if j == 0 {
+			if i < 2 {
+				return v, false
+			}
+			break
+		}
+		nums[i], _ = strconv.Atoi(parts[i][:j])
+		if j < len(parts[i]) {
+			break
+		}
+	}
+	return version{nums[0], nums[1], nums[2]}, true
+}
+
+func (v version) less(major, minor, patch int) bool {
+	if v.major != major {
+		return v.major < major
+	}
+	if v.minor != minor {
+		return v.minor < minor
+	}
+	return v.patch < patch
+}
+
+var mlaArchs = []string{"DeepseekV2", "DeepseekV3", "MiniCPM3", "KimiVL", "DeepseekVLV2", "KimiK2"}
+
+// finish turns what was seen into the evidence record.
+func (p *parser) finish() *model.LogEvidence {
+	ev := p.ev
+	for k, v := range p.vllmArgs {
+		ev.Args[k] = v
+	}
+	for k, v := range p.sglArgs {
+		ev.Args[k] = v
+	}
+	cfg := ev.EngineConfig
+
+	// engine
+	switch {
+	case p.sawSGL || p.sglArgsLine != nil || (p.sglLines > 0 && p.vllmLines == 0 && p.sglDefault != ""):
+		ev.Engine = "sglang"
+	case p.ascendActive || p.ascendHas || p.sawAscendMsg || strings.HasPrefix(cfg["device_config"], "npu"):
+		ev.Engine = "vllm-ascend"
+	case p.vllmLines > 0 || p.engineInit || p.srvVersion != "" || p.argsLine != nil:
+		ev.Engine = "vllm"
+	}
+
+	// version
+	ev.Version = p.srvVersion
+	if ev.Version == "" {
+		ev.Version = p.engVersion
+	}
+	if ev.Engine == "sglang" && p.sglVersion != "" {
+		ev.Version = p.sglVersion
+	}
+
+	// model facts
+	if p.modelName == "" {
+		for _, k := range []string{"model", "model_path", "model_tag"} {
+			if v := cfg[k]; v != "" {
+				p.modelName = v
+				break
+			}
+			if v := ev.Args[k]; v != "" {
+				p.modelName = v
+				break
+			}
+		}
+	}
+	if p.arch != "" {
+		if _, ok := cfg["architecture"]; !ok {
+			cfg["architecture"] = p.arch
+		}
+	}
+	if p.maxModelLen != "" {
+		if _, ok := cfg["max_model_len"]; !ok {
+			cfg["max_model_len"] = p.maxModelLen
+		}
+	}
+	sparse := strings.Contains(p.arch, "DeepseekV32") || strings.Contains(strings.ToLower(p.modelName), "deepseek-v3.2")
+	for _, a := range mlaArchs {
+		if strings.Contains(p.arch, a) {
+			p.mla = true
+		}
+	}
+	lmn := strings.ToLower(p.modelName)
+	for _, s := range []string{"deepseek-v2", "deepseek-v3", "deepseek-r1", "kimi-k2"} {
+		if strings.Contains(lmn, s) {
+			p.mla = true
+		}
+	}
+
+	// platform
+	switch {
+	case p.platformDetected != "":
+		ev.Platform = p.platformDetected
+	case cfg["device_config"] != "" && cfg["device_config"] != "auto":
+		ev.Platform = strings.SplitN(cfg["device_config"], ":", 2)[0]
+	case ev.Args["device"] != "" && ev.Args["device"] != "None" && ev.Args["device"] != "auto":
+		ev.Platform = ev.Args["device"]
+	}
+	if p.noPlatform != nil && !p.ascendActive && (ev.Platform == "" || p.platformDetected == "") {
+		ev.Platform = "unspecified"
+		ev.Overrides = append(ev.Overrides, *p.noPlatform)
+	}
+	if ev.Engine == "vllm-ascend" && ev.Platform == "" && p.ascendActive {
+		ev.Platform = "npu"
+	}
+
+	// dtype
+	if d := cfg["dtype"]; d != "" {
+		ev.Dtype = strings.TrimPrefix(d, "torch.")
+	} else if p.dtypeCast != "" {
+		ev.Dtype = p.dtypeCast
+	} else if d := ev.Args["dtype"]; d != "" && d != "auto" && d != "None" {
+		ev.Dtype = strings.TrimPrefix(d, "torch.")
+	}
+
+	// torchair from additional_config
+	if ac := ev.Args["additional_config"]; ac != "" && reTorchair.MatchString(ac) {
+		p.torchair = true
+	}
+
+	p.resolve()
+	p.graphs()
+	p.status()
+
+	if len(ev.EngineConfig) == 0 {
+		ev.EngineConfig = nil
+	}
+	if len(ev.Args) == 0 {
+		ev.Args = nil
+	}
+	if len(ev.KVCache) == 0 {
+		ev.KVCache = nil
+	}
+	if len(ev.AuxBackends) == 0 {
+		ev.AuxBackends = nil
+	}
+	if ev.Engine == "vllm-ascend" && ev.Resolved == "" && ev.Platform == "npu" {
+		ev.Resolved = ascendClass(p, sparse)
+		ev.ResolvedHow = "inferred"
+		if ev.TargetBackend == "" {
+			ev.TargetBackend, ev.TargetSource = ev.Resolved, "default"
+		}
+	}
+	if ev.Status == "" {
+		ev.Status = model.BackendUnknown
+	}
+	return ev
+}
+
+func ascendClass(p *parser, sparse bool) string {
+	v, ok := parseVersion(p.ev.Version)
+	v0 := p.engineMode == "V0" || (p.engineMode == "" && ok && v.less(0, 8, 0))
+	switch {
+	case v0 && p.mla:
+		return "AscendMLAAttentionBackend"
+	case v0:
+		return "AscendAttentionBackend"
+	case sparse && p.torchair:
+		return "AscendSFATorchairBackend"
+	case sparse:
+		return "AscendSFABackend"
+	case p.mla && p.torchair:
+		return "AscendMLATorchairBackend"
+	case p.mla:
+		return "AscendMLABackend"
+	case p.torchair:
+		return "AscendAttentionTorchairBackend"
+	}
+	return "AscendAttentionBackend"
+}
+
+// resolve sets the processes, the resolved backend and the target.
+func (p *parser) resolve() {
+	ev := p.ev
+	seen := map[string]int{}
+	for _, tag := range p.order {
+		pr := p.procs[tag]
+		ev.Processes = append(ev.Processes, model.ProcessBackend{Tag: tag, Backend: pr.backend, Line: pr.line})
+		seen[pr.backend]++
+		if strings.Contains(pr.backend, "MLA") {
+			p.mla = true
+		}
+		if strings.HasPrefix(pr.backend, "ROCM") && ev.Platform == "" {
+			ev.Platform = "rocm"
+		}
+	}
+	switch len(seen) {
+	case 0:
+	case 1:
+		ev.Resolved = ev.Processes[0].Backend
+		ev.ResolvedHow = "logged"
+	default:
+		ev.Resolved = "MIXED"
+		ev.ResolvedHow = "logged"
+	}
+	v, vok := parseVersion(ev.Version)
+	// 0.5.x: the FLASH_ATTN path prints nothing
+	if ev.Resolved == "" && ev.Engine == "vllm" && vok && v.major == 0 && v.minor == 5 && p.engineInit && !p.faGuard && ev.Failure == nil &&
+		(ev.Platform == "" || ev.Platform == "cuda") {
+		ev.Resolved = "FLASH_ATTN"
+		ev.ResolvedHow = "inferred"
+	}
+
+	// target
+	flag, flagLine := "", (*model.Line)(nil)
+	if ev.Engine == "sglang" {
+		if b := Normalise(p.sglArgs["attention_backend"]); b != "" {
+			flag, flagLine = b, p.sglArgsLine
+		}
+	} else {
+		if b := Normalise(p.vllmArgs["attention_backend"]); b != "" {
+			flag, flagLine = b, p.argsLine
+		} else if ac := p.vllmArgs["attention_config"]; ac != "" {
+			if sm := reCfgBackend.FindStringSubmatch(ac); sm != nil {
+				if b := Normalise(sm[1]); b != "" {
+					flag, flagLine = b, p.argsLine
+				}
+			}
+		}
+	}
+	switch {
+	case p.sglDefault != "" && flag == "":
+		ev.TargetBackend, ev.TargetSource, ev.TargetLine = p.sglDefault, "default", p.sglDefaultLine
+	case flag != "":
+		ev.TargetBackend, ev.TargetSource, ev.TargetLine = flag, "flag", flagLine
+	case p.envTarget != "":
+		ev.TargetBackend, ev.TargetSource, ev.TargetLine = p.envTarget, "env", p.envLine
+	case p.envLine != nil:
+		// the variable is set but its value is not echoed: the explicit selection it forced
+		b := p.forcedTarget
+		if b == "" {
+			b = p.selTarget
+		}
+		if b == "" && len(ev.Processes) > 0 {
+			b = ev.Processes[0].Backend
+		}
+		ev.TargetBackend, ev.TargetSource, ev.TargetLine = b, "env", p.envLine
+	case p.forcedTarget != "":
+		ev.TargetBackend, ev.TargetSource, ev.TargetLine = p.forcedTarget, "env", p.forcedLine
+	case p.selTarget != "":
+		ev.TargetBackend, ev.TargetSource, ev.TargetLine = p.selTarget, "env", p.selLine
+	case ev.Engine == "vllm" || (ev.Engine == "" && ev.Resolved != ""):
+		ev.TargetBackend = p.defaultTarget(v, vok)
+		if ev.TargetBackend != "" {
+			ev.TargetSource = "default"
+		}
+	}
+	// SGLang's FP8 guard rewrites fa3 to triton before the dump: the intent was fa3.
+	if p.fp8Guard && ev.TargetBackend == "TRITON_ATTN" {
+		ev.TargetBackend = "FLASH_ATTN"
+	}
+	if p.fp8Guard && ev.TargetBackend == "" {
+		ev.TargetBackend, ev.TargetSource = "FLASH_ATTN", "default"
+	}
+}
+
+// defaultTarget is the platform default of the era (spec 3.1 item 4).
+func (p *parser) defaultTarget(v version, vok bool) string {
+	ev := p.ev
+	v0 := p.engineMode == "V0" || (p.engineMode == "" && vok && v.less(0, 8, 0))
+	switch ev.Platform {
+	case "rocm":
+		if p.mla {
+			return "TRITON_MLA"
+		}
+		if v0 {
+			return "ROCM_FLASH"
+		}
+		return "TRITON_ATTN"
+	case "cpu":
+		return "TORCH_SDPA"
+	case "tpu":
+		return "PALLAS"
+	case "xpu":
+		if vok && v.less(0, 10, 0) {
+			return "IPEX"
+		}
+		return "FLASH_ATTN"
+	case "openvino":
+		return "OPENVINO"
+	case "unspecified", "npu":
+		return ""
+	}
+	newEra := vok && !v.less(0, 12, 0)
+	if p.mla {
+		switch {
+		case p.blackwell:
+			return "CUTLASS_MLA"
+		case vok && v.less(0, 8, 0):
+			return "TRITON_MLA"
+		case newEra || !vok:
+			return "FLASH_ATTN_MLA"
+		}
+		return "FLASHMLA"
+	}
+	if p.blackwell {
+		return "FLASHINFER"
+	}
+	return "FLASH_ATTN"
+}
+
+// graphs decides eager / graph / compile.
+func (p *parser) graphs() {
+	ev := p.ev
+	cfg := ev.EngineConfig
+	enforce := strings.EqualFold(cfg["enforce_eager"], "True") || strings.EqualFold(ev.Args["enforce_eager"], "True") ||
+		strings.EqualFold(p.sglArgs["disable_cuda_graph"], "True")
+	cc := cfg["compilation_config"]
+	cgNone := cc != "" && reCGNone.MatchString(cc)
+	graphName := "cuda_graph"
+	if ev.Platform == "npu" {
+		graphName = "acl_graph"
+	}
+	switch {
+	case p.graph:
+		ev.Eager = graphName
+	case p.eagerLine || enforce:
+		ev.Eager = "eager"
+	case p.aclGraph || p.torchair:
+		ev.Eager = "acl_graph"
+	case cgNone:
+		ev.Eager = "eager"
+	}
+	switch {
+	case p.compileOn:
+		ev.TorchCompile = "on"
+	case p.compileOff:
+		ev.TorchCompile = "off"
+	case cc != "":
+		if sm := reCompMode.FindStringSubmatch(cc); sm != nil {
+			if sm[1] == "NONE" {
+				ev.TorchCompile = "off"
+			} else {
+				ev.TorchCompile = "on"
+			}
+		} else if sm := reCompLevel.FindStringSubmatch(cc); sm != nil {
+			if sm[1] == "0" {
+				ev.TorchCompile = "off"
+			} else if p.engineMode != "V0" {
+				ev.TorchCompile = "on"
+			}
+		}
+	case p.sglArgs["enable_torch_compile"] != "":
+		if strings.EqualFold(p.sglArgs["enable_torch_compile"], "True") {
+			ev.TorchCompile = "on"
+		} else {
+			ev.TorchCompile = "off"
+		}
+	}
+}
+
+// status compares target and resolved (spec 3.4).
+func (p *parser) status() {
+	ev := p.ev
+	switch {
+	case ev.Failure != nil:
+		ev.Status = model.BackendFailed
+		return
+	case ev.Resolved == "" || ev.ResolvedHow == "inferred" || ev.TargetBackend == "":
+		ev.Status = model.BackendUnknown
+		return
+	}
+	mismatch := false
+	for _, pr := range ev.Processes {
+		if pr.Backend != ev.TargetBackend {
+			mismatch = true
+		}
+	}
+	if !mismatch {
+		ev.Status = model.BackendMatch
+		return
+	}
+	fam := family(ev.TargetBackend)
+	for _, l := range ev.Fallbacks {
+		ms := mentioned(l.Text)
+		if len(ms) == 0 || ms[fam] {
+			ev.Status = model.BackendFallback
+			return
+		}
+	}
+	ev.Status = model.BackendSilentOverride
+}

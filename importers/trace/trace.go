@@ -1,0 +1,163 @@
+// Package trace reduces profiler traces to the overhead and hotspot figures of METHOD.md rule 5
+// (formats/traces.md 4.2): copies per direction, kernel launches, blocking syncs, device busy
+// fraction, idle-gap histogram and top device ops.
+//
+// It reads PyTorch profiler / Kineto Chrome-trace JSON (modern and PyTorch 1.8–1.9 legacy, CUDA and
+// ROCm, plain or gzip), the Ascend torch_npu trace_view.json (a bare array), and the Ascend CSV
+// summaries kernel_details.csv (and msprof op_summary), op_statistic.csv and step_trace_time.csv
+// (also cluster_step_trace_time.csv).
+package trace
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"benchlens/model"
+)
+
+// DefaultMaxBytes caps the decompressed size of a gzip trace when Parse is given maxBytes <= 0.
+const DefaultMaxBytes = 1 << 30
+
+// sniffBytes is how much of a file (decompressed) Sniff looks at.
+const sniffBytes = 64 << 10
+
+// Error is a refused trace: the file, where in it, and why.
+type Error struct {
+	File   string
+	Line   int // 1-based; 0 when unknown
+	Offset int // byte offset (of the decompressed data); -1 when unknown
+	Err    error
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Line > 0 && e.Offset >= 0:
+		return fmt.Sprintf("%s: line %d, byte %d: %v", e.File, e.Line, e.Offset, e.Err)
+	case e.Line > 0:
+		return fmt.Sprintf("%s: line %d: %v", e.File, e.Line, e.Err)
+	case e.Offset >= 0:
+		return fmt.Sprintf("%s: byte %d: %v", e.File, e.Offset, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrTooLarge is wrapped by the error Parse returns when a gzip trace decompresses beyond the cap.
+var ErrTooLarge = errors.New("decompressed trace exceeds the size limit")
+
+// ErrNotTrace is wrapped by the error Parse returns for input that is no trace it reads.
+var ErrNotTrace = errors.New("not a profiler trace")
+
+func isGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b }
+
+// gunzip decompresses data in memory, refusing output beyond maxBytes.
+func gunzip(data []byte, maxBytes int64) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	defer zr.Close()
+	var buf bytes.Buffer
+	// The trailer holds the size mod 2^32: a good first guess for one-member files.
+	if len(data) >= 18 {
+		hint := int64(binary.LittleEndian.Uint32(data[len(data)-4:]))
+		if hint > 0 && hint <= maxBytes && hint < 1<<31 {
+			buf.Grow(int(hint) + bytes.MinRead)
+		}
+	}
+	n, err := buf.ReadFrom(io.LimitReader(zr, maxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	if n > maxBytes {
+		return nil, fmt.Errorf("%w (%d bytes)", ErrTooLarge, maxBytes)
+	}
+	return buf.Bytes(), nil
+}
+
+// head returns the first bytes of the (decompressed) file for sniffing.
+func head(data []byte) []byte {
+	if isGzip(data) {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil
+		}
+		buf := make([]byte, sniffBytes)
+		n, _ := io.ReadFull(zr, buf)
+		return buf[:n]
+	}
+	return data[:min(len(data), sniffBytes)]
+}
+
+func trimLead(b []byte) []byte {
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	return bytes.TrimLeft(b, " \t\r\n")
+}
+
+// Sniff reports whether data (raw file bytes; may be gzip) is a profiler trace this package reads:
+// Kineto / PyTorch profiler Chrome trace JSON (.json or .json.gz), Ascend trace_view.json (bare array),
+// Ascend kernel_details.csv, op_statistic.csv, step_trace_time.csv (incl. cluster_step_trace_time.csv).
+// The decision is made on content; name is not consulted.
+func Sniff(name string, data []byte) bool {
+	h := trimLead(head(data))
+	if len(h) == 0 {
+		return false
+	}
+	switch h[0] {
+	case '{':
+		if bytes.Contains(h, []byte(`"traceEvents"`)) {
+			return true
+		}
+		return bytes.Contains(h, []byte(`"schemaVersion"`)) &&
+			(bytes.Contains(h, []byte(`"deviceProperties"`)) || bytes.Contains(h, []byte(`"computeProperties"`)))
+	case '[':
+		// A Chrome-trace event array: the first object has ph, pid and name (M events carry no ts).
+		end := bytes.IndexByte(h, '}')
+		if end < 0 {
+			end = len(h)
+		}
+		first := h[:end]
+		return bytes.Contains(first, []byte(`"ph"`)) && bytes.Contains(first, []byte(`"pid"`)) &&
+			bytes.Contains(first, []byte(`"name"`))
+	}
+	return csvKindOf(h) != csvNone
+}
+
+// Parse reduces a trace to model.TraceEvidence. Gzip is detected by magic bytes and read in memory,
+// with a cap on the decompressed size (parameter maxBytes; refuse beyond it with a clear error).
+// Errors name the file and where (line for CSV, byte offset for JSON).
+func Parse(name string, data []byte, maxBytes int64) (*model.TraceEvidence, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	if isGzip(data) {
+		var err error
+		if data, err = gunzip(data, maxBytes); err != nil {
+			return nil, &Error{File: name, Offset: -1, Err: err}
+		}
+	}
+	body := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	lead := trimLead(body)
+	if len(lead) == 0 {
+		return nil, &Error{File: name, Offset: -1, Err: fmt.Errorf("%w: empty file", ErrNotTrace)}
+	}
+	switch lead[0] {
+	case '{', '[':
+		return parseJSON(name, data)
+	}
+	switch k := csvKindOf(lead); k {
+	case csvKernelDetails:
+		return parseKernelDetails(name, body)
+	case csvOpStatistic:
+		return parseOpStatistic(name, body)
+	case csvStepTrace:
+		return parseStepTrace(name, body)
+	}
+	return nil, &Error{File: name, Line: 1, Offset: -1,
+		Err: fmt.Errorf("%w: neither trace JSON nor an Ascend kernel_details / op_statistic / step_trace_time header", ErrNotTrace)}
+}

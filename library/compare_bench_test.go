@@ -1,0 +1,62 @@
+package library
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"benchlens/analysis/compare"
+	"benchlens/model"
+	"benchlens/store"
+)
+
+// bigArmsLibrary stores two arms of 5 runs x 20,000 requests x 256 output tokens (25 M gaps
+// in all), built directly as records so the setup does not dominate the benchmark.
+func bigArmsLibrary(b *testing.B) *store.Store {
+	st, err := store.Open(filepath.Join(b.TempDir(), "big.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for arm, tpot := range map[string]float64{"base": 0.012, "cand": 0.011} {
+		for r := range 5 {
+			run := model.NewRun("vllm")
+			run.Label, run.Model = arm, "m"
+			run.Manifest = model.Manifest{"workload": map[string]any{"warmup_iters": 2}}
+			run.OutputThroughput = model.Num(1 / tpot)
+			run.Requests = make([]model.Request, 20000)
+			for i := range run.Requests {
+				gaps := make([]float64, 255)
+				for g := range gaps {
+					gaps[g] = tpot * (1 + 0.05*rng.NormFloat64())
+				}
+				run.Requests[i] = model.Request{InputLen: 512 + (i*37)%1024, OutputLen: 256, TTFT: 0.05 + 0.01*rng.Float64(),
+					TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN(), ITL: gaps}
+			}
+			name := fmt.Sprintf("%s-%d.json", arm, r)
+			f := &model.SourceFile{Name: name, Size: int64(len(name)), SHA256: name, Kind: model.KindResult, Data: []byte(name)}
+			if _, err := st.AddRun(store.NewRun{Run: run, Fingerprint: name, Files: []store.Attached{{File: f, Role: "result"}}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return st
+}
+
+// BenchmarkCompareBigArms loads both arms from the library (25 M gaps) and compares them,
+// buckets included.
+func BenchmarkCompareBigArms(b *testing.B) {
+	st := bigArmsLibrary(b)
+	defer st.Close()
+	for b.Loop() {
+		rec, err := Compare(st, "base", "cand", compare.DefaultSettings)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !rec.Perf[model.TPOT].Better {
+			b.Fatal("the candidate's faster decode was not found")
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package library
+
+import (
+	"slices"
+	"testing"
+
+	"benchlens/analysis/compare"
+)
+
+// Each sample arm of the demo gets the verdict and causes it was made for.
+func TestDemoArmsGetTheirVerdicts(t *testing.T) {
+	st := openStore(t)
+	if rep := LoadDemo(st); len(rep.Errors) > 0 {
+		t.Fatal(rep.Errors)
+	}
+	tests := []struct {
+		arm    string
+		status string
+		causes []string
+	}{
+		{"established", compare.Established, nil},
+		{"zero", compare.Zero, []string{compare.BottleneckNotInStage}},
+		{"offset", compare.Offset, []string{compare.OffsetByOverhead}},
+		{"fallback", compare.NotEstablished, []string{compare.PathUnchanged, compare.TargetNotHit}},
+		{"driver-change", compare.NotEstablished, []string{compare.EnvironmentDiffers}},
+		{"drift", compare.NotEstablished, []string{compare.LoadDrift}},
+		{"few-repeats", compare.NotEstablished, []string{compare.MeasurementUncontrolled}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.arm, func(t *testing.T) {
+			rec, err := Compare(st, "baseline", tt.arm, compare.DefaultSettings)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := slices.Clone(tt.causes)
+			slices.Sort(want)
+			if got := rec.CauseCodes(); rec.Status != tt.status || !slices.Equal(got, want) {
+				t.Errorf("%s: %s %v, want %s %v\n%v", tt.arm, rec.Status, got, tt.status, want, rec.Causes)
+			}
+		})
+	}
+	if _, err := Compare(st, "baseline", "no-such-arm", compare.DefaultSettings); err == nil {
+		t.Error("an unknown label compared without error")
+	}
+}

@@ -1,0 +1,63 @@
+package library
+
+import (
+	"fmt"
+
+	"benchlens/analysis/shape"
+	"benchlens/importers"
+	"benchlens/model"
+	"benchlens/store"
+)
+
+// readEvidence reads every attached log, utilisation trace and profiler trace of the items
+// once, classifies utilisation shapes with the default thresholds, and returns the evidence
+// by file name. Files the library has already read are skipped.
+func readEvidence(st *store.Store, items []importers.Item, lim importers.Limits, fileID func(string) int64) (map[string]*model.Evidence, []error) {
+	out := map[string]*model.Evidence{}
+	var errs []error
+	for _, it := range items {
+		for _, f := range it.Attachments {
+			if _, done := out[f.Name]; done || f.Data == nil {
+				continue
+			}
+			if f.Kind != model.KindLog && f.Kind != model.KindUtilisation && f.Kind != model.KindTrace {
+				continue
+			}
+			if id := fileID(f.Name); id > 0 {
+				if has, err := st.HasEvidence(id); err == nil && has {
+					out[f.Name] = nil
+					continue
+				}
+			}
+			ev, err := importers.ReadEvidence(f, lim)
+			if err != nil {
+				errs = append(errs, err)
+				out[f.Name] = nil
+				continue
+			}
+			if ev != nil && ev.Utilisation != nil {
+				for i := range ev.Utilisation.Devices {
+					d := &ev.Utilisation.Devices[i]
+					sh := shape.ClassifyRun(*d, shape.DefaultThresholds)
+					d.Shape = &sh
+				}
+			}
+			out[f.Name] = ev
+		}
+	}
+	return out, errs
+}
+
+// storeEvidence records the evidence of files that some stored run took.
+func storeEvidence(st *store.Store, evs map[string]*model.Evidence, fileID func(string) int64) []error {
+	var errs []error
+	for name, ev := range evs {
+		if ev == nil || fileID(name) <= 0 {
+			continue
+		}
+		if err := st.PutEvidence(fileID(name), ev); err != nil {
+			errs = append(errs, fmt.Errorf("%s: evidence not stored: %w", name, err))
+		}
+	}
+	return errs
+}

@@ -1,0 +1,77 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Annotation is one edit of the analyst's view of a comparison: the note, tags and a status
+// override (which needs a reason). Edits are never updated in place; the newest is current
+// and the rest are its history.
+type Annotation struct {
+	ID             int64    `json:"id"`
+	ComparisonID   int64    `json:"comparison_id"`
+	At             string   `json:"at"`
+	Author         string   `json:"author"`
+	Note           string   `json:"note"`
+	Tags           []string `json:"tags"`
+	StatusOverride string   `json:"status_override"`
+	OverrideReason string   `json:"override_reason"`
+}
+
+// ErrOverrideNeedsReason refuses a status override without a reason.
+var ErrOverrideNeedsReason = errors.New("a status override needs a reason")
+
+// Annotate records an edit at once (one transaction, durable when it returns).
+func (s *Store) Annotate(a Annotation) (Annotation, error) {
+	if a.StatusOverride != "" && a.OverrideReason == "" {
+		return a, ErrOverrideNeedsReason
+	}
+	if a.At == "" {
+		a.At = time.Now().UTC().Format(time.RFC3339Nano)
+	}
+	if a.Tags == nil {
+		a.Tags = []string{}
+	}
+	tags, _ := json.Marshal(a.Tags)
+	res, err := s.db.Exec(`INSERT INTO annotations (comparison_id, at, author, note, tags, status_override, override_reason)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, a.ComparisonID, a.At, a.Author, a.Note, string(tags), a.StatusOverride, a.OverrideReason)
+	if err != nil {
+		return a, err
+	}
+	a.ID, err = res.LastInsertId()
+	return a, err
+}
+
+// Annotations returns a comparison's edits, oldest first; the last is current.
+func (s *Store) Annotations(comparisonID int64) ([]Annotation, error) {
+	rows, err := s.db.Query(`SELECT id, comparison_id, at, author, note, tags, status_override, override_reason
+		FROM annotations WHERE comparison_id = ? ORDER BY id`, comparisonID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Annotation
+	for rows.Next() {
+		var a Annotation
+		var tags string
+		if err := rows.Scan(&a.ID, &a.ComparisonID, &a.At, &a.Author, &a.Note, &tags, &a.StatusOverride, &a.OverrideReason); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(tags), &a.Tags); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// CurrentAnnotation is the newest edit, or a zero Annotation when there is none.
+func (s *Store) CurrentAnnotation(comparisonID int64) (Annotation, error) {
+	list, err := s.Annotations(comparisonID)
+	if err != nil || len(list) == 0 {
+		return Annotation{ComparisonID: comparisonID, Tags: []string{}}, err
+	}
+	return list[len(list)-1], nil
+}
