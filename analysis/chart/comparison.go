@@ -1,0 +1,174 @@
+package chart
+
+import (
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+
+	"benchlens/analysis/compare"
+	"benchlens/model"
+)
+
+// Keys are the charts ForComparison builds, in the order to show them; they are stable and
+// serve as file names.
+var Keys = []string{"ttft_cdf", "tpot_cdf", "itl_cdf", "stage_deltas", "bucket_deltas", "utilisation"}
+
+// Titles of the standard charts.
+var (
+	TitleTTFT         = "Time to first token (prefill)"
+	TitleTPOT         = "Time per output token (decode)"
+	TitleITL          = "Inter-token latency (decode)"
+	TitleStageDeltas  = "Change per stage, candidate vs baseline"
+	TitleBucketDeltas = "Change per input-length bucket, candidate vs baseline"
+	TitleUtilisation  = "Device utilisation"
+)
+
+// distCharts are the CDFs ForComparison draws.
+var distCharts = []struct{ key, metric, xLabel, yLabel string }{
+	{"ttft_cdf", model.TTFT, "time to first token (ms)", "share of requests"},
+	{"tpot_cdf", model.TPOT, "time per output token (ms)", "share of requests"},
+	{"itl_cdf", model.ITL, "gap between tokens (ms)", "share of token gaps"},
+}
+
+// ForComparison builds the standard charts of a comparison, keyed by Keys:
+//
+//   - ttft_cdf, tpot_cdf, itl_cdf: both arms' CDFs of the metric (Samples), baseline in
+//     BaselineColor, candidate in CandidateColor. An arm without per-request samples is left
+//     out and named under the title; the chart is omitted when neither arm has samples.
+//   - stage_deltas: StageDeltas of rec; omitted when rec.Perf is empty.
+//   - bucket_deltas: BucketDeltas of rec; omitted when rec has no buckets. It shares its
+//     y axis with stage_deltas, as the two are shown side by side.
+//   - utilisation: Timeline of every device of every run of both arms, one legend entry per
+//     arm; omitted when no arm has utilisation.
+//
+// An error means a chart could not be built from data that is there.
+func ForComparison(base, cand compare.Arm, rec compare.Record) (map[string]*plot.Plot, error) {
+	bl, cl := armLabels(base.Label, cand.Label)
+	out := map[string]*plot.Plot{}
+	titles := map[string]string{"ttft_cdf": TitleTTFT, "tpot_cdf": TitleTPOT, "itl_cdf": TitleITL}
+	for _, dc := range distCharts {
+		var series []Series
+		var missing []string
+		for _, a := range []struct {
+			label string
+			arm   compare.Arm
+			col   color.Color
+		}{{bl, base, BaselineColor}, {cl, cand, CandidateColor}} {
+			if xs := Samples(a.arm, dc.metric); len(xs) > 0 {
+				series = append(series, Series{Label: a.label, Values: xs, Color: a.col})
+			} else {
+				missing = append(missing, a.label)
+			}
+		}
+		if len(series) == 0 {
+			continue
+		}
+		title := titles[dc.key]
+		for _, m := range missing {
+			title += fmt.Sprintf("\n(%s: no per-request samples)", m)
+		}
+		p, err := CDF(title, dc.xLabel, series...)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dc.key, err)
+		}
+		p.Y.Label.Text = dc.yLabel
+		out[dc.key] = p
+	}
+	if len(rec.Perf) > 0 {
+		p, err := StageDeltas(TitleStageDeltas, rec)
+		if err != nil {
+			return nil, fmt.Errorf("stage_deltas: %w", err)
+		}
+		out["stage_deltas"] = p
+	}
+	if len(rec.Buckets.Rows) > 0 {
+		p, err := BucketDeltas(TitleBucketDeltas, rec)
+		if err != nil {
+			return nil, fmt.Errorf("bucket_deltas: %w", err)
+		}
+		out["bucket_deltas"] = p
+	}
+	ShareY(out["stage_deltas"], out["bucket_deltas"])
+	lines := append(utilLines(base, bl, BaselineColor), utilLines(cand, cl, CandidateColor)...)
+	if len(lines) > 0 {
+		p, err := Timeline(TitleUtilisation, lines...)
+		if err != nil {
+			return nil, fmt.Errorf("utilisation: %w", err)
+		}
+		out["utilisation"] = p
+	}
+	return out, nil
+}
+
+// armLabels are the legend names of the arms: their labels, "baseline" and "candidate" when
+// empty, and told apart when equal.
+func armLabels(b, c string) (string, string) {
+	if b == "" {
+		b = "baseline"
+	}
+	if c == "" {
+		c = "candidate"
+	}
+	if b == c {
+		b, c = b+" (baseline)", c+" (candidate)"
+	}
+	return b, c
+}
+
+// utilLines are the busy timelines of every device of an arm's runs that has samples, all
+// under the arm's label and colour (with the arm's most common shape, when known).
+func utilLines(a compare.Arm, label string, col color.Color) []TimelineSeries {
+	var out []TimelineSeries
+	count := map[string]int{}
+	for _, rd := range a.Runs {
+		for _, u := range rd.Util {
+			if u == nil {
+				continue
+			}
+			for _, d := range u.Devices {
+				if len(d.T) == 0 || len(d.T) != len(d.Busy) || !anyKnown(d.Busy) {
+					continue
+				}
+				out = append(out, TimelineSeries{T: d.T, Busy: d.Busy, Color: col})
+				if d.Shape != nil {
+					count[d.Shape.Class]++
+				}
+			}
+		}
+	}
+	shape, best := "", 0
+	for _, class := range []string{model.ShapeSustainedHigh, model.ShapeIntermittent, model.ShapeLow} {
+		if count[class] > best {
+			shape, best = class, count[class]
+		}
+	}
+	if shape != "" {
+		label = fmt.Sprintf("%s, %s", label, shapeName(shape))
+	}
+	for i := range out {
+		out[i].Label = label
+	}
+	return out
+}
+
+func shapeName(class string) string {
+	switch class {
+	case model.ShapeSustainedHigh:
+		return "sustained high"
+	case model.ShapeIntermittent:
+		return "intermittent"
+	case model.ShapeLow:
+		return "low"
+	}
+	return class
+}
+
+func anyKnown(xs []float64) bool {
+	for _, v := range xs {
+		if finite(v) {
+			return true
+		}
+	}
+	return false
+}

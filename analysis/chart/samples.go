@@ -1,0 +1,94 @@
+package chart
+
+import (
+	"math"
+
+	"benchlens/analysis/compare"
+	"benchlens/analysis/stats"
+	"benchlens/model"
+)
+
+// Samples returns an arm's samples of a metric in ms, pooled over its runs, for drawing
+// distributions: model.TTFT, model.TPOT and model.E2EL give one value per request, model.ITL
+// one per gap between tokens (thinned evenly to at most MaxITLPoints). Failed requests,
+// unknown values and each run's declared warm-up requests (workload.warmup_iters, as the
+// comparison drops them) are left out. Runs without per-request data add nothing; an unknown
+// metric gives nil.
+func Samples(a compare.Arm, metric string) []float64 {
+	if metric == model.ITL {
+		return itlSamples(a)
+	}
+	var out []float64
+	for _, rd := range a.Runs {
+		if rd.Run == nil {
+			continue
+		}
+		for _, r := range compare.Measured(rd.Run) {
+			if !r.OK() {
+				continue
+			}
+			var v float64
+			switch metric {
+			case model.TTFT:
+				v = r.TTFT
+			case model.TPOT:
+				v = stats.RequestTPOT(&r)
+			case model.E2EL:
+				v = stats.RequestLatency(&r)
+			default:
+				return nil
+			}
+			if finite(v) {
+				out = append(out, v*1e3)
+			}
+		}
+	}
+	return out
+}
+
+// itlSamples takes every k-th gap of the successful measured requests, so that at most
+// MaxITLPoints remain, without first gathering millions of them.
+func itlSamples(a compare.Arm) []float64 {
+	total := 0
+	for _, rd := range a.Runs {
+		if rd.Run == nil {
+			continue
+		}
+		for _, r := range compare.Measured(rd.Run) {
+			if r.OK() {
+				for _, g := range r.ITL {
+					if finite(g) {
+						total++
+					}
+				}
+			}
+		}
+	}
+	n := min(total, MaxITLPoints)
+	out := make([]float64, 0, n)
+	step := float64(total) / float64(max(n, 1))
+	next, k := 0, 0 // k counts finite gaps; next is the index of the next one kept, as stats.Thin spaces them
+	for _, rd := range a.Runs {
+		if rd.Run == nil {
+			continue
+		}
+		for _, r := range compare.Measured(rd.Run) {
+			if !r.OK() {
+				continue
+			}
+			for _, g := range r.ITL {
+				if !finite(g) {
+					continue
+				}
+				if k == next && len(out) < n {
+					out = append(out, g*1e3)
+					next = int(float64(len(out)) * step)
+				}
+				k++
+			}
+		}
+	}
+	return out
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

@@ -1,0 +1,65 @@
+package chart_test
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"benchlens/analysis/chart"
+	"benchlens/analysis/compare"
+	"benchlens/model"
+)
+
+func TestSamples(t *testing.T) {
+	nan := math.NaN()
+	run := model.NewRun("vllm")
+	run.Requests = []model.Request{
+		// Issued out of order: the warm-up is the earliest by start time.
+		{InputLen: 8, OutputLen: 3, TTFT: 0.050, TPOT: nan, Latency: 0.090, Start: 1, ITL: []float64{0.020, 0.020}},
+		{InputLen: 8, OutputLen: 3, TTFT: 0.900, TPOT: nan, Latency: 1.000, Start: 0, ITL: []float64{0.050, 0.050}}, // warm-up
+		{InputLen: 8, OutputLen: 2, TTFT: 0.040, TPOT: 0.010, Latency: 0.070, Start: 2, ITL: []float64{0.030}},
+		{InputLen: 8, OutputLen: 3, TTFT: 0.500, TPOT: nan, Latency: 0.600, Start: 3, Error: "timeout"}, // failed
+		{InputLen: 8, OutputLen: 1, TTFT: nan, TPOT: nan, Latency: 0.080, Start: 4},                     // no TTFT, no TPOT
+	}
+	run.Manifest = model.Manifest{"workload": map[string]any{"warmup_iters": 1}}
+	arm := compare.Arm{Label: "a", Runs: []compare.RunData{{Run: run}, {Run: model.NewRun("vllm")}}}
+
+	for _, tc := range []struct {
+		metric string
+		want   []float64
+	}{
+		{model.TTFT, []float64{50, 40}},
+		{model.TPOT, []float64{20, 10}},
+		{model.ITL, []float64{20, 20, 30}},
+		{model.E2EL, []float64{90, 70, 80}},
+		{"bogus", nil},
+	} {
+		t.Run(tc.metric, func(t *testing.T) {
+			got := chart.Samples(arm, tc.metric)
+			if len(got) != len(tc.want) {
+				t.Fatalf("Samples(%s) = %v, want %v", tc.metric, got, tc.want)
+			}
+			for i := range got {
+				if math.Abs(got[i]-tc.want[i]) > 1e-9 {
+					t.Fatalf("Samples(%s) = %v, want %v", tc.metric, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestSamplesThinsITL(t *testing.T) {
+	run := model.NewRun("vllm")
+	gaps := make([]float64, 25000)
+	for i := range gaps {
+		gaps[i] = float64(i) / 1e6
+	}
+	run.Requests = []model.Request{{InputLen: 1, OutputLen: 25001, TTFT: 0.01, TPOT: math.NaN(), Latency: 1, Start: 0, ITL: gaps}}
+	got := chart.Samples(compare.Arm{Runs: []compare.RunData{{Run: run}}}, model.ITL)
+	if len(got) != chart.MaxITLPoints {
+		t.Fatalf("got %d gaps, want %d", len(got), chart.MaxITLPoints)
+	}
+	if !slices.IsSorted(got) || got[0] != 0 || got[len(got)-1] < 24 {
+		t.Fatalf("thinned gaps are not spread over the sample: first %v, last %v", got[0], got[len(got)-1])
+	}
+}
