@@ -1,0 +1,99 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"benchlens/model"
+)
+
+// CSV writes one file per table of the workbook into dir (created if missing), with the
+// same columns: verdicts.csv, stages.csv, conditions.csv, evidence.csv and runs.csv.
+// Numbers are written in full precision without units (the header names them), unknown
+// values as empty cells, infinities as inf / -inf.
+//
+// Spreadsheet formula injection: a spreadsheet opening a CSV file evaluates a cell starting
+// with =, +, - or @ (and, in some, a tab or carriage return) as a formula. Every such string
+// cell is written with a leading apostrophe ('=HYPERLINK(…)), which spreadsheets show as
+// text; numbers are never prefixed.
+func CSV(dir string, entries []Entry) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, t := range tables(entries) {
+		if err := writeCSV(filepath.Join(dir, t.file), t); err != nil {
+			return fmt.Errorf("%s: %w", t.file, err)
+		}
+	}
+	return nil
+}
+
+func writeCSV(path string, t *table) (err error) {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	w := csv.NewWriter(out)
+	rec := make([]string, len(t.cols))
+	for i, c := range t.cols {
+		rec[i] = csvText(c.name)
+	}
+	if err := w.Write(rec); err != nil {
+		return err
+	}
+	for _, row := range t.rows {
+		for i := range rec {
+			rec[i] = ""
+		}
+		for i, v := range row {
+			if i < len(rec) {
+				rec[i] = csvValue(v)
+			}
+		}
+		if err := w.Write(rec); err != nil {
+			return err
+		}
+	}
+	w.Flush()
+	return w.Error()
+}
+
+// csvValue formats a table value for CSV.
+func csvValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case cell:
+		return csvValue(x.v)
+	case model.Num:
+		return csvValue(num(x))
+	case string:
+		return csvText(x)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	}
+	return csvText(fmt.Sprint(v))
+}
+
+// csvText guards a string against formula injection (see CSV).
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}

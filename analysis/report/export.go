@@ -1,0 +1,830 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"benchlens/analysis/compare"
+	"benchlens/analysis/stats"
+	"benchlens/model"
+)
+
+// Entry is one comparison to export: the record with its saved identity and the analyst's
+// current annotation and edit history. The caller converts from the store's types.
+type Entry struct {
+	ID         int64
+	SavedAt    string
+	Record     compare.Record
+	Annotation Annotation   // current
+	History    []Annotation // oldest first
+	Runs       []*model.Run // the runs used (both arms), for the Runs and Requests sheets
+	// Files optionally names each run's source files (paths inside the bundle), by run id.
+	Files map[int64][]string
+}
+
+// Annotation is one edit of the analyst's view of a comparison.
+type Annotation struct {
+	At, Author, Note               string
+	Tags                           []string
+	StatusOverride, OverrideReason string
+}
+
+// YAMLEntries writes the entries' records as one YAML list with METHOD.md's exact keys. Each
+// record carries two extra keys: `comparison` (id, saved_at) and `analyst` (the current
+// annotation and its history). ReadYAML reads the list back and ignores both, so the records
+// come back as they were written.
+func YAMLEntries(w io.Writer, entries []Entry) error {
+	list := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, e := range entries {
+		var n yaml.Node
+		if err := n.Encode(e.Record); err != nil {
+			return fmt.Errorf("comparison %d: %w", e.ID, err)
+		}
+		if n.Kind != yaml.MappingNode {
+			return fmt.Errorf("comparison %d: record is not a mapping", e.ID)
+		}
+		var extra yaml.Node
+		if err := extra.Encode(struct {
+			Comparison struct {
+				ID      int64  `yaml:"id"`
+				SavedAt string `yaml:"saved_at,omitempty"`
+			} `yaml:"comparison"`
+			Analyst yamlAnalyst `yaml:"analyst"`
+		}{
+			Comparison: struct {
+				ID      int64  `yaml:"id"`
+				SavedAt string `yaml:"saved_at,omitempty"`
+			}{e.ID, e.SavedAt},
+			Analyst: newYAMLAnalyst(e),
+		}); err != nil {
+			return fmt.Errorf("comparison %d: %w", e.ID, err)
+		}
+		n.Content = append(n.Content, extra.Content...)
+		list.Content = append(list.Content, &n)
+	}
+	return YAML(w, list)
+}
+
+type yamlAnnotation struct {
+	At             string   `yaml:"at"`
+	Author         string   `yaml:"author"`
+	Note           string   `yaml:"note"`
+	Tags           []string `yaml:"tags"`
+	StatusOverride string   `yaml:"status_override"`
+	OverrideReason string   `yaml:"override_reason"`
+}
+
+type yamlAnalyst struct {
+	yamlAnnotation `yaml:",inline"`
+	History        []yamlAnnotation `yaml:"history,omitempty"`
+}
+
+func toYAMLAnnotation(a Annotation) yamlAnnotation {
+	tags := a.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return yamlAnnotation{a.At, a.Author, a.Note, tags, a.StatusOverride, a.OverrideReason}
+}
+
+func newYAMLAnalyst(e Entry) yamlAnalyst {
+	out := yamlAnalyst{yamlAnnotation: toYAMLAnnotation(e.Annotation)}
+	for _, h := range e.History {
+		out.History = append(out.History, toYAMLAnnotation(h))
+	}
+	return out
+}
+
+// ---------------------------------------------------------------------------------------
+// The tables shared by the workbook and the CSV files: one model, so both carry the same
+// columns.
+
+// kind says how a column's cells are formatted.
+type kind int
+
+const (
+	kText   kind = iota
+	kInt         // whole number
+	kNum         // general number
+	kMS          // milliseconds, 2 decimals
+	kPct         // a value already in %, 2 decimals, signed
+	kP           // p-value, 4 significant digits
+	kTokS        // tokens per second
+	kReqS        // requests per second
+	kBool        // TRUE / FALSE
+	kStatus      // a verdict, coloured
+	kState       // a condition or check state, coloured
+)
+
+// column is a table column: its header, format and width in characters (0: from the header).
+type column struct {
+	name  string
+	kind  kind
+	width float64
+}
+
+// cell overrides its column's kind for one value (a stage value in ms or tok/s).
+type cell struct {
+	v any
+	k kind
+}
+
+// table is one sheet or CSV file.
+type table struct {
+	sheet, file string
+	cols        []column
+	rows        [][]any // nil, string, float64, int, int64, bool, model.Num or cell
+}
+
+// tables builds every table of the export from the entries.
+func tables(entries []Entry) []*table {
+	return []*table{verdictsTable(entries), stagesTable(entries), conditionsTable(entries), evidenceTable(entries), runsTable(entries)}
+}
+
+// num turns a model.Num into a cell value: nil when unknown, "inf" / "-inf" for infinities
+// (a spreadsheet has no infinity), else the float.
+func num(n model.Num) any {
+	f := n.F()
+	switch {
+	case math.IsNaN(f):
+		return nil
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return f
+}
+
+func floatCell(f float64) any { return num(model.Num(f)) }
+
+// title is a comparison's short name: "baseline vs candidate".
+func title(e Entry) string {
+	return fmt.Sprintf("%s vs %s", orDash(e.Record.Arms.Baseline.Label), orDash(e.Record.Arms.Candidate.Label))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// causesText joins the causes as "code: reason; code: reason".
+func causesText(rec compare.Record) string {
+	parts := make([]string, len(rec.Causes))
+	for i, c := range rec.Causes {
+		parts[i] = c.Code + ": " + c.Reason
+	}
+	return strings.Join(parts, "; ")
+}
+
+// metricOrder lists a stage map's metrics: METHOD.md's order, then any others sorted.
+func metricOrder(m map[string]compare.StageDelta) []string {
+	known := []string{model.TTFT, model.TPOT, model.ITL, model.E2EL, "e2e_throughput"}
+	var out, rest []string
+	for _, k := range known {
+		if _, ok := m[k]; ok {
+			out = append(out, k)
+		}
+	}
+	for k := range m {
+		isKnown := false
+		for _, x := range known {
+			isKnown = isKnown || x == k
+		}
+		if !isKnown {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+func unitKind(unit string) kind {
+	switch unit {
+	case "ms":
+		return kMS
+	case "tok/s":
+		return kTokS
+	case "req/s":
+		return kReqS
+	}
+	return kNum
+}
+
+// --- Verdicts ---------------------------------------------------------------------------
+
+var analystCols = []column{
+	{"analyst.note", kText, 40}, {"analyst.tags", kText, 16}, {"analyst.status_override", kStatus, 16},
+	{"analyst.override_reason", kText, 30}, {"analyst.author", kText, 12}, {"analyst.at", kText, 20},
+	{"analyst.edits", kInt, 8},
+}
+
+// verdictsTable is one row per comparison: the record flattened from its JSON form (so new
+// keys appear without code changes) between the identity columns and the analyst's columns.
+func verdictsTable(entries []Entry) *table {
+	t := &table{sheet: "Verdicts", file: "verdicts.csv"}
+	t.cols = []column{{"comparison", kInt, 11}, {"saved_at", kText, 20}, {"baseline", kText, 16}, {"candidate", kText, 16},
+		{"status", kStatus, 16}, {"causes", kText, 50}}
+	skip := map[string]bool{"status": true, "causes": true}
+	index := map[string]int{}
+	var flatCols []string
+	flats := make([]map[string]any, len(entries))
+	for i, e := range entries {
+		m := map[string]any{}
+		for _, kv := range flattenRecord(e.Record) {
+			if skip[kv.key] {
+				continue
+			}
+			if _, ok := index[kv.key]; !ok {
+				index[kv.key] = len(flatCols)
+				flatCols = append(flatCols, kv.key)
+			}
+			m[kv.key] = kv.val
+		}
+		flats[i] = m
+	}
+	for _, k := range flatCols {
+		t.cols = append(t.cols, column{name: k, kind: flatKind(k)})
+	}
+	t.cols = append(t.cols, analystCols...)
+	for i, e := range entries {
+		a := e.Annotation
+		row := []any{e.ID, e.SavedAt, e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Record.Status, causesText(e.Record)}
+		for _, k := range flatCols {
+			row = append(row, flats[i][k])
+		}
+		row = append(row, a.Note, strings.Join(a.Tags, ", "), a.StatusOverride, a.OverrideReason, a.Author, a.At, len(e.History))
+		t.rows = append(t.rows, row)
+	}
+	return t
+}
+
+// flatKind picks a column's format from its dotted key.
+func flatKind(key string) kind {
+	segs := strings.Split(key, ".")
+	last := segs[len(segs)-1]
+	switch {
+	case strings.HasSuffix(last, "_pct"):
+		return kPct
+	case last == "p":
+		return kP
+	case last == "status" || last == "status_override":
+		return kStatus
+	}
+	if len(segs) >= 3 && (segs[0] == "perf" || segs[len(segs)-3] == "stages") {
+		switch last {
+		case "baseline", "candidate", "baseline_trimmed", "candidate_trimmed":
+			switch segs[len(segs)-2] {
+			case model.TTFT, model.TPOT, model.ITL, model.E2EL:
+				return kMS
+			case "e2e_throughput":
+				return kTokS
+			}
+		}
+	}
+	return kNum // strings stay strings; only numbers take the format
+}
+
+type flatKV struct {
+	key string
+	val any
+}
+
+// flattenRecord flattens the record's JSON form into dotted keys in the JSON's order:
+// objects nest with dots, arrays of scalars join with ", ", arrays of objects that each
+// carry a "bucket" name nest under that name (buckets.rows.short.stages.tpot.delta_pct),
+// other arrays of objects are kept as compact JSON text.
+func flattenRecord(rec compare.Record) []flatKV {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return []flatKV{{"error", err.Error()}}
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	root, err := decodeOrdered(dec)
+	if err != nil {
+		return []flatKV{{"error", err.Error()}}
+	}
+	var out []flatKV
+	flatten("", root, &out)
+	return out
+}
+
+// jnode is a JSON value keeping object key order.
+type jnode struct {
+	keys   []string
+	vals   []*jnode // object members, in order
+	arr    []*jnode
+	isObj  bool
+	isArr  bool
+	scalar any // nil, string, json.Number, bool
+}
+
+func decodeOrdered(dec *json.Decoder) (*jnode, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		n := &jnode{}
+		switch t {
+		case '{':
+			n.isObj = true
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				v, err := decodeOrdered(dec)
+				if err != nil {
+					return nil, err
+				}
+				n.keys = append(n.keys, kt.(string))
+				n.vals = append(n.vals, v)
+			}
+		case '[':
+			n.isArr = true
+			for dec.More() {
+				v, err := decodeOrdered(dec)
+				if err != nil {
+					return nil, err
+				}
+				n.arr = append(n.arr, v)
+			}
+		}
+		if _, err := dec.Token(); err != nil { // the closing delimiter
+			return nil, err
+		}
+		return n, nil
+	default:
+		return &jnode{scalar: tok}, nil
+	}
+}
+
+func (n *jnode) member(key string) *jnode {
+	for i, k := range n.keys {
+		if k == key {
+			return n.vals[i]
+		}
+	}
+	return nil
+}
+
+func (n *jnode) value() any {
+	switch x := n.scalar.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return i
+		}
+		f, _ := strconv.ParseFloat(string(x), 64)
+		return f
+	default:
+		return x
+	}
+}
+
+// toAny rebuilds a plain value for JSON text.
+func (n *jnode) toAny() any {
+	switch {
+	case n.isObj:
+		m := make(map[string]any, len(n.keys))
+		for i, k := range n.keys {
+			m[k] = n.vals[i].toAny()
+		}
+		return m
+	case n.isArr:
+		a := make([]any, len(n.arr))
+		for i, x := range n.arr {
+			a[i] = x.toAny()
+		}
+		return a
+	}
+	return n.scalar
+}
+
+func flatten(prefix string, n *jnode, out *[]flatKV) {
+	join := func(k string) string {
+		if prefix == "" {
+			return k
+		}
+		return prefix + "." + k
+	}
+	switch {
+	case n.isObj:
+		for i, k := range n.keys {
+			flatten(join(k), n.vals[i], out)
+		}
+	case n.isArr:
+		if len(n.arr) == 0 {
+			*out = append(*out, flatKV{prefix, ""})
+			return
+		}
+		scalars, named := true, true
+		seen := map[string]bool{}
+		for _, x := range n.arr {
+			scalars = scalars && !x.isObj && !x.isArr
+			if !x.isObj {
+				named = false
+				continue
+			}
+			var name string
+			if b := x.member("bucket"); b != nil {
+				name, _ = b.scalar.(string)
+			}
+			if name == "" || seen[name] {
+				named = false
+				continue
+			}
+			seen[name] = true
+		}
+		switch {
+		case scalars:
+			parts := make([]string, len(n.arr))
+			for i, x := range n.arr {
+				parts[i] = scalarText(x.value())
+			}
+			*out = append(*out, flatKV{prefix, strings.Join(parts, ", ")})
+		case named:
+			for _, x := range n.arr {
+				name := x.member("bucket").scalar.(string)
+				for i, k := range x.keys {
+					if k == "bucket" {
+						continue
+					}
+					flatten(join(name+"."+k), x.vals[i], out)
+				}
+			}
+		default:
+			b, _ := json.Marshal(n.toAny())
+			*out = append(*out, flatKV{prefix, string(b)})
+		}
+	default:
+		*out = append(*out, flatKV{prefix, n.value()})
+	}
+}
+
+func scalarText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// --- Stages -----------------------------------------------------------------------------
+
+// stagesCols; the chart of stage deltas reads the metric, delta and interval columns.
+var stagesCols = []column{
+	{"comparison", kInt, 11}, {"title", kText, 24}, {"bucket", kText, 8}, {"metric", kText, 15}, {"stage", kText, 8}, {"unit", kText, 6},
+	{"baseline", kNum, 12}, {"candidate", kNum, 12}, {"baseline_trimmed", kNum, 12}, {"candidate_trimmed", kNum, 12},
+	{"delta_pct", kPct, 10}, {"ci_low_pct", kPct, 10}, {"ci_high_pct", kPct, 10}, {"p", kP, 10},
+	{"n_baseline", kInt, 10}, {"n_candidate", kInt, 10}, {"per_request", kBool, 10}, {"significant", kBool, 10},
+	{"better", kBool, 8}, {"worse", kBool, 8},
+}
+
+const (
+	stagesMetricCol = 4 // 1-based column of "metric"
+	stagesDeltaCol  = 11
+	stagesLowCol    = 12
+	stagesHighCol   = 13
+)
+
+// stageSpan is the rows (1-based, in the sheet) of one comparison's "all" bucket.
+type stageSpan struct{ first, last int }
+
+func stagesTable(entries []Entry) *table {
+	t, _ := stagesTableSpans(entries)
+	return t
+}
+
+// stagesTableSpans also reports where each comparison's "all" rows are, for the charts.
+func stagesTableSpans(entries []Entry) (*table, []stageSpan) {
+	t := &table{sheet: "Stages", file: "stages.csv", cols: stagesCols}
+	spans := make([]stageSpan, len(entries))
+	for i, e := range entries {
+		add := func(bucket string, m map[string]compare.StageDelta) {
+			for _, k := range metricOrder(m) {
+				d := m[k]
+				uk := unitKind(d.Unit)
+				t.rows = append(t.rows, []any{e.ID, title(e), bucket, k, d.Stage, d.Unit,
+					cell{num(d.Baseline), uk}, cell{num(d.Candidate), uk}, cell{num(d.BaselineTrim), uk}, cell{num(d.CandidateTrim), uk},
+					num(d.Delta), num(d.CILow), num(d.CIHigh), num(d.P), d.N[0], d.N[1], d.PerRequest, d.Significant, d.Better, d.Worse})
+			}
+		}
+		first := len(t.rows) + 2
+		add("all", e.Record.Perf)
+		spans[i] = stageSpan{first, len(t.rows) + 1}
+		for _, row := range e.Record.Buckets.Rows {
+			add(row.Bucket, row.Stages)
+		}
+	}
+	return t, spans
+}
+
+// --- Conditions -------------------------------------------------------------------------
+
+func conditionsTable(entries []Entry) *table {
+	t := &table{sheet: "Conditions", file: "conditions.csv", cols: []column{
+		{"comparison", kInt, 11}, {"title", kText, 24}, {"field", kText, 32}, {"baseline", kText, 28}, {"candidate", kText, 28},
+		{"state", kState, 10}, {"required", kBool, 10}, {"note", kText, 40},
+	}}
+	for _, e := range entries {
+		r := e.Record
+		add := func(name string, f compare.Field) {
+			t.rows = append(t.rows, []any{e.ID, title(e), name, f.Baseline, f.Candidate, f.State, f.Required, f.Note})
+		}
+		section := func(prefix string, m map[string]compare.Field) {
+			keys := make([]string, 0, len(m))
+			for k := range m {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				add(prefix+"."+k, m[k])
+			}
+		}
+		section("stack_fingerprint", r.StackFingerprint)
+		add("hardware_sku", r.HardwareSKU)
+		section("node", r.Node)
+		section("workload", r.Workload)
+	}
+	return t
+}
+
+// --- Evidence ---------------------------------------------------------------------------
+
+func evidenceTable(entries []Entry) *table {
+	t := &table{sheet: "Evidence", file: "evidence.csv", cols: []column{
+		{"comparison", kInt, 11}, {"kind", kText, 14}, {"name", kText, 22}, {"arm", kText, 10}, {"run", kInt, 8}, {"line", kInt, 8},
+		{"runs", kInt, 6}, {"state", kState, 10}, {"baseline", kNum, 14}, {"candidate", kNum, 14}, {"delta", kNum, 10},
+		{"text", kText, 70}, {"hint", kText, 40},
+	}}
+	for _, e := range entries {
+		r := e.Record
+		row := func(kind, name, arm string, run, line, runs, state, base, cand, delta any, text, hint string) {
+			t.rows = append(t.rows, []any{e.ID, kind, name, arm, run, line, runs, state, base, cand, delta, text, hint})
+		}
+		tri := func(b *bool) any {
+			if b == nil {
+				return "unknown"
+			}
+			return strconv.FormatBool(*b)
+		}
+		row("path", "target_backend", "", nil, nil, nil, nil, r.Path.TargetBackend.Baseline, r.Path.TargetBackend.Candidate, nil, "", "")
+		row("path", "resolved_backend", "", nil, nil, nil, nil, r.Path.ResolvedBackend.Baseline, r.Path.ResolvedBackend.Candidate, nil, "", "")
+		row("path", "changed", "", nil, nil, nil, tri(r.Path.Changed), nil, nil, nil, "", "")
+		row("path", "target_hit", "", nil, nil, nil, tri(r.Path.TargetHit), nil, nil, nil, "", "")
+		for _, l := range r.Path.Evidence {
+			row("backend_line", "", l.Arm, l.Run, l.Line, l.Runs, nil, nil, nil, nil, l.Text, "")
+		}
+		for _, c := range r.Causes {
+			row("cause", c.Code, "", nil, nil, nil, nil, nil, nil, nil, c.Reason, "")
+		}
+		o := r.Overhead
+		state := "unmeasured"
+		if o.Measured {
+			state = "measured"
+			if o.Grew {
+				state = "grew"
+			}
+		}
+		for _, c := range []struct {
+			name string
+			d    compare.CountDelta
+		}{{"extra_copy", o.ExtraCopy}, {"kernel_launch", o.KernelLaunch}, {"extra_sync", o.ExtraSync}, {"device_time_us_per_step", o.DeviceTime}} {
+			per := ""
+			if o.Per != "" {
+				per = "per " + o.Per
+			}
+			row("overhead", c.name, "", nil, nil, nil, state, num(c.d.Baseline), num(c.d.Candidate), num(c.d.Delta), per, "")
+		}
+		h := r.Hotspot
+		row("utilisation", "device_util_trace", "", nil, nil, nil, nil, h.DeviceUtilTrace.Baseline, h.DeviceUtilTrace.Candidate, nil, h.Remedy, "")
+		for _, s := range h.ShapeDetail {
+			row("shape_detail", "", "", nil, nil, nil, nil, nil, nil, nil, s, "")
+		}
+		row("hotspot", "hotspot_stage", "", nil, nil, nil, nil, nil, nil, nil, h.HotspotStage, "")
+		row("hotspot", "moved", "", nil, nil, nil, nil, nil, nil, nil, h.Moved, "")
+		for _, side := range []struct {
+			arm string
+			ops []model.OpStat
+		}{{"baseline", h.TopOps.Baseline}, {"candidate", h.TopOps.Candidate}} {
+			for _, op := range side.ops {
+				row("top_op", op.Name, side.arm, nil, nil, nil, nil, nil, nil, nil, fmt.Sprintf("%.0f us in %d calls", op.TimeUs, op.Count), "")
+			}
+		}
+		m := r.Measurement
+		row("measurement", "repeats", "", nil, nil, nil, nil, m.Repeats[0], m.Repeats[1], nil, "", "")
+		row("measurement", "warmup_iters", "", nil, nil, nil, nil, m.WarmupIters[0], m.WarmupIters[1], nil, "", "")
+		for _, s := range m.ColdStarts {
+			row("measurement", "cold_start", "", nil, nil, nil, nil, nil, nil, nil, s, "")
+		}
+		for _, s := range m.Advice {
+			row("measurement", "advice", "", nil, nil, nil, nil, nil, nil, nil, s, "")
+		}
+		for _, c := range r.Checklist() {
+			row("checklist", c.Name, "", nil, nil, nil, c.State, nil, nil, nil, c.Reason, c.Hint)
+		}
+		for _, n := range r.Notes {
+			row("note", "", "", nil, nil, nil, nil, nil, nil, nil, n, "")
+		}
+		for _, w := range r.Warnings {
+			row("warning", "", "", nil, nil, nil, nil, nil, nil, nil, w, "")
+		}
+	}
+	return t
+}
+
+// --- Runs -------------------------------------------------------------------------------
+
+var runMetrics = []string{model.TTFT, model.TPOT, model.ITL, model.E2EL}
+
+func runsCols() []column {
+	cols := []column{
+		{"comparison", kInt, 11}, {"arm", kText, 10}, {"id", kInt, 8}, {"label", kText, 16}, {"role", kText, 10},
+		{"tool", kText, 10}, {"tool_version", kText, 10}, {"era", kText, 14}, {"model", kText, 24}, {"date", kText, 20},
+		{"dataset", kText, 12}, {"num_prompts", kInt, 11}, {"completed", kInt, 10}, {"failed", kInt, 8},
+		{"request_rate", kReqS, 12}, {"max_concurrency", kInt, 10}, {"duration_s", kNum, 10},
+		{"request_throughput", kReqS, 14}, {"input_throughput", kTokS, 14}, {"output_throughput", kTokS, 14}, {"total_token_throughput", kTokS, 14},
+	}
+	for _, m := range runMetrics {
+		cols = append(cols, column{m + ".median", kMS, 12}, column{m + ".p99", kMS, 12})
+	}
+	return append(cols, column{"stats_from", kText, 22}, column{"requests", kInt, 9}, column{"bundle", kText, 30}, column{"files", kText, 40})
+}
+
+// runStat is a run's statistic: recomputed from its requests where present, else the tool's.
+func runStat(r *model.Run, metric, stat string) (any, bool) {
+	get := func(s model.Stats) (model.Num, bool) {
+		for _, k := range []string{stat, map[string]string{"median": "p50"}[stat]} {
+			if v, ok := s[k]; ok && k != "" && v.Known() {
+				return v, true
+			}
+		}
+		return model.Unknown, false
+	}
+	if v, ok := get(r.Recomputed[metric]); ok {
+		return num(v), true
+	}
+	v, _ := get(r.Summary[metric])
+	return num(v), false
+}
+
+func runsTable(entries []Entry) *table {
+	t := &table{sheet: "Runs", file: "runs.csv", cols: runsCols()}
+	for _, e := range entries {
+		byID := map[int64]*model.Run{}
+		for _, r := range e.Runs {
+			if r != nil {
+				byID[r.ID] = r
+			}
+		}
+		for _, side := range []struct {
+			arm string
+			ids []int64
+		}{{"baseline", e.Record.Arms.Baseline.Runs}, {"candidate", e.Record.Arms.Candidate.Runs}} {
+			for _, id := range side.ids {
+				r := byID[id]
+				if r == nil {
+					t.rows = append(t.rows, []any{e.ID, side.arm, id})
+					continue
+				}
+				row := []any{e.ID, side.arm, r.ID, r.Label, r.Role, r.Tool, r.ToolVersion, r.Era, r.Model, r.Date, r.Dataset,
+					num(r.NumPrompts), num(r.Completed), num(r.Failed), num(r.RequestRate), num(r.MaxConcurrency), num(r.DurationS),
+					num(r.RequestThroughput), num(r.InputThroughput), num(r.OutputThroughput), num(r.TotalTokenThroughput)}
+				var recomputed []string
+				for _, m := range runMetrics {
+					med, rec := runStat(r, m, "median")
+					p99, rec2 := runStat(r, m, "p99")
+					row = append(row, med, p99)
+					if rec || rec2 {
+						recomputed = append(recomputed, m)
+					}
+				}
+				from := "tool"
+				if len(recomputed) > 0 {
+					from = "recomputed: " + strings.Join(recomputed, ", ")
+				}
+				row = append(row, from, len(r.Requests), r.Bundle, strings.Join(e.Files[r.ID], ", "))
+				t.rows = append(t.rows, row)
+			}
+		}
+	}
+	return t
+}
+
+// --- Requests and CDFs ------------------------------------------------------------------
+
+var requestCols = []column{
+	{"run", kInt, 8}, {"index", kInt, 8}, {"input_len", kInt, 10}, {"output_len", kInt, 10},
+	{"ttft_ms", kMS, 12}, {"tpot_ms", kMS, 12}, {"latency_ms", kMS, 12}, {"error", kText, 40},
+}
+
+// requestRow is one request's cells, times in ms.
+func requestRow(run int64, i int, q *model.Request) []any {
+	lenCell := func(n int) any {
+		if n < 0 {
+			return nil
+		}
+		return n
+	}
+	return []any{run, i, lenCell(q.InputLen), lenCell(q.OutputLen), floatCell(q.TTFT * 1e3),
+		floatCell(stats.RequestTPOT(q) * 1e3), floatCell(stats.RequestLatency(q) * 1e3), q.Error}
+}
+
+// uniqueRuns lists the entries' runs once each, in order of first appearance.
+func uniqueRuns(entries []Entry) []*model.Run {
+	seen := map[int64]bool{}
+	var out []*model.Run
+	for _, e := range entries {
+		for _, r := range e.Runs {
+			if r != nil && !seen[r.ID] {
+				seen[r.ID] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// cdfPoints is the number of quantile points per arm and metric.
+const cdfPoints = 100
+
+// armSamples pools an arm's per-request values of a metric in ms: successful requests, the
+// manifest's declared warm-up dropped, as the comparison does.
+func armSamples(e Entry, ids []int64, metric string) []float64 {
+	byID := map[int64]*model.Run{}
+	for _, r := range e.Runs {
+		if r != nil {
+			byID[r.ID] = r
+		}
+	}
+	var out []float64
+	for _, id := range ids {
+		r := byID[id]
+		if r == nil {
+			continue
+		}
+		skip := 0
+		if n, err := strconv.Atoi(r.Manifest.String("workload", "warmup_iters")); err == nil && n > 0 {
+			skip = n
+		}
+		for i := range r.Requests {
+			q := &r.Requests[i]
+			if i < skip || !q.OK() {
+				continue
+			}
+			var v float64
+			switch metric {
+			case model.TTFT:
+				v = q.TTFT
+			case model.TPOT:
+				v = stats.RequestTPOT(q)
+			default:
+				continue
+			}
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				out = append(out, v*1e3)
+			}
+		}
+	}
+	return out
+}
+
+// cdf returns cdfPoints (value, probability) pairs of the samples' empirical distribution,
+// at evenly spaced probabilities from 0 to 1 (numpy's linear percentiles); nil without
+// samples. It sorts xs.
+func cdf(xs []float64) (vals, probs []float64) {
+	if len(xs) == 0 {
+		return nil, nil
+	}
+	sort.Float64s(xs)
+	vals, probs = make([]float64, cdfPoints), make([]float64, cdfPoints)
+	for i := range vals {
+		p := float64(i) / float64(cdfPoints-1)
+		rank := p * float64(len(xs)-1)
+		lo := int(math.Floor(rank))
+		v := xs[lo]
+		if lo+1 < len(xs) {
+			v += (xs[lo+1] - xs[lo]) * (rank - float64(lo))
+		}
+		vals[i], probs[i] = v, p
+	}
+	return vals, probs
+}

@@ -1,0 +1,283 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"benchlens/analysis/compare"
+	"benchlens/analysis/stats"
+	"benchlens/model"
+)
+
+// synthArm describes a synthetic arm, as compare's tests build them.
+type synthArm struct {
+	label      string
+	runs       int
+	ttft, tpot float64 // ms
+	resolved   string
+	target     string
+	fallback   string
+	copies     int // copies per step in the trace; -1: no trace
+	shape      string
+	seed       uint64
+}
+
+var testManifest = model.Manifest{
+	"stack_fingerprint": map[string]any{"base_stack_version": "CUDA 12.4", "driver_version": "550.54.15"},
+	"hardware_sku":      "H100 x1",
+	"node":              map[string]any{"machine": "lab-1", "numa": 0, "card_slot": 3},
+	"workload":          map[string]any{"model_name": "m", "input_len": 1024, "output_len": 64, "seed": 1, "warmup_iters": 2},
+}
+
+func (a synthArm) build(firstID int64) compare.Arm {
+	out := compare.Arm{Label: a.label}
+	rng := rand.New(rand.NewPCG(a.seed+1, 7))
+	for r := range a.runs {
+		run := model.NewRun("vllm")
+		run.ID, run.Label, run.Model, run.Role = firstID+int64(r), a.label, "m", "other"
+		run.Date, run.Era, run.Bundle = "2025-06-01T10:00:00", "G (vLLM >=0.10)", "bundles/"+a.label
+		run.Manifest = testManifest
+		runNoise := 1 + 0.004*rng.NormFloat64()
+		for i := range 120 {
+			in := 512 + (i*37)%1024
+			ttft := a.ttft * runNoise * (0.5 + float64(in)/2048) * (1 + 0.05*rng.NormFloat64()) / 1e3
+			if i < 2 {
+				ttft *= 5
+			}
+			gaps := make([]float64, 63)
+			for g := range gaps {
+				gaps[g] = a.tpot * runNoise * (1 + 0.05*rng.NormFloat64()) / 1e3
+			}
+			run.Requests = append(run.Requests, model.Request{InputLen: in, OutputLen: 64, TTFT: ttft,
+				TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN(), ITL: gaps})
+		}
+		run.NumPrompts, run.Completed, run.Failed = 120, 120, 0
+		run.RequestRate = model.Num(math.Inf(1))
+		run.OutputThroughput = model.Num(1000 / a.tpot / runNoise)
+		run.SetStat(model.TTFT, "median", a.ttft)
+		run.SetStat(model.TTFT, "p99", a.ttft*2)
+		rd := compare.RunData{Run: run}
+		if a.resolved != "" {
+			lg := &model.LogEvidence{Engine: "vllm", Resolved: a.resolved, TargetBackend: a.target, TargetSource: "flag",
+				Processes: []model.ProcessBackend{{Tag: "EngineCore_DP0", Backend: a.resolved,
+					Line: model.Line{N: 40, Text: "Using " + a.resolved + " backend."}}}}
+			if a.fallback != "" {
+				lg.Fallbacks = []model.Line{{N: 38, Text: a.fallback}}
+			}
+			rd.Logs = []*model.LogEvidence{lg}
+		}
+		if a.copies >= 0 {
+			rd.Traces = []*model.TraceEvidence{{Steps: 4,
+				Copies:   map[string]model.CopyStat{"HtoD": {Count: 4 * a.copies}},
+				Launches: model.CallStat{Count: 96 + 4*a.copies}, Syncs: model.CallStat{Count: 4 + 2*a.copies},
+				BusyFraction: model.Num(0.9), WindowUs: 40000,
+				TopOps: []model.OpStat{{Name: "attn_" + a.resolved, TimeUs: 900}, {Name: "gemm", TimeUs: 800}}}}
+		}
+		if a.shape != "" {
+			rd.Util = []*model.UtilEvidence{{Tool: "nvidia-smi", Devices: []model.DeviceSeries{{ID: "0",
+				Shape: &model.Shape{Class: a.shape, MedianBusy: 95}}}}}
+		}
+		out.Runs = append(out.Runs, rd)
+	}
+	return out
+}
+
+func baseArm(label string, seed uint64) synthArm {
+	return synthArm{label: label, runs: 5, ttft: 60, tpot: 12, resolved: "FLASH_ATTN", target: "FLASH_ATTN",
+		copies: 1, shape: model.ShapeSustainedHigh, seed: seed}
+}
+
+func candArm(label string, seed uint64, change func(*synthArm)) synthArm {
+	c := synthArm{label: label, runs: 5, ttft: 60, tpot: 12, resolved: "FLASHINFER", target: "FLASHINFER",
+		copies: 1, shape: model.ShapeSustainedHigh, seed: seed}
+	change(&c)
+	return c
+}
+
+// entry compares two arms and wraps the record as an export entry.
+func entry(id int64, base, cand compare.Arm) Entry {
+	e := Entry{ID: id, SavedAt: "2025-06-02T09:00:00Z", Record: compare.Compare(base, cand, compare.DefaultSettings)}
+	for _, a := range []compare.Arm{base, cand} {
+		for _, rd := range a.Runs {
+			e.Runs = append(e.Runs, rd.Run)
+		}
+	}
+	return e
+}
+
+const injection = `=HYPERLINK("http://x","y")`
+
+// testEntries is four realistic comparisons: established (with an analyst's note that looks
+// like a formula and an override), zero, offset and a fallback (not established).
+func testEntries(t testing.TB) []Entry {
+	t.Helper()
+	b := baseArm("base", 1).build(1)
+	est := entry(1, b, candArm("fa-cand", 2, func(a *synthArm) { a.tpot = 10.8 }).build(100))
+	est.Annotation = Annotation{At: "2025-06-03T10:00:00Z", Author: "ana", Note: injection, Tags: []string{"decode", "+1"},
+		StatusOverride: compare.Offset, OverrideReason: "@ops: second look at the copies"}
+	est.History = []Annotation{{At: "2025-06-02T10:00:00Z", Author: "ana", Note: "first look"}, est.Annotation}
+	est.Files = map[int64][]string{1: {"bundles/base/result.json", "bundles/base/server.log"}}
+	zero := entry(2, b, candArm("zero-cand", 3, func(*synthArm) {}).build(200))
+	off := entry(3, b, candArm("offset-cand", 4, func(a *synthArm) {
+		a.ttft, a.tpot, a.copies, a.shape = 54, 12.5, 4, model.ShapeIntermittent
+	}).build(300))
+	fb := entry(4, b, candArm("-fallback", 5, func(a *synthArm) {
+		a.resolved, a.tpot, a.fallback = "FLASH_ATTN", 11.6, "Cannot use FLASHINFER backend: not installed"
+	}).build(400))
+	want := []string{compare.Established, compare.Zero, compare.Offset, compare.NotEstablished}
+	out := []Entry{est, zero, off, fb}
+	for i, e := range out {
+		if e.Record.Status != want[i] {
+			t.Fatalf("entry %d: status %s, want %s (%v)", e.ID, e.Record.Status, want[i], e.Record.Causes)
+		}
+	}
+	return out
+}
+
+func recordsJSON(t *testing.T, recs []compare.Record) string {
+	t.Helper()
+	b, err := json.Marshal(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The YAML export reads back with ReadYAML into the same records; the analyst's annotation
+// and the comparison's identity ride along under their own keys.
+func TestYAMLEntriesRoundTrip(t *testing.T) {
+	entries := testEntries(t)
+	var buf bytes.Buffer
+	if err := YAMLEntries(&buf, entries); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadYAML(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(entries) {
+		t.Fatalf("%d records, want %d", len(got), len(entries))
+	}
+	var want []compare.Record
+	for _, e := range entries {
+		want = append(want, e.Record)
+	}
+	// The records compare equal through their JSON form (NaN is not equal to itself, and
+	// an empty list reads back as empty where it was nil).
+	var plain bytes.Buffer
+	if err := YAML(&plain, want); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := ReadYAML(&plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := recordsJSON(t, got), recordsJSON(t, ref); g != w {
+		t.Errorf("records differ from the plain YAML round trip:\n%s\n%s", g, w)
+	}
+	for i := range got {
+		g, w := recordsJSON(t, got[i:i+1]), recordsJSON(t, want[i:i+1])
+		if normalizeEmpty(g) != normalizeEmpty(w) {
+			t.Errorf("record %d differs from the original:\n%s\n%s", i, g, w)
+		}
+	}
+	text := buf.String()
+	for _, s := range []string{"analyst:", "status_override: offset", "history:", "comparison:", "stack_fingerprint:", "hardware_sku:",
+		"resolved_backend:", "e2e_throughput:", "extra_copy:", "device_util_trace:", "hotspot_stage:", "status: established"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("YAML lacks %q", s)
+		}
+	}
+	var back []struct {
+		Comparison struct {
+			ID int64 `yaml:"id"`
+		} `yaml:"comparison"`
+		Analyst yamlAnalyst `yaml:"analyst"`
+	}
+	if err := yaml.Unmarshal(buf.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if a := back[0].Analyst; back[0].Comparison.ID != 1 || a.Note != injection || a.OverrideReason != entries[0].Annotation.OverrideReason ||
+		strings.Join(a.Tags, ",") != "decode,+1" || len(a.History) != 2 || a.History[0].Note != "first look" {
+		t.Errorf("analyst read back: %+v", back[0])
+	}
+}
+
+// normalizeEmpty treats an empty JSON list like null.
+func normalizeEmpty(s string) string { return strings.ReplaceAll(s, "[]", "null") }
+
+func TestFlattenRecord(t *testing.T) {
+	e := testEntries(t)[0]
+	m := map[string]any{}
+	var order []string
+	for _, kv := range flattenRecord(e.Record) {
+		if _, dup := m[kv.key]; dup {
+			t.Errorf("duplicate key %s", kv.key)
+		}
+		m[kv.key] = kv.val
+		order = append(order, kv.key)
+	}
+	checks := map[string]any{
+		"stack_fingerprint.driver_version.baseline":  "550.54.15",
+		"path.resolved_backend.candidate":            "FLASHINFER",
+		"status":                                     compare.Established,
+		"hardware_sku.state":                         compare.Same,
+		"perf.tpot.n":                                "5, 5",
+		"arms.baseline.runs":                         "1, 2, 3, 4, 5",
+		"perf.tpot.delta_pct":                        e.Record.Perf[model.TPOT].Delta.F(),
+		"buckets.rows.short.stages.tpot.significant": true,
+	}
+	for k, want := range checks {
+		if got, ok := m[k]; !ok || got != want {
+			t.Errorf("%s = %#v, want %#v", k, got, want)
+		}
+	}
+	if order[0] != "stack_fingerprint.base_stack_version.baseline" {
+		t.Errorf("first key %s", order[0])
+	}
+	if s, _ := m["hotspot.top_ops.baseline"].(string); !strings.HasPrefix(s, `[{"`) {
+		t.Errorf("top ops as JSON text: %v", m["hotspot.top_ops.baseline"])
+	}
+}
+
+// A bare entry (a record built by hand, no runs) exports without failing anywhere.
+func TestBareEntry(t *testing.T) {
+	entries := []Entry{{ID: 7, Record: compare.Record{Status: compare.Zero,
+		Arms: compare.Arms{Baseline: compare.ArmInfo{Label: "a", Runs: []int64{1}}, Candidate: compare.ArmInfo{Label: "b", Runs: []int64{2}}}}}}
+	var buf bytes.Buffer
+	if err := XLSX(&buf, entries, XLSXOptions{Requests: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := CSV(t.TempDir(), entries); err != nil {
+		t.Fatal(err)
+	}
+	if err := Markdown(&buf, entries); err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := YAMLEntries(&buf, entries); err != nil {
+		t.Fatal(err)
+	}
+	if recs, err := ReadYAML(&buf); err != nil || len(recs) != 1 || recs[0].Status != compare.Zero {
+		t.Fatalf("%v %v", recs, err)
+	}
+}
+
+func TestCDFMatchesPercentiles(t *testing.T) {
+	xs := []float64{5, 1, 4, 2, 3, 10, 7}
+	vals, probs := cdf(append([]float64(nil), xs...))
+	if len(vals) != cdfPoints || probs[0] != 0 || probs[cdfPoints-1] != 1 {
+		t.Fatalf("%d points, %v..%v", len(vals), probs[0], probs[cdfPoints-1])
+	}
+	for i, p := range probs {
+		if want := stats.Percentile(append([]float64(nil), xs...), 100*p); math.Abs(vals[i]-want) > 1e-12 {
+			t.Errorf("p=%v: %v, want %v", p, vals[i], want)
+		}
+	}
+}

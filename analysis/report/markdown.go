@@ -1,0 +1,114 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"benchlens/analysis/compare"
+)
+
+var checkMark = map[string]string{compare.CheckOK: "✅", compare.CheckWarn: "⚠️", compare.CheckFail: "❌"}
+
+// Markdown writes a short summary per comparison to paste into a pull request: the title,
+// the verdict (and the analyst's override with its reason), the causes, a stage table, the
+// evidence checklist and the analyst's note.
+func Markdown(w io.Writer, entries []Entry) error {
+	var b strings.Builder
+	for i, e := range entries {
+		if i > 0 {
+			b.WriteString("\n---\n\n")
+		}
+		markdownEntry(&b, e)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func markdownEntry(b *strings.Builder, e Entry) {
+	r, a := e.Record, e.Annotation
+	fmt.Fprintf(b, "## %s vs %s", mdInline(orDash(r.Arms.Baseline.Label)), mdInline(orDash(r.Arms.Candidate.Label)))
+	if e.ID != 0 {
+		fmt.Fprintf(b, " (comparison #%d)", e.ID)
+	}
+	b.WriteString("\n\n")
+	fmt.Fprintf(b, "Baseline: %d runs (%s); candidate: %d runs (%s).\n\n",
+		len(r.Arms.Baseline.Runs), ids(r.Arms.Baseline.Runs), len(r.Arms.Candidate.Runs), ids(r.Arms.Candidate.Runs))
+	if a.StatusOverride != "" && a.StatusOverride != r.Status {
+		fmt.Fprintf(b, "**Verdict: %s** (analyst override of the proposed `%s`", a.StatusOverride, r.Status)
+		if a.OverrideReason != "" {
+			fmt.Fprintf(b, ": %s", mdInline(a.OverrideReason))
+		}
+		b.WriteString(")\n")
+	} else {
+		fmt.Fprintf(b, "**Verdict: %s**\n", r.Status)
+	}
+	if len(r.Causes) > 0 {
+		b.WriteString("\nCauses:\n\n")
+		for _, c := range r.Causes {
+			fmt.Fprintf(b, "- `%s`: %s\n", c.Code, mdInline(c.Reason))
+		}
+	}
+
+	if len(r.Perf) > 0 {
+		b.WriteString("\n| metric | baseline | candidate | delta | p |\n|---|---:|---:|---:|---:|\n")
+		for _, k := range metricOrder(r.Perf) {
+			d := r.Perf[k]
+			delta, p := "-", "-"
+			if d.Delta.Known() {
+				delta = fmt.Sprintf("%+.2f%%", d.Delta.F())
+				if !d.Significant {
+					delta = "~ " + delta
+				}
+				if lo, hi := d.CILow, d.CIHigh; lo.Known() && hi.Known() {
+					delta += fmt.Sprintf(" [%+.2f%%, %+.2f%%]", lo.F(), hi.F())
+				}
+			}
+			if d.P.Known() {
+				p = "p" + P(d.P.F()) + fmt.Sprintf(" n=%d+%d", d.N[0], d.N[1])
+			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", k, value(d.Baseline, d.Unit), value(d.Candidate, d.Unit), delta, p)
+		}
+		b.WriteString("\n~ marks a change that is not significant; intervals in brackets.\n")
+	}
+
+	b.WriteString("\nEvidence:\n\n")
+	for _, c := range r.Checklist() {
+		mark := checkMark[c.State]
+		if mark == "" {
+			mark = c.State
+		}
+		fmt.Fprintf(b, "- %s **%s**: %s", mark, c.Name, mdInline(c.Reason))
+		if c.Hint != "" {
+			fmt.Fprintf(b, " (next time: %s)", mdInline(c.Hint))
+		}
+		b.WriteString("\n")
+	}
+
+	if a.Note != "" || len(a.Tags) > 0 {
+		b.WriteString("\n")
+		if a.Note != "" {
+			who := ""
+			if a.Author != "" {
+				who = " (" + mdInline(a.Author) + ")"
+			}
+			fmt.Fprintf(b, "**Note**%s:\n\n", who)
+			for _, line := range strings.Split(strings.TrimRight(a.Note, "\n"), "\n") {
+				fmt.Fprintf(b, "> %s\n", line)
+			}
+		}
+		if len(a.Tags) > 0 {
+			if a.Note != "" {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(b, "Tags: %s\n", mdInline(strings.Join(a.Tags, ", ")))
+		}
+	}
+}
+
+// mdInline keeps text on one line and stops it from breaking a table cell.
+func mdInline(s string) string {
+	s = strings.ReplaceAll(s, "\r", "")
+	s = strings.ReplaceAll(s, "\n", " ")
+	return strings.ReplaceAll(s, "|", `\|`)
+}

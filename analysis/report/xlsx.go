@@ -1,0 +1,499 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
+
+	"benchlens/analysis/compare"
+	"benchlens/model"
+)
+
+// XLSXOptions tunes the workbook.
+type XLSXOptions struct {
+	// Requests adds a Requests sheet with one row per request of every run (streamed, so
+	// large runs fit; Excel's row limit still applies and is noted when hit).
+	Requests bool
+	// Charts is how many comparisons get charts, from the first: 0 means DefaultCharts,
+	// a negative number none.
+	Charts int
+}
+
+// DefaultCharts is the number of comparisons charted when XLSXOptions.Charts is 0.
+const DefaultCharts = 20
+
+// Sheet names.
+const (
+	SheetVerdicts   = "Verdicts"
+	SheetCharts     = "Charts"
+	SheetStages     = "Stages"
+	SheetConditions = "Conditions"
+	SheetEvidence   = "Evidence"
+	SheetRuns       = "Runs"
+	SheetRequests   = "Requests"
+	SheetCDF        = "CDF data"
+)
+
+// Status fill colours (Excel's good / neutral / bad palette).
+var statusFill = map[string]string{
+	compare.Established:    "C6EFCE", // green
+	compare.Zero:           "D9D9D9", // grey
+	compare.Offset:         "FFEB9C", // amber
+	compare.NotEstablished: "FFC7CE", // red
+}
+
+// stateFill colours condition, check and overhead states.
+var stateFill = map[string]string{
+	compare.Same: "C6EFCE", compare.CheckOK: "C6EFCE", "measured": "C6EFCE",
+	compare.Unknown: "FFEB9C", compare.CheckWarn: "FFEB9C", "unmeasured": "FFEB9C",
+	compare.Differs: "FFC7CE", compare.CheckFail: "FFC7CE", "grew": "FFC7CE",
+}
+
+// Number formats with their units. Percent values are already in % (so no Excel "%", which
+// would multiply by 100); p shows four significant digits across its range.
+var numFmts = map[kind]string{
+	kInt:  "0",
+	kMS:   `0.00" ms"`,
+	kPct:  `+0.00"%";-0.00"%";0.00"%"`,
+	kP:    `[<0.01]0.000E+00;[<0.1]0.00000;0.0000`,
+	kTokS: `0.00" tok/s"`,
+	kReqS: `0.00" req/s"`,
+}
+
+// maxSheetRows is Excel's row limit.
+const maxSheetRows = 1048576
+
+type styles struct {
+	header, title int
+	byKind        map[kind]int
+	status, state map[string]int
+}
+
+func newStyles(f *excelize.File) (*styles, error) {
+	s := &styles{byKind: map[kind]int{}, status: map[string]int{}, state: map[string]int{}}
+	var err error
+	if s.header, err = f.NewStyle(&excelize.Style{
+		Font:      &excelize.Font{Bold: true},
+		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"D9E1F2"}},
+		Border:    []excelize.Border{{Type: "bottom", Color: "8EA9DB", Style: 1}},
+		Alignment: &excelize.Alignment{Vertical: "center"},
+	}); err != nil {
+		return nil, err
+	}
+	if s.title, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 12}}); err != nil {
+		return nil, err
+	}
+	for k, code := range numFmts {
+		code := code
+		if s.byKind[k], err = f.NewStyle(&excelize.Style{CustomNumFmt: &code}); err != nil {
+			return nil, err
+		}
+	}
+	fill := func(color string) (int, error) {
+		return f.NewStyle(&excelize.Style{Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{color}}})
+	}
+	for st, c := range statusFill {
+		if s.status[st], err = fill(c); err != nil {
+			return nil, err
+		}
+	}
+	for st, c := range stateFill {
+		if s.state[st], err = fill(c); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// style is a cell's style: its number format, or its state colour.
+func (s *styles) style(k kind, v any) int {
+	switch k {
+	case kStatus:
+		if str, ok := v.(string); ok {
+			return s.status[str]
+		}
+		return 0
+	case kState:
+		if str, ok := v.(string); ok {
+			return s.state[str]
+		}
+		return 0
+	}
+	if _, isString := v.(string); isString {
+		return 0
+	}
+	return s.byKind[k]
+}
+
+// cellValue makes a table value fit for a cell: numbers stay numbers, every string is
+// written as text (an inline string, never a formula) whatever it starts with.
+func cellValue(v any) any {
+	switch x := v.(type) {
+	case model.Num:
+		return num(x)
+	case string:
+		if x == "" {
+			return nil
+		}
+		return clip(x)
+	}
+	return v
+}
+
+// clip keeps a string within Excel's 32767-character cell limit.
+func clip(s string) string {
+	const limit = 32000
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + " …(truncated)"
+}
+
+// XLSX writes the entries as one workbook: Verdicts, Charts, Stages, Conditions, Evidence,
+// Runs, optionally Requests, and CDF data. Every table has a styled, frozen header row and an
+// autofilter; numbers carry their units in the number format. Strings are always written as
+// text, never as formulas, so a note such as =HYPERLINK(…) stays inert.
+func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	st, err := newStyles(f)
+	if err != nil {
+		return err
+	}
+	nCharts := opt.Charts
+	if nCharts == 0 {
+		nCharts = DefaultCharts
+	}
+	nCharts = max(0, min(nCharts, len(entries)))
+
+	names := []string{SheetVerdicts}
+	if nCharts > 0 {
+		names = append(names, SheetCharts)
+	}
+	names = append(names, SheetStages, SheetConditions, SheetEvidence, SheetRuns)
+	if opt.Requests {
+		names = append(names, SheetRequests)
+	}
+	if nCharts > 0 {
+		names = append(names, SheetCDF)
+	}
+	if err := f.SetSheetName("Sheet1", names[0]); err != nil {
+		return err
+	}
+	for _, n := range names[1:] {
+		if _, err := f.NewSheet(n); err != nil {
+			return err
+		}
+	}
+
+	stagesT, spans := stagesTableSpans(entries)
+	for _, t := range []*table{verdictsTable(entries), stagesT, conditionsTable(entries), evidenceTable(entries), runsTable(entries)} {
+		freezeCols := 0
+		if t.sheet == SheetVerdicts {
+			freezeCols = 1
+		}
+		if err := writeTable(f, st, t, freezeCols); err != nil {
+			return fmt.Errorf("sheet %s: %w", t.sheet, err)
+		}
+	}
+	if opt.Requests {
+		if err := writeRequests(f, st, entries); err != nil {
+			return fmt.Errorf("sheet %s: %w", SheetRequests, err)
+		}
+	}
+	if nCharts > 0 {
+		if err := writeCharts(f, st, entries[:nCharts], spans); err != nil {
+			return fmt.Errorf("sheet %s: %w", SheetCharts, err)
+		}
+	}
+	_, err = f.WriteTo(w)
+	return err
+}
+
+// streamTable starts a streamed sheet: column widths, frozen header, header row, autofilter.
+func streamTable(f *excelize.File, st *styles, sheet string, cols []column, freezeCols, rows int) (*excelize.StreamWriter, error) {
+	sw, err := f.NewStreamWriter(sheet)
+	if err != nil {
+		return nil, err
+	}
+	// Widths are set per run of equal widths: each call costs as much as the columns set so far.
+	widths := make([]float64, len(cols))
+	for i, c := range cols {
+		widths[i] = c.width
+		if widths[i] == 0 { // from the header, in steps of 6 so neighbours share a width
+			widths[i] = math.Ceil(min(max(float64(len(c.name))*0.9+2, 10), 42)/6) * 6
+		}
+	}
+	for i := 0; i < len(widths); {
+		j := i
+		for j+1 < len(widths) && widths[j+1] == widths[i] {
+			j++
+		}
+		if err := sw.SetColWidth(i+1, j+1, widths[i]); err != nil {
+			return nil, err
+		}
+		i = j + 1
+	}
+	topLeft, _ := excelize.CoordinatesToCellName(freezeCols+1, 2)
+	if err := sw.SetPanes(&excelize.Panes{Freeze: true, XSplit: freezeCols, YSplit: 1, TopLeftCell: topLeft, ActivePane: activePane(freezeCols)}); err != nil {
+		return nil, err
+	}
+	header := make([]any, len(cols))
+	for i, c := range cols {
+		header[i] = excelize.Cell{StyleID: st.header, Value: c.name}
+	}
+	if err := sw.SetRow("A1", header, excelize.RowOpts{Height: 18}); err != nil {
+		return nil, err
+	}
+	last, _ := excelize.CoordinatesToCellName(len(cols), max(rows+1, 2))
+	if err := f.AutoFilter(sheet, "A1:"+last, nil); err != nil {
+		return nil, err
+	}
+	return sw, nil
+}
+
+func activePane(freezeCols int) string {
+	if freezeCols > 0 {
+		return "bottomRight"
+	}
+	return "bottomLeft"
+}
+
+// writeTable streams a table into its sheet.
+func writeTable(f *excelize.File, st *styles, t *table, freezeCols int) error {
+	sw, err := streamTable(f, st, t.sheet, t.cols, freezeCols, len(t.rows))
+	if err != nil {
+		return err
+	}
+	buf := make([]any, len(t.cols))
+	for r, row := range t.rows {
+		for i := range buf {
+			buf[i] = nil
+		}
+		for i, v := range row {
+			if i >= len(t.cols) {
+				break
+			}
+			k := t.cols[i].kind
+			if c, ok := v.(cell); ok {
+				v, k = c.v, c.k
+			}
+			v = cellValue(v)
+			if s := st.style(k, v); s != 0 {
+				buf[i] = excelize.Cell{StyleID: s, Value: v}
+			} else {
+				buf[i] = v
+			}
+		}
+		ref, _ := excelize.CoordinatesToCellName(1, r+2)
+		if err := sw.SetRow(ref, buf); err != nil {
+			return err
+		}
+	}
+	return sw.Flush()
+}
+
+// writeRequests streams every request of every run, each run once.
+func writeRequests(f *excelize.File, st *styles, entries []Entry) error {
+	runs := uniqueRuns(entries)
+	total := 0
+	for _, r := range runs {
+		total += len(r.Requests)
+	}
+	room := maxSheetRows - 2 // the header and a possible truncation note
+	sw, err := streamTable(f, st, SheetRequests, requestCols, 0, min(total, room))
+	if err != nil {
+		return err
+	}
+	buf := make([]any, len(requestCols))
+	row := 2
+	for _, r := range runs {
+		for i := range r.Requests {
+			if row-1 > room {
+				ref, _ := excelize.CoordinatesToCellName(1, row)
+				if err := sw.SetRow(ref, []any{fmt.Sprintf("truncated: Excel holds %d rows; %d requests left out (use the CSV or the database)", maxSheetRows, total-room)}); err != nil {
+					return err
+				}
+				return sw.Flush()
+			}
+			for j, v := range requestRow(r.ID, i, &r.Requests[i]) {
+				v = cellValue(v)
+				if s := st.style(requestCols[j].kind, v); s != 0 {
+					buf[j] = excelize.Cell{StyleID: s, Value: v}
+				} else {
+					buf[j] = v
+				}
+			}
+			ref, _ := excelize.CoordinatesToCellName(1, row)
+			if err := sw.SetRow(ref, buf); err != nil {
+				return err
+			}
+			row++
+		}
+	}
+	return sw.Flush()
+}
+
+// cdfCols: the chart series take their names from the series column, so no label is ever
+// written into a chart formula.
+var cdfCols = []column{{"comparison", kInt, 11}, {"metric", kText, 8}, {"arm", kText, 10}, {"series", kText, 24}, {"probability", kNum, 11}, {"value_ms", kMS, 12}}
+
+// cdfSeries is where one arm's CDF of one metric sits in the CDF data sheet.
+type cdfSeries struct {
+	arm         string
+	first, last int
+}
+
+// sheetRange is an absolute reference to rows first..last of one column.
+func sheetRange(sheet string, col, first, last int) string {
+	c, _ := excelize.ColumnNumberToName(col)
+	quoted := "'" + strings.ReplaceAll(sheet, "'", "''") + "'"
+	if first == last {
+		return fmt.Sprintf("%s!$%s$%d", quoted, c, first)
+	}
+	return fmt.Sprintf("%s!$%s$%d:$%s$%d", quoted, c, first, c, last)
+}
+
+// writeCharts writes the CDF data sheet and, per comparison, a chart of its stage deltas with
+// their intervals and the TTFT and TPOT CDFs of both arms.
+func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpan) error {
+	// CDF points first, so the charts can point at them.
+	type key struct {
+		entry  int
+		metric string
+	}
+	series := map[key][]cdfSeries{}
+	var rows [][]any
+	for i, e := range entries {
+		for _, m := range []string{model.TTFT, model.TPOT} {
+			for _, side := range []struct {
+				arm string
+				a   compare.ArmInfo
+			}{{"baseline", e.Record.Arms.Baseline}, {"candidate", e.Record.Arms.Candidate}} {
+				vals, probs := cdf(armSamples(e, side.a.Runs, m))
+				if len(vals) == 0 {
+					continue
+				}
+				first := len(rows) + 2
+				label := side.arm
+				if side.a.Label != "" {
+					label += " (" + side.a.Label + ")"
+				}
+				for j := range vals {
+					rows = append(rows, []any{e.ID, m, side.arm, label, probs[j], vals[j]})
+				}
+				series[key{i, m}] = append(series[key{i, m}], cdfSeries{side.arm, first, len(rows) + 1})
+			}
+		}
+	}
+	if err := writeTable(f, st, &table{sheet: SheetCDF, cols: cdfCols, rows: rows}, 0); err != nil {
+		return err
+	}
+
+	if err := f.SetColWidth(SheetCharts, "A", "A", 12); err != nil {
+		return err
+	}
+	const blockRows = 17
+	for i, e := range entries {
+		top := 1 + i*blockRows
+		head := fmt.Sprintf("#%d %s: %s", e.ID, title(e), e.Record.Status)
+		if o := e.Annotation.StatusOverride; o != "" {
+			head += fmt.Sprintf(" (analyst: %s)", o)
+		}
+		ref, _ := excelize.CoordinatesToCellName(1, top)
+		if err := f.SetCellStr(SheetCharts, ref, head); err != nil {
+			return err
+		}
+		if err := f.SetCellStyle(SheetCharts, ref, ref, st.title); err != nil {
+			return err
+		}
+		at := func(col int) string {
+			c, _ := excelize.CoordinatesToCellName(col, top+1)
+			return c
+		}
+		if sp := spans[i]; sp.last >= sp.first {
+			if err := deltaChart(f, at(1), e, sp); err != nil {
+				return err
+			}
+		}
+		for j, m := range []string{model.TTFT, model.TPOT} {
+			if s := series[key{i, m}]; len(s) > 0 {
+				if err := cdfChart(f, at(9+8*j), m, s); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func chartTitle(s string) excelize.ChartTitle {
+	return excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: s, Font: &excelize.Font{Bold: true, Size: 11}}}}
+}
+
+// deltaChart draws the stage deltas as columns with their intervals as high-low lines between
+// the interval bounds (Excel charts from excelize have no error bars).
+func deltaChart(f *excelize.File, cell string, e Entry, sp stageSpan) error {
+	cats := sheetRange(SheetStages, stagesMetricCol, sp.first, sp.last)
+	dims := excelize.ChartDimension{Width: 480, Height: 300}
+	bars := &excelize.Chart{
+		Type:       excelize.Col,
+		Dimension:  dims,
+		VaryColors: ptr(false),
+		Title:      chartTitle("stage deltas (%) with intervals"),
+		Legend:     excelize.ChartLegend{Position: "bottom"},
+		Series: []excelize.ChartSeries{{
+			Name: sheetRange(SheetStages, stagesDeltaCol, 1, 1), Categories: cats, Values: sheetRange(SheetStages, stagesDeltaCol, sp.first, sp.last),
+			Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"8EA9DB"}},
+		}},
+		YAxis:        excelize.ChartAxis{MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: `0.0"%"`}},
+		XAxis:        excelize.ChartAxis{TickLabelPosition: excelize.ChartTickLabelLow},
+		ShowBlanksAs: "gap",
+	}
+	bound := func(col int) excelize.ChartSeries {
+		return excelize.ChartSeries{
+			Name: sheetRange(SheetStages, col, 1, 1), Categories: cats, Values: sheetRange(SheetStages, col, sp.first, sp.last),
+			Line:   excelize.LineOptions{Type: excelize.LineNone},
+			Marker: excelize.ChartMarker{Symbol: "dash", Size: 9, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"404040"}}},
+		}
+	}
+	interval := &excelize.Chart{
+		Type:   excelize.Line,
+		Series: []excelize.ChartSeries{bound(stagesLowCol), bound(stagesHighCol)},
+		XAxis:  excelize.ChartAxis{HighLowLines: true},
+	}
+	return f.AddChart(SheetCharts, cell, bars, interval)
+}
+
+// cdfChart draws one metric's CDF per arm as scatter lines.
+func cdfChart(f *excelize.File, cell, metric string, s []cdfSeries) error {
+	colors := map[string]string{"baseline": "7F7F7F", "candidate": "2F75B5"}
+	ch := &excelize.Chart{
+		Type:      excelize.Scatter,
+		Dimension: excelize.ChartDimension{Width: 480, Height: 300},
+		Title:     chartTitle(strings.ToUpper(metric) + " CDF per arm"),
+		Legend:    excelize.ChartLegend{Position: "bottom"},
+		XAxis:     excelize.ChartAxis{Title: chartTitle(metric + " (ms)"), MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0.0"}},
+		YAxis:     excelize.ChartAxis{Title: chartTitle("fraction of requests"), MajorGridLines: true, Minimum: ptr(0.0), Maximum: ptr(1.0)},
+	}
+	for _, x := range s {
+		ch.Series = append(ch.Series, excelize.ChartSeries{
+			Name:       sheetRange(SheetCDF, 4, x.first, x.first),
+			Categories: sheetRange(SheetCDF, 6, x.first, x.last),
+			Values:     sheetRange(SheetCDF, 5, x.first, x.last),
+			Line:       excelize.LineOptions{Type: excelize.LineSolid, Width: 1.75, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{colors[x.arm]}}},
+			Marker:     excelize.ChartMarker{Symbol: "none"},
+		})
+	}
+	return f.AddChart(SheetCharts, cell, ch)
+}
+
+func ptr[T any](v T) *T { return &v }
