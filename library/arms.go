@@ -17,13 +17,12 @@ import (
 // nothing is an error.
 func LoadArm(st *store.Store, sel string) (compare.Arm, error) {
 	sel = strings.TrimSpace(sel)
-	arm := compare.Arm{Label: sel}
 	ids, err := selectRuns(st, sel)
 	if err != nil {
-		return arm, err
+		return compare.Arm{Label: sel}, err
 	}
+	runs := make([]compare.RunData, len(ids))
 	// Runs load in parallel: unpacking millions of gaps is the bulk of a compare.
-	arm.Runs = make([]compare.RunData, len(ids))
 	errs := make([]error, len(ids))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
@@ -33,17 +32,18 @@ func LoadArm(st *store.Store, sel string) (compare.Arm, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			arm.Runs[i], errs[i] = LoadRun(st, id)
+			runs[i], errs[i] = LoadRun(st, id)
 		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return arm, err
+		return compare.Arm{Label: sel}, err
 	}
-	if isIDList(sel) && len(arm.Runs) > 0 {
-		arm.Label = arm.Runs[0].Run.Label
+	label := sel
+	if isIDList(sel) && len(runs) > 0 {
+		label = runs[0].Run.Label
 	}
-	return arm, nil
+	return compare.NewArm(label, runs), nil
 }
 
 // LoadRun loads one run with its samples and the evidence of its files.

@@ -224,3 +224,12 @@ func (s *Store) LabelRoles() (map[string]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// RunHeader returns one run without its per-request samples.
+func (s *Store) RunHeader(id int64) (*model.Run, error) {
+	r, err := scanRun(s.db.QueryRow(`SELECT `+runColumnsSQL+` FROM runs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("no run %d in the library", id)
+	}
+	return r, err
+}

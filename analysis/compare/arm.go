@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"sync"
 
 	"benchlens/analysis/stats"
 	"benchlens/model"
@@ -22,6 +23,20 @@ type Arm struct {
 	Label string
 	Runs  []RunData
 	stats []runStats // per run, filled by prepare
+	memo  *memo      // shared by copies of an arm made with NewArm
+}
+
+// memo keeps an arm's per-run statistics for each set of bucket edges, so comparing the same
+// arm again (the app switching between arms) costs nothing.
+type memo struct {
+	mu      sync.Mutex
+	byEdges map[edges][]runStats
+}
+
+// NewArm returns an arm that remembers its per-run statistics between comparisons. The runs
+// must not change afterwards.
+func NewArm(label string, runs []RunData) Arm {
+	return Arm{Label: label, Runs: runs, memo: &memo{byEdges: map[edges][]runStats{}}}
 }
 
 // stageMetric is a metric compared stage by stage (rule 4).
@@ -53,8 +68,9 @@ func warmup(r *model.Run) (int, bool) {
 	return n, true
 }
 
-// measured returns the run's requests in issue order with the declared warm-up dropped.
-func measured(r *model.Run) []model.Request {
+// Measured returns the run's requests in issue order (when every request has a start time)
+// with the declared warm-up dropped: the requests the comparison measures.
+func Measured(r *model.Run) []model.Request {
 	reqs := r.Requests
 	if len(reqs) == 0 {
 		return nil
@@ -132,7 +148,7 @@ func (a Arm) values(metric, bucket string) []float64 {
 func (a Arm) inputLens() []float64 {
 	var out []float64
 	for _, rd := range a.Runs {
-		for _, r := range measured(rd.Run) {
+		for _, r := range Measured(rd.Run) {
 			if r.InputLen >= 0 {
 				out = append(out, float64(r.InputLen))
 			}

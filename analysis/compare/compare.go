@@ -148,7 +148,7 @@ func warmupSummary(a Arm) (string, int) {
 // coldStart flags a run whose first measured request (after the declared warm-up) has a TTFT
 // far above the run's median: the warm-up did not warm it.
 func coldStart(r *model.Run, ratio float64) string {
-	reqs := measured(r)
+	reqs := Measured(r)
 	xs := samples(reqs, model.TTFT, nil)
 	if len(xs) < 10 {
 		return ""

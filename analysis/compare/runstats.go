@@ -47,6 +47,23 @@ func prepare(arms []Arm, e edges) {
 		a *Arm
 		i int
 	}
+	var todo []job
+	for k := range arms {
+		a := &arms[k]
+		if a.memo != nil {
+			a.memo.mu.Lock()
+			st, ok := a.memo.byEdges[e]
+			a.memo.mu.Unlock()
+			if ok {
+				a.stats = st
+				continue
+			}
+		}
+		a.stats = make([]runStats, len(a.Runs))
+		for i := range a.Runs {
+			todo = append(todo, job{a, i})
+		}
+	}
 	jobs := make(chan job)
 	var wg sync.WaitGroup
 	for range max(1, runtime.GOMAXPROCS(0)) {
@@ -58,14 +75,18 @@ func prepare(arms []Arm, e edges) {
 			}
 		}()
 	}
-	for k := range arms {
-		arms[k].stats = make([]runStats, len(arms[k].Runs))
-		for i := range arms[k].Runs {
-			jobs <- job{&arms[k], i}
-		}
+	for _, j := range todo {
+		jobs <- j
 	}
 	close(jobs)
 	wg.Wait()
+	for k := range arms {
+		if a := &arms[k]; a.memo != nil {
+			a.memo.mu.Lock()
+			a.memo.byEdges[e] = a.stats
+			a.memo.mu.Unlock()
+		}
+	}
 }
 
 // computeRunStats returns the medians of TTFT, TPOT, E2EL and ITL per bucket for a run with
@@ -75,7 +96,7 @@ func computeRunStats(r *model.Run, e edges) runStats {
 	if r.OutputThroughput.Known() {
 		out[statKey{"e2e_throughput", bucketAll}] = r.OutputThroughput.F()
 	}
-	reqs := measured(r)
+	reqs := Measured(r)
 	if len(reqs) == 0 {
 		for _, m := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL} {
 			for _, k := range []string{"median", "p50", "mean"} {

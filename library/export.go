@@ -1,0 +1,202 @@
+package library
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"benchlens/analysis/chart"
+	"benchlens/analysis/compare"
+	"benchlens/analysis/report"
+	"benchlens/model"
+	"benchlens/store"
+)
+
+// Export formats.
+const (
+	FormatXLSX = "xlsx"
+	FormatYAML = "yaml"
+	FormatCSV  = "csv" // dest is a folder
+	FormatMD   = "md"
+	FormatPNG  = "png" // dest is a folder; SVG files are written beside the PNGs
+)
+
+// ExportOptions adjust an export.
+type ExportOptions struct {
+	IDs      []int64 // comparisons to export; none means all saved ones
+	Requests bool    // xlsx: add the per-request sheet
+}
+
+// Export writes saved comparisons to dest in one format. Files are written whole or not at all
+// (through a temporary file renamed into place).
+func Export(st *store.Store, format, dest string, opt ExportOptions) error {
+	entries, err := Entries(st, opt.IDs, format == FormatXLSX)
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return fmt.Errorf("no saved comparison to export (compare --save, or Save in the app)")
+	}
+	switch format {
+	case FormatCSV:
+		if err := os.MkdirAll(dest, 0o755); err != nil {
+			return err
+		}
+		return report.CSV(dest, entries)
+	case FormatPNG:
+		return exportCharts(st, dest, entries)
+	}
+	var buf bytes.Buffer
+	switch format {
+	case FormatXLSX:
+		err = report.XLSX(&buf, entries, report.XLSXOptions{Requests: opt.Requests})
+	case FormatYAML:
+		err = report.YAMLEntries(&buf, entries)
+	case FormatMD:
+		err = report.Markdown(&buf, entries)
+	default:
+		return fmt.Errorf("unknown export format %q", format)
+	}
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(dest, buf.Bytes())
+}
+
+// Entries loads saved comparisons with their annotations and runs, for the report writers.
+// withRequests loads the runs' per-request samples too (the xlsx CDF sheets use them).
+func Entries(st *store.Store, ids []int64, withRequests bool) ([]report.Entry, error) {
+	if len(ids) == 0 {
+		list, err := st.Comparisons(false)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range list {
+			ids = append(ids, c.ID)
+		}
+	}
+	runs := map[int64]*model.Run{}
+	files := map[int64][]string{}
+	var out []report.Entry
+	for _, id := range ids {
+		c, err := st.Comparison(id)
+		if err != nil {
+			return nil, err
+		}
+		var rec compare.Record
+		if err := json.Unmarshal(c.Record, &rec); err != nil {
+			return nil, fmt.Errorf("comparison %d: damaged record: %w", id, err)
+		}
+		e := report.Entry{ID: c.ID, SavedAt: c.CreatedAt, Record: rec, Files: map[int64][]string{}}
+		hist, err := st.Annotations(id)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range hist {
+			e.History = append(e.History, report.Annotation{At: a.At, Author: a.Author, Note: a.Note, Tags: a.Tags,
+				StatusOverride: a.StatusOverride, OverrideReason: a.OverrideReason})
+		}
+		if len(e.History) > 0 {
+			e.Annotation = e.History[len(e.History)-1]
+		}
+		for _, rid := range append(append([]int64(nil), c.BaselineRuns...), c.CandidateRuns...) {
+			r, ok := runs[rid]
+			if !ok {
+				if withRequests {
+					r, err = st.Run(rid)
+				} else {
+					r, err = st.RunHeader(rid)
+				}
+				if err != nil {
+					return nil, fmt.Errorf("comparison %d: %w", id, err)
+				}
+				runs[rid] = r
+				fs, err := st.RunFiles(rid)
+				if err != nil {
+					return nil, err
+				}
+				for _, f := range fs {
+					files[rid] = append(files[rid], f.Name)
+				}
+			}
+			e.Runs = append(e.Runs, r)
+			e.Files[rid] = files[rid]
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// exportCharts writes every comparison's charts as PNG and SVG, from the renderer the app uses.
+func exportCharts(st *store.Store, dir string, entries []report.Entry) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		base, err := LoadArm(st, joinIDs(e.Record.Arms.Baseline.Runs))
+		if err != nil {
+			return err
+		}
+		cand, err := LoadArm(st, joinIDs(e.Record.Arms.Candidate.Runs))
+		if err != nil {
+			return err
+		}
+		plots, err := chart.ForComparison(base, cand, e.Record)
+		if err != nil {
+			return fmt.Errorf("comparison %d: %w", e.ID, err)
+		}
+		for name, p := range plots {
+			stem := filepath.Join(dir, fmt.Sprintf("comparison-%d-%s", e.ID, name))
+			png, err := chart.PNG(p, 1200, 750)
+			if err != nil {
+				return err
+			}
+			if err := writeFileAtomic(stem+".png", png); err != nil {
+				return err
+			}
+			svg, err := chart.SVG(p, 1200, 750)
+			if err != nil {
+				return err
+			}
+			if err := writeFileAtomic(stem+".svg", svg); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func joinIDs(ids []int64) string {
+	var b bytes.Buffer
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, id)
+	}
+	return b.String()
+}
+
+// writeFileAtomic writes through a temporary file in the same folder and renames it.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".benchlens-export-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
