@@ -30,6 +30,8 @@ commands:
   compare --baseline SEL --candidate SEL [--format text|json|yaml] [--save]
                                            compare two arms: evidence, stages, verdict
   comparisons [--json]                     list saved comparisons
+  export --xlsx FILE | --yaml FILE | --csv DIR | --md FILE | --png DIR [--comparison ID ...]
+                                           export saved comparisons (all by default)
   demo                                     load the built-in sample bundles
 
 SEL is a label (every run with it forms the arm) or comma-separated run ids.
@@ -79,6 +81,8 @@ func run(stdout, stderr io.Writer, args []string) int {
 		return c.compareCmd(rest)
 	case "comparisons":
 		return c.comparisonsCmd(rest)
+	case "export":
+		return c.exportCmd(rest)
 	}
 	fmt.Fprintf(stderr, "benchlens: unknown command %q\n\n%s", cmd, usage)
 	return exitUsage

@@ -167,3 +167,42 @@ func TestCompareGolden(t *testing.T) {
 		t.Errorf("comparisons --json: %v %s", err, out)
 	}
 }
+
+// export writes every format from saved comparisons; nothing saved is a clear error.
+func TestExport(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	bl(t, "--db", db, "demo")
+	if _, stderr, code := bl(t, "--db", db, "export", "--md", filepath.Join(dir, "x.md")); code != exitRejected || !strings.Contains(stderr, "no saved comparison") {
+		t.Errorf("export with nothing saved: exit %d %q", code, stderr)
+	}
+	for _, cand := range []string{"established", "offset"} {
+		if _, stderr, code := bl(t, "--db", db, "compare", "--baseline", "baseline", "--candidate", cand, "--save", "--format", "json"); code != 0 {
+			t.Fatalf("compare --save: %s", stderr)
+		}
+	}
+	outputs := map[string]string{
+		"--xlsx": filepath.Join(dir, "r.xlsx"), "--yaml": filepath.Join(dir, "r.yaml"), "--md": filepath.Join(dir, "r.md"),
+		"--csv": filepath.Join(dir, "csv"), "--png": filepath.Join(dir, "png"),
+	}
+	for flag, dest := range outputs {
+		if _, stderr, code := bl(t, "--db", db, "export", flag, dest); code != 0 {
+			t.Errorf("export %s: exit %d %s", flag, code, stderr)
+		}
+	}
+	md, _ := os.ReadFile(outputs["--md"])
+	if !strings.Contains(string(md), "established") || !strings.Contains(string(md), "offset_by_overhead") {
+		t.Errorf("markdown summary lacks the verdicts:\n%s", md)
+	}
+	for _, f := range []string{"csv/verdicts.csv", "csv/stages.csv", "png/comparison-1-ttft_cdf.png", "png/comparison-2-bucket_deltas.svg"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("missing %s", f)
+		}
+	}
+	if _, stderr, code := bl(t, "--db", db, "export", "--md", filepath.Join(dir, "one.md"), "--comparison", "2"); code != 0 {
+		t.Errorf("export --comparison: %s", stderr)
+	}
+	if one, _ := os.ReadFile(filepath.Join(dir, "one.md")); strings.Contains(string(one), "vs established") {
+		t.Error("--comparison 2 exported comparison 1 too")
+	}
+}

@@ -1,0 +1,232 @@
+package gui
+
+import (
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+
+	"benchlens/store"
+)
+
+// newTestApp builds the app on a fresh library, as a user would see it.
+func newTestApp(t *testing.T, dbPath string) (*App, fyne.App) {
+	t.Helper()
+	a := test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	st, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	u := New(a, w, st, Options{})
+	w.Resize(fyne.NewSize(1280, 820))
+	return u, a
+}
+
+// eventually waits for work started off the UI thread.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// shot writes the window to $BENCHLENS_SHOTS/name.png when set, to look at the views.
+func shot(t *testing.T, u *App, name string) {
+	dir := os.Getenv("BENCHLENS_SHOTS")
+	if dir == "" {
+		return
+	}
+	time.Sleep(400 * time.Millisecond) // let charts render
+	f, err := os.Create(filepath.Join(dir, name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	png.Encode(f, u.win.Canvas().Capture())
+}
+
+func dropped(paths ...string) []fyne.URI {
+	var uris []fyne.URI
+	for _, p := range paths {
+		abs, _ := filepath.Abs(p)
+		uris = append(uris, storage.NewFileURI(abs))
+	}
+	return uris
+}
+
+// The analyst's path through the app: drop bundles, see runs, pick two arms, read the
+// verdict, save it, type a note, and find the note after reopening the library.
+func TestDropCompareAnnotateReopen(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	u, _ := newTestApp(t, db)
+	if u.library.count() != 0 {
+		t.Fatal("a new library is not empty")
+	}
+	u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/baseline", "../demo/samples/fallback", "../demo/samples/established"))
+	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 15 })
+	if len(u.importer.last.Errors) != 0 || len(u.importer.last.Added) != 15 {
+		t.Fatalf("import: %+v", u.importer.last)
+	}
+	if got := u.library.children[""]; strings.Join(got, ",") != "arm:baseline,arm:established,arm:fallback" {
+		t.Errorf("arms in the sidebar: %v", got)
+	}
+	shot(t, u, "library")
+
+	done := make(chan struct{}, 4)
+	u.compare.done = func() { done <- struct{}{} }
+	u.compare.setArm(true, "baseline")
+	u.compare.setArm(false, "fallback")
+	waitDone(t, done)
+	if !strings.Contains(u.compare.verdict.Text, "not established") || !strings.Contains(u.compare.causes.Text, "target_not_hit") {
+		t.Errorf("fallback verdict: %q %q", u.compare.verdict.Text, u.compare.causes.Text)
+	}
+	u.compare.setArm(false, "established")
+	waitDone(t, done)
+	if !strings.Contains(u.compare.verdict.Text, "gain established") {
+		t.Errorf("established verdict: %q", u.compare.verdict.Text)
+	}
+	if n := len(u.compare.checklist.Objects); n != 6 {
+		t.Errorf("%d checklist rows", n)
+	}
+	u.showView(viewCompare)
+	shot(t, u, "compare")
+
+	test.Tap(u.compare.save)
+	if u.verdict.current == 0 {
+		t.Fatal("saving did not open the verdict")
+	}
+	u.showView(viewVerdict)
+	test.Type(u.verdict.note, "FlashInfer decode kernels: TPOT -9 %.")
+	u.verdict.tags.SetText("attention, decode")
+	u.verdict.flush()
+	shot(t, u, "verdict")
+	cmp := u.verdict.current
+	u.st.Close()
+
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	a, err := st.CurrentAnnotation(cmp)
+	if err != nil || a.Note != "FlashInfer decode kernels: TPOT -9 %." || strings.Join(a.Tags, "|") != "attention|decode" || a.Author == "" {
+		t.Errorf("after reopening: %+v %v", a, err)
+	}
+}
+
+func waitDone(t *testing.T, done chan struct{}) {
+	t.Helper()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the comparison did not finish")
+	}
+}
+
+// A status override is only saved with a reason.
+func TestOverrideNeedsReason(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	id, err := u.st.SaveComparison(store.Comparison{Baseline: "a", Candidate: "b", Settings: []byte("{}"), Record: []byte(`{"status":"zero"}`), Status: "zero"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.verdict.reload()
+	u.verdict.open(id)
+	u.verdict.override.SetSelected("established")
+	u.verdict.flush()
+	if !strings.Contains(u.verdict.problem.Text, "needs a reason") {
+		t.Errorf("no warning: %q", u.verdict.problem.Text)
+	}
+	if hist, _ := u.st.Annotations(id); len(hist) != 0 {
+		t.Errorf("saved without a reason: %+v", hist)
+	}
+	u.verdict.reason.SetText("the traces show the kernel change; repeats were lost")
+	u.verdict.flush()
+	if cur, _ := u.st.CurrentAnnotation(id); cur.StatusOverride != "established" || cur.OverrideReason == "" {
+		t.Errorf("override not saved: %+v", cur)
+	}
+}
+
+// Settings persist in the app's preferences and feed the analysis.
+func TestSettingsPersist(t *testing.T) {
+	u, a := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	u.settings.alpha.SetText("0.01")
+	u.settings.edges.SetText("600,1200")
+	if got := a.Preferences().String(prefAlpha); got != "0.01" {
+		t.Errorf("alpha preference %q", got)
+	}
+	s := u.settings.Settings()
+	if s.Alpha != 0.01 || len(s.BucketEdges) != 2 || s.BucketEdges[1] != 1200 {
+		t.Errorf("settings %+v", s)
+	}
+	u.settings.alpha.SetText("2")
+	if u.settings.problem.Text == "" || a.Preferences().String(prefAlpha) != "0.01" {
+		t.Error("an invalid alpha was accepted")
+	}
+	shot(t, u, "settings")
+
+	// A second app on the same preferences starts with them.
+	w2 := test.NewTempWindow(t, nil)
+	u2 := New(a, w2, u.st, Options{})
+	if u2.settings.Settings().Alpha != 0.01 {
+		t.Error("settings did not persist")
+	}
+}
+
+func TestRunView(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/offset"))
+	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 5 })
+	var first int64
+	for id := range u.library.rows {
+		if first == 0 || id < first {
+			first = id
+		}
+	}
+	u.run.show(first)
+	eventually(t, "the run", func() bool { return strings.Contains(u.run.title.Text, "offset") && u.run.overhead.Text != "" })
+	if !strings.Contains(u.run.backend.Text, "FLASHINFER") || !strings.Contains(u.run.overhead.Text, "HtoD") ||
+		!strings.Contains(u.run.utilNote.Text, "intermittent") {
+		t.Errorf("run view: %q / %q / %q", u.run.backend.Text, u.run.overhead.Text, u.run.utilNote.Text)
+	}
+	u.showView(viewRun)
+	shot(t, u, "run")
+}
+
+// Every string the views translate has a Simplified Chinese translation.
+func TestChineseTranslationsComplete(t *testing.T) {
+	data, err := translations.ReadFile("translations/benchlens.zh_Hans.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zh map[string]string
+	if err := json.Unmarshal(data, &zh); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("*.go")
+	re := regexp.MustCompile(`lang\.L\("((?:[^"\\]|\\.)*)"\)`)
+	for _, f := range files {
+		src, _ := os.ReadFile(f)
+		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+			if _, ok := zh[m[1]]; !ok {
+				t.Errorf("%s: no translation for %q", f, m[1])
+			}
+		}
+	}
+}
+
+func waitBriefly() { time.Sleep(2 * time.Millisecond) }

@@ -1,0 +1,98 @@
+package gui
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"benchlens/model"
+	"benchlens/store"
+)
+
+// addRuns stores n synthetic runs of reqs requests × out output tokens under a label.
+func addRuns(b *testing.B, st *store.Store, label string, n, reqs, out int, tpot float64, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	for r := range n {
+		run := model.NewRun("vllm")
+		run.Label, run.Role, run.Model = label, "candidate", "meta-llama/Llama-3.1-8B-Instruct"
+		run.OutputThroughput = model.Num(1 / tpot)
+		run.SetStat(model.TTFT, "median", 50)
+		run.Manifest = model.Manifest{"workload": map[string]any{"warmup_iters": 2}}
+		for i := range reqs {
+			gaps := make([]float64, out-1)
+			for g := range gaps {
+				gaps[g] = tpot * (1 + 0.05*rng.NormFloat64())
+			}
+			run.Requests = append(run.Requests, model.Request{InputLen: 512 + (i*37)%1024, OutputLen: out,
+				TTFT: 0.05 + 0.01*rng.Float64(), TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN(), ITL: gaps})
+		}
+		name := fmt.Sprintf("%s-%d-%d.json", label, seed, r)
+		f := &model.SourceFile{Name: name, Size: int64(len(name)), SHA256: name, Kind: model.KindResult, Data: []byte(name)}
+		if _, err := st.AddRun(store.NewRun{Run: run, Fingerprint: name, Files: []store.Attached{{File: f, Role: "result"}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFirstFrame1000Runs builds the app on a library of 1,000 runs and draws its first
+// frame with the sidebar filled.
+func BenchmarkFirstFrame1000Runs(b *testing.B) {
+	st, err := store.Open(filepath.Join(b.TempDir(), "lib.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	for k := range 20 {
+		addRuns(b, st, fmt.Sprintf("arm-%02d", k), 50, 4, 8, 0.012, uint64(k))
+	}
+	a := test.NewApp()
+	defer a.Quit()
+	for b.Loop() {
+		w := test.NewWindow(nil)
+		u := New(a, w, st, Options{})
+		w.Resize(fyne.NewSize(1280, 820))
+		for u.library.count() != 1000 {
+			waitBriefly()
+		}
+		w.Canvas().Capture()
+		w.Close()
+	}
+}
+
+// BenchmarkCompareSwitch switches the compare view's candidate between two arms of 5 runs ×
+// 20,000 requests (64 output tokens) against a baseline of the same size, after each was
+// shown once.
+func BenchmarkCompareSwitch(b *testing.B) {
+	st, err := store.Open(filepath.Join(b.TempDir(), "lib.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	addRuns(b, st, "base", 5, 20000, 64, 0.012, 1)
+	addRuns(b, st, "cand-a", 5, 20000, 64, 0.011, 2)
+	addRuns(b, st, "cand-b", 5, 20000, 64, 0.0125, 3)
+	a := test.NewApp()
+	defer a.Quit()
+	w := test.NewWindow(nil)
+	u := New(a, w, st, Options{})
+	w.Resize(fyne.NewSize(1280, 820))
+	done := make(chan struct{}, 1)
+	u.compare.done = func() { done <- struct{}{} }
+	u.compare.setArm(true, "base")
+	for _, c := range []string{"cand-a", "cand-b"} {
+		u.compare.setArm(false, c)
+		<-done
+	}
+	i := 0
+	for b.Loop() {
+		u.compare.setArm(false, []string{"cand-a", "cand-b"}[i%2])
+		<-done
+		i++
+	}
+	b.ReportMetric(float64(u.compare.Took.Milliseconds()), "ms/last-switch")
+}

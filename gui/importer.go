@@ -1,0 +1,144 @@
+package gui
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/widget"
+
+	"benchlens/library"
+)
+
+// importer brings bundles in: dropped anywhere on the window, or chosen in a dialog. It runs
+// off the UI thread with a progress bar, and lists the refused files with their reasons.
+type importer struct {
+	u    *App
+	bar  *fyne.Container
+	prog *widget.ProgressBar
+	busy bool
+	last library.Report
+}
+
+func newImporter(u *App) *importer {
+	im := &importer{u: u, prog: widget.NewProgressBar()}
+	im.bar = container.NewStack(im.prog)
+	im.bar.Hide()
+	return im
+}
+
+// onDropped is the window's drop handler: files, folders and archives.
+func (im *importer) onDropped(_ fyne.Position, uris []fyne.URI) {
+	var paths []string
+	for _, uri := range uris {
+		if uri.Scheme() == "file" {
+			paths = append(paths, uri.Path())
+		}
+	}
+	im.importPaths(paths, nil)
+}
+
+func (im *importer) chooseFiles() {
+	dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		im.importPaths([]string{path}, nil)
+	}, im.u.win)
+}
+
+func (im *importer) chooseFolder() {
+	dialog.ShowFolderOpen(func(l fyne.ListableURI, err error) {
+		if err != nil || l == nil {
+			return
+		}
+		im.importPaths([]string{l.Path()}, nil)
+	}, im.u.win)
+}
+
+// importPaths imports in the background; done (if set) runs on the UI thread afterwards.
+func (im *importer) importPaths(paths []string, done func(library.Report)) {
+	if len(paths) == 0 {
+		return
+	}
+	im.run(lang.L("Importing")+" "+strings.Join(shortPaths(paths), ", "), func(opt library.Options) library.Report {
+		return library.Import(im.u.st, paths, opt)
+	}, done)
+}
+
+// loadDemo imports the built-in sample bundles (first start on an empty library).
+func (im *importer) loadDemo() {
+	im.run(lang.L("Loading the sample library"), func(library.Options) library.Report {
+		return library.LoadDemo(im.u.st)
+	}, nil)
+}
+
+func (im *importer) run(what string, work func(library.Options) library.Report, done func(library.Report)) {
+	if im.busy {
+		im.u.setStatus(lang.L("An import is running; wait for it to finish."))
+		return
+	}
+	im.busy = true
+	im.prog.SetValue(0)
+	im.bar.Show()
+	im.u.setStatus(what + "…")
+	opt := library.Options{Progress: func(done, total int, name string) {
+		fyne.Do(func() {
+			im.prog.SetValue(float64(done) / float64(max(total, 1)))
+			im.u.setStatus(fmt.Sprintf("%s… %d/%d %s", what, done, total, shortPath(name)))
+		})
+	}}
+	go func() {
+		rep := work(opt)
+		fyne.Do(func() {
+			im.busy = false
+			im.last = rep
+			im.bar.Hide()
+			msg := fmt.Sprintf(lang.L("Imported %d runs"), len(rep.Added))
+			if len(rep.Existing) > 0 {
+				msg += fmt.Sprintf(lang.L(", %d already in the library"), len(rep.Existing))
+			}
+			if len(rep.Errors) > 0 {
+				msg += fmt.Sprintf(lang.L(", %d refused"), len(rep.Errors))
+				im.showRefused(rep)
+			}
+			im.u.setStatus(msg)
+			im.u.libraryChanged()
+			if done != nil {
+				done(rep)
+			}
+		})
+	}()
+}
+
+// showRefused lists every refused input with its one-line reason.
+func (im *importer) showRefused(rep library.Report) {
+	lines := make([]string, len(rep.Errors))
+	for i, err := range rep.Errors {
+		lines[i] = err.Error()
+	}
+	list := widget.NewList(func() int { return len(lines) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Wrapping = fyne.TextWrapWord
+			return l
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(lines[i]) })
+	scroll := container.NewVScroll(list)
+	scroll.SetMinSize(fyne.NewSize(640, 260))
+	d := dialog.NewCustom(fmt.Sprintf(lang.L("%d inputs refused"), len(lines)), lang.L("Close"), scroll, im.u.win)
+	d.Show()
+}
+
+func shortPaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = shortPath(p)
+	}
+	return out
+}

@@ -1,0 +1,322 @@
+package gui
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"benchlens/library"
+	"benchlens/model"
+)
+
+// libraryView is the sidebar: runs grouped by arm (label) and bundle, with search, a role
+// filter, import, delete and relabel.
+type libraryView struct {
+	u       *App
+	content fyne.CanvasObject
+
+	search *widget.Entry
+	role   *widget.Select
+	tree   *widget.Tree
+
+	rows     map[int64]library.RunRow // every run
+	children map[string][]string      // tree: node id → child ids, after filtering
+	selected string
+}
+
+// Tree node ids: "arm:<label>", "bundle:<label>\x00<bundle>", "run:<id>".
+const (
+	armPrefix    = "arm:"
+	bundlePrefix = "bundle:"
+	runPrefix    = "run:"
+)
+
+func newLibraryView(u *App) *libraryView {
+	v := &libraryView{u: u, rows: map[int64]library.RunRow{}, children: map[string][]string{}}
+	v.search = widget.NewEntry()
+	v.search.SetPlaceHolder(lang.L("Search label, model, tool, backend…"))
+	v.search.OnChanged = func(string) { v.rebuild() }
+	v.tree = widget.NewTree(v.childIDs, v.isBranch, v.createNode, v.updateNode)
+	v.tree.OnSelected = v.onSelected
+	v.role = widget.NewSelect([]string{lang.L("all roles"), "baseline", "candidate", "other"}, nil)
+	v.role.SetSelectedIndex(0)
+	v.role.OnChanged = func(string) { v.rebuild() }
+
+	bar := widget.NewToolbar(
+		widget.NewToolbarAction(theme.FileIcon(), u.importerChooseFiles),
+		widget.NewToolbarAction(theme.FolderOpenIcon(), u.importerChooseFolder),
+		widget.NewToolbarSeparator(),
+		widget.NewToolbarAction(theme.DocumentCreateIcon(), v.onRelabel),
+		widget.NewToolbarAction(theme.DeleteIcon(), v.onDelete),
+	)
+	useBase := widget.NewButton(lang.L("Use as baseline"), func() { v.useAs(true) })
+	useCand := widget.NewButton(lang.L("Use as candidate"), func() { v.useAs(false) })
+	top := container.NewVBox(
+		widget.NewLabelWithStyle(lang.L("Library"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		bar, v.search, v.role)
+	hint := widget.NewLabel(lang.L("Drop result folders, .zip or .tar.gz anywhere on the window to import."))
+	hint.Wrapping = fyne.TextWrapWord
+	hint.Importance = widget.LowImportance
+	v.content = container.NewBorder(top, container.NewVBox(container.NewGridWithColumns(2, useBase, useCand), hint), nil, nil, v.tree)
+	return v
+}
+
+func (u *App) importerChooseFiles()  { u.importer.chooseFiles() }
+func (u *App) importerChooseFolder() { u.importer.chooseFolder() }
+
+// reload reads the runs from the library off the UI thread, then shows them.
+func (v *libraryView) reload(done func()) {
+	st := v.u.st
+	go func() {
+		runs, err := st.Runs()
+		var ev map[int64][]model.EvidenceSummary
+		if err == nil {
+			ev, err = st.EvidenceSummaries()
+		}
+		rows := map[int64]library.RunRow{}
+		for _, r := range runs {
+			row := library.Row(r, ev[r.ID])
+			row.Bundle = r.Bundle
+			rows[r.ID] = row
+		}
+		fyne.Do(func() {
+			if err != nil {
+				v.u.setStatus(lang.L("Could not read the library") + ": " + err.Error())
+			}
+			v.rows = rows
+			v.rebuild()
+			if done != nil {
+				done()
+			}
+		})
+	}()
+}
+
+func (v *libraryView) count() int { return len(v.rows) }
+
+// rebuild regroups the runs that pass the search and role filter.
+func (v *libraryView) rebuild() {
+	query := strings.ToLower(strings.TrimSpace(v.search.Text))
+	role := ""
+	if v.role.SelectedIndex() > 0 {
+		role = v.role.Selected
+	}
+	children := map[string][]string{}
+	seen := map[string]bool{}
+	ids := make([]int64, 0, len(v.rows))
+	for id := range v.rows {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		r := v.rows[id]
+		if role != "" && r.Role != role {
+			continue
+		}
+		if query != "" && !strings.Contains(strings.ToLower(searchText(r)), query) {
+			continue
+		}
+		arm := armPrefix + r.Label
+		bundle := bundlePrefix + r.Label + "\x00" + r.Bundle
+		if !seen[arm] {
+			seen[arm] = true
+			children[""] = append(children[""], arm)
+		}
+		if !seen[bundle] {
+			seen[bundle] = true
+			children[arm] = append(children[arm], bundle)
+		}
+		children[bundle] = append(children[bundle], runPrefix+strconv.FormatInt(id, 10))
+	}
+	sort.Strings(children[""])
+	v.children = children
+	v.tree.Refresh()
+	v.u.setStatus(fmt.Sprintf(lang.L("%d runs in %d arms"), len(v.rows), len(children[""])))
+}
+
+func searchText(r library.RunRow) string {
+	parts := []string{r.Label, r.Role, r.Tool, r.Model, r.Bundle, r.Date}
+	for _, p := range []*string{r.ResolvedBackend, r.TargetBackend} {
+		if p != nil {
+			parts = append(parts, *p)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func (v *libraryView) childIDs(id widget.TreeNodeID) []widget.TreeNodeID { return v.children[id] }
+
+func (v *libraryView) isBranch(id widget.TreeNodeID) bool {
+	return id == "" || strings.HasPrefix(id, armPrefix) || strings.HasPrefix(id, bundlePrefix)
+}
+
+func (v *libraryView) createNode(bool) fyne.CanvasObject {
+	l := widget.NewLabel("")
+	l.Truncation = fyne.TextTruncateEllipsis
+	return l
+}
+
+func (v *libraryView) updateNode(id widget.TreeNodeID, _ bool, o fyne.CanvasObject) {
+	o.(*widget.Label).SetText(v.nodeText(id))
+}
+
+// nodeText is an arm's label and run count, a bundle's folder name, or a run's one-line summary.
+func (v *libraryView) nodeText(id string) string {
+	switch {
+	case strings.HasPrefix(id, armPrefix):
+		n := 0
+		for _, b := range v.children[id] {
+			n += len(v.children[b])
+		}
+		return fmt.Sprintf("%s (%d)", strings.TrimPrefix(id, armPrefix), n)
+	case strings.HasPrefix(id, bundlePrefix):
+		b := id[strings.IndexByte(id, 0)+1:]
+		return "📁 " + shortPath(b)
+	case strings.HasPrefix(id, runPrefix):
+		runID, _ := strconv.ParseInt(strings.TrimPrefix(id, runPrefix), 10, 64)
+		r := v.rows[runID]
+		backend := "?"
+		if r.ResolvedBackend != nil {
+			backend = *r.ResolvedBackend
+		}
+		date := r.Date
+		if len(date) > 10 {
+			date = date[:10]
+		}
+		return fmt.Sprintf("#%d %s · %s · %s · %s · %s", r.ID, r.Tool, shortModel(r.Model), date, backend, r.Role)
+	}
+	return id
+}
+
+func shortPath(p string) string {
+	p = strings.TrimRight(p, "/")
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 && i < len(p)-1 {
+		return p[i+1:]
+	}
+	return p
+}
+
+func shortModel(m string) string {
+	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		return m[i+1:]
+	}
+	return m
+}
+
+func (v *libraryView) onSelected(id widget.TreeNodeID) {
+	v.selected = id
+	if strings.HasPrefix(id, runPrefix) {
+		runID, _ := strconv.ParseInt(strings.TrimPrefix(id, runPrefix), 10, 64)
+		v.u.run.show(runID)
+		v.u.showView(viewRun)
+	}
+}
+
+// selection is what the selected node stands for: an arm selector and the run ids below it.
+func (v *libraryView) selection() (sel string, ids []int64) {
+	id := v.selected
+	switch {
+	case strings.HasPrefix(id, armPrefix):
+		sel = strings.TrimPrefix(id, armPrefix)
+		for _, b := range v.children[id] {
+			ids = append(ids, runIDs(v.children[b])...)
+		}
+	case strings.HasPrefix(id, bundlePrefix):
+		ids = runIDs(v.children[id])
+		sel = joinIDs(ids)
+	case strings.HasPrefix(id, runPrefix):
+		ids = runIDs([]string{id})
+		sel = joinIDs(ids)
+	}
+	return sel, ids
+}
+
+func runIDs(nodes []string) []int64 {
+	var out []int64
+	for _, n := range nodes {
+		if id, err := strconv.ParseInt(strings.TrimPrefix(n, runPrefix), 10, 64); err == nil {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func joinIDs(ids []int64) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (v *libraryView) useAs(baseline bool) {
+	sel, _ := v.selection()
+	if sel == "" {
+		v.u.setStatus(lang.L("Select an arm, a bundle or a run first."))
+		return
+	}
+	v.u.compare.setArm(baseline, sel)
+	v.u.showView(viewCompare)
+}
+
+func (v *libraryView) onDelete() {
+	_, ids := v.selection()
+	if len(ids) == 0 {
+		v.u.setStatus(lang.L("Select runs to delete first."))
+		return
+	}
+	msg := fmt.Sprintf(lang.L("Delete %d run(s) and their samples from the library? Their files stay on disk."), len(ids))
+	dialog.ShowConfirm(lang.L("Delete runs"), msg, func(ok bool) {
+		if !ok {
+			return
+		}
+		st := v.u.st
+		go func() {
+			var firstErr error
+			for _, id := range ids {
+				if err := st.DeleteRun(id); err != nil && firstErr == nil {
+					firstErr = err
+				}
+			}
+			fyne.Do(func() {
+				if firstErr != nil {
+					dialog.ShowError(firstErr, v.u.win)
+				}
+				v.u.libraryChanged()
+			})
+		}()
+	}, v.u.win)
+}
+
+func (v *libraryView) onRelabel() {
+	_, ids := v.selection()
+	if len(ids) == 0 {
+		v.u.setStatus(lang.L("Select runs to relabel first."))
+		return
+	}
+	label := widget.NewEntry()
+	label.SetText(v.rows[ids[0]].Label)
+	role := widget.NewSelect([]string{"baseline", "candidate", "other"}, nil)
+	role.SetSelected(v.rows[ids[0]].Role)
+	dialog.ShowForm(lang.L("Relabel runs"), lang.L("Relabel"), lang.L("Cancel"), []*widget.FormItem{
+		widget.NewFormItem(lang.L("Label (arm)"), label),
+		widget.NewFormItem(lang.L("Role"), role),
+	}, func(ok bool) {
+		if !ok {
+			return
+		}
+		if err := v.u.st.Relabel(ids, strings.TrimSpace(label.Text), role.Selected); err != nil {
+			dialog.ShowError(err, v.u.win)
+			return
+		}
+		v.u.libraryChanged()
+	}, v.u.win)
+}

@@ -1,0 +1,283 @@
+package gui
+
+import (
+	"fmt"
+	"image"
+	"sort"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/widget"
+
+	"benchlens/analysis/chart"
+	"benchlens/analysis/compare"
+	"benchlens/library"
+	"benchlens/model"
+)
+
+// runView shows one run in full: what it is (tool, model, workload, fingerprint, engine
+// config, target vs resolved backend with the fallback lines quoted), its TTFT, TPOT and ITL
+// distributions, its utilisation timeline and shape, and its overhead figures.
+type runView struct {
+	u       *App
+	content fyne.CanvasObject
+
+	title    *widget.Label
+	summary  *widget.Form
+	backend  *widget.Label
+	charts   map[string]*chartView
+	util     *chartView
+	utilNote *widget.Label
+	overhead *widget.Label
+	current  int64
+}
+
+var runMetrics = []struct{ key, title, axis string }{
+	{model.TTFT, "Time to first token (prefill)", "TTFT (ms)"},
+	{model.TPOT, "Time per output token (decode)", "TPOT (ms)"},
+	{model.ITL, "Inter-token latency (decode)", "ITL (ms)"},
+}
+
+func newRunView(u *App) *runView {
+	v := &runView{u: u, charts: map[string]*chartView{}}
+	v.title = widget.NewLabelWithStyle(lang.L("Select a run in the library."), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.summary = widget.NewForm()
+	v.backend = widget.NewLabel("")
+	v.backend.Wrapping = fyne.TextWrapWord
+	var dist []fyne.CanvasObject
+	for _, m := range runMetrics {
+		for _, kind := range []string{"cdf", "hist"} {
+			c := newChartView(nil)
+			v.charts[m.key+"_"+kind] = c
+			dist = append(dist, c)
+		}
+	}
+	v.util = newChartView(nil)
+	v.utilNote = widget.NewLabel("")
+	v.utilNote.Wrapping = fyne.TextWrapWord
+	v.overhead = widget.NewLabel("")
+	v.overhead.Wrapping = fyne.TextWrapWord
+
+	tabs := container.NewAppTabs(
+		container.NewTabItem(lang.L("Summary"), container.NewVScroll(container.NewVBox(v.summary,
+			widget.NewCard(lang.L("Attention backend"), "", v.backend)))),
+		container.NewTabItem(lang.L("Distributions"), container.NewGridWithColumns(2, dist...)),
+		container.NewTabItem(lang.L("Utilisation"), container.NewBorder(nil, v.utilNote, nil, nil, v.util)),
+		container.NewTabItem(lang.L("Overhead"), container.NewVScroll(v.overhead)),
+	)
+	v.content = container.NewBorder(v.title, nil, nil, nil, tabs)
+	return v
+}
+
+// show loads a run off the UI thread and displays it.
+func (v *runView) show(id int64) {
+	v.current = id
+	v.title.SetText(fmt.Sprintf(lang.L("Run #%d (loading…)"), id))
+	st := v.u.st
+	go func() {
+		rd, err := library.LoadRun(st, id)
+		fyne.Do(func() {
+			if v.current != id {
+				return
+			}
+			if err != nil {
+				v.title.SetText(err.Error())
+				return
+			}
+			v.display(rd)
+		})
+	}()
+}
+
+func (v *runView) display(rd compare.RunData) {
+	r := rd.Run
+	v.title.SetText(fmt.Sprintf(lang.L("Run #%d — %s (%s)"), r.ID, r.Label, r.Role))
+	items := []*widget.FormItem{}
+	add := func(name, value string) {
+		if strings.TrimSpace(value) == "" {
+			return
+		}
+		l := widget.NewLabel(value)
+		l.Wrapping = fyne.TextWrapWord
+		items = append(items, widget.NewFormItem(lang.L(name), l))
+	}
+	add("Tool", strings.TrimSpace(r.Tool+" "+r.ToolVersion+" · "+r.Era))
+	add("Model", r.Model)
+	add("Date", r.Date)
+	add("Bundle", r.Bundle)
+	add("Requests", fmt.Sprintf("%s ok of %s, %s failed; %d per-request records", num(r.Completed), num(r.NumPrompts), num(r.Failed), len(r.Requests)))
+	add("Load", fmt.Sprintf("rate %s req/s, max concurrency %s, burstiness %s", num(r.RequestRate), num(r.MaxConcurrency), num(r.Burstiness)))
+	add("Throughput", fmt.Sprintf("%s req/s, %s output tok/s, %s total tok/s", num(r.RequestThroughput), num(r.OutputThroughput), num(r.TotalTokenThroughput)))
+	for _, sec := range []string{"stack_fingerprint", "node", "workload"} {
+		add(sec, manifestSection(r.Manifest, sec))
+	}
+	add("hardware_sku", r.Manifest.String("hardware_sku"))
+	add("Change", r.Manifest.String("change"))
+	for _, l := range rd.Logs {
+		add("Engine", strings.TrimSpace(fmt.Sprintf("%s %s on %s, dtype %s, %s", l.Engine, l.Version, l.Platform, l.Dtype, l.Eager)))
+		if kv := l.KVCache; len(kv) > 0 {
+			add("KV cache", mapText(kv))
+		}
+		if len(l.Args) > 0 {
+			add("Server arguments", mapText(l.Args))
+		}
+	}
+	v.summary.Items = items
+	v.summary.Refresh()
+	v.backend.SetText(backendText(rd))
+
+	arm := compare.Arm{Label: r.Label, Runs: []compare.RunData{rd}}
+	for _, m := range runMetrics {
+		xs := chart.Samples(arm, m.key)
+		title, axis := lang.L(m.title), m.axis
+		v.charts[m.key+"_cdf"].setRender(func(w, h int) (image.Image, error) {
+			p, err := chart.CDF(title, axis, chart.Series{Label: r.Label, Values: xs})
+			if err != nil {
+				return nil, err
+			}
+			return chart.Image(p, w, h)
+		})
+		v.charts[m.key+"_hist"].setRender(func(w, h int) (image.Image, error) {
+			p, err := chart.Histogram(title, axis, 40, chart.Series{Label: r.Label, Values: xs})
+			if err != nil {
+				return nil, err
+			}
+			return chart.Image(p, w, h)
+		})
+	}
+	var lines []chart.TimelineSeries
+	var notes []string
+	for _, u := range rd.Util {
+		for _, d := range u.Devices {
+			lines = append(lines, chart.TimelineSeries{Label: lang.L("device") + " " + d.ID, T: d.T, Busy: d.Busy})
+			if d.Shape != nil {
+				notes = append(notes, fmt.Sprintf("%s %s: %s — median busy %.0f%%, %.0f%% of samples idle, %d idle gaps",
+					u.Tool, d.ID, d.Shape.Class, d.Shape.MedianBusy, 100*d.Shape.IdleShare, d.Shape.IdleGaps))
+			}
+		}
+	}
+	if len(lines) == 0 {
+		notes = append(notes, lang.L("No utilisation trace attached (nvidia-smi, npu-smi, dcgmi, rocm-smi)."))
+	}
+	v.utilNote.SetText(strings.Join(notes, "\n"))
+	v.util.setRender(func(w, h int) (image.Image, error) {
+		if len(lines) == 0 {
+			return nil, nil
+		}
+		p, err := chart.Timeline(lang.L("Device utilisation"), lines...)
+		if err != nil {
+			return nil, err
+		}
+		return chart.Image(p, w, h)
+	})
+	v.overhead.SetText(overheadText(rd))
+}
+
+func num(n model.Num) string {
+	if !n.Known() {
+		return "?"
+	}
+	if n.F() > 1e300 {
+		return "inf"
+	}
+	return fmt.Sprintf("%.4g", n.F())
+}
+
+func manifestSection(m model.Manifest, sec string) string {
+	s, ok := m[sec].(map[string]any)
+	if !ok {
+		return ""
+	}
+	parts := make([]string, 0, len(s))
+	for k, v := range s {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, v))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
+}
+
+func mapText(m map[string]string) string {
+	parts := make([]string, 0, len(m))
+	for k, v := range m {
+		parts = append(parts, k+"="+v)
+	}
+	sort.Strings(parts)
+	if len(parts) > 24 {
+		parts = append(parts[:24], fmt.Sprintf("… %d more", len(parts)-24))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// backendText says what was asked for and what the server resolved, quoting the lines.
+func backendText(rd compare.RunData) string {
+	target := rd.Run.Manifest.String("path", "target_backend")
+	if len(rd.Logs) == 0 {
+		s := lang.L("No server log attached: the resolved backend is unknown.")
+		if target != "" {
+			s = fmt.Sprintf(lang.L("Target %s (bundle.yaml). "), target) + s
+		}
+		return s
+	}
+	var b strings.Builder
+	for _, l := range rd.Logs {
+		t := l.TargetBackend
+		src := l.TargetSource
+		if target != "" {
+			t, src = target, "bundle.yaml"
+		}
+		fmt.Fprintf(&b, lang.L("Target %s (%s), resolved %s: %s")+"\n", orDash(t), orDash(src), orDash(l.Resolved), l.Status)
+		for _, p := range l.Processes {
+			fmt.Fprintf(&b, "  line %d: %s\n", p.Line.N, p.Line.Text)
+		}
+		for _, f := range l.Fallbacks {
+			fmt.Fprintf(&b, "  %s line %d: %s\n", lang.L("fallback"), f.N, f.Text)
+		}
+		if l.Failure != nil {
+			fmt.Fprintf(&b, "  %s line %d: %s\n", lang.L("failure"), l.Failure.N, l.Failure.Text)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// overheadText lists each profiler trace's copies, launches, syncs and top ops.
+func overheadText(rd compare.RunData) string {
+	if len(rd.Traces) == 0 {
+		return lang.L("No profiler trace attached: copies, launches and syncs are unmeasured. Capture a torch profiler (Kineto) trace of a few steps.")
+	}
+	var b strings.Builder
+	for _, t := range rd.Traces {
+		fmt.Fprintf(&b, "%s, %d steps, device busy %s of %.0f µs\n", t.Source, t.Steps, pct(t.BusyFraction), t.WindowUs)
+		keys := make([]string, 0, len(t.Copies))
+		for k := range t.Copies {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			c := t.Copies[k]
+			fmt.Fprintf(&b, "  copies %s: %d, %d bytes, %.0f µs\n", k, c.Count, c.Bytes, c.TimeUs)
+		}
+		fmt.Fprintf(&b, "  kernel launches: %d (%.0f µs host), graph launches: %d, syncs: %d (%.0f µs blocked), kernels: %d\n",
+			t.Launches.Count, t.Launches.TimeUs, t.GraphLaunches.Count, t.Syncs.Count, t.Syncs.TimeUs, t.Kernels)
+		b.WriteString("  top device ops:\n")
+		for _, op := range t.TopOps {
+			fmt.Fprintf(&b, "    %10.0f µs  %6d×  %s\n", op.TimeUs, op.Count, op.Name)
+		}
+	}
+	return b.String()
+}
+
+func pct(n model.Num) string {
+	if !n.Known() {
+		return "?"
+	}
+	return fmt.Sprintf("%.1f%%", 100*n.F())
+}

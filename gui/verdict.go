@@ -1,0 +1,291 @@
+package gui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/widget"
+
+	"benchlens/analysis/compare"
+	"benchlens/store"
+)
+
+// verdictView is where the analyst signs a saved comparison: the proposed verdict and its
+// causes, a note, tags, a status override that needs a reason, the author and time, and the
+// whole history of edits. Every edit is written to the library within a second of typing
+// (and at once when the view or the window closes), so nothing typed is lost on a crash.
+type verdictView struct {
+	u       *App
+	content fyne.CanvasObject
+
+	pick     *widget.Select
+	proposed *widget.Label
+	causes   *widget.Label
+	note     *widget.Entry
+	tags     *widget.Entry
+	override *widget.Select
+	reason   *widget.Entry
+	byline   *widget.Label
+	history  *widget.Label
+	problem  *widget.Label
+
+	list    []store.Comparison
+	current int64
+	loading bool // true while fields are filled from the library: no save
+
+	mu      sync.Mutex
+	timer   *time.Timer
+	pending *store.Annotation
+}
+
+// saveDelay is how long typing may pause before an edit is written.
+const saveDelay = 700 * time.Millisecond
+
+func newVerdictView(u *App) *verdictView {
+	v := &verdictView{u: u}
+	v.pick = widget.NewSelect(nil, v.onPick)
+	v.pick.PlaceHolder = lang.L("Save a comparison in the Compare view first")
+	v.proposed = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.causes = widget.NewLabel("")
+	v.causes.Wrapping = fyne.TextWrapWord
+	v.note = widget.NewMultiLineEntry()
+	v.note.SetPlaceHolder(lang.L("What you checked, what you concluded, what to record next time…"))
+	v.note.Wrapping = fyne.TextWrapWord
+	v.note.SetMinRowsVisible(6)
+	v.tags = widget.NewEntry()
+	v.tags.SetPlaceHolder(lang.L("comma-separated, e.g. attention, fp8"))
+	v.override = widget.NewSelect([]string{lang.L("(none)"), compare.Established, compare.Zero, compare.Offset, compare.NotEstablished}, nil)
+	v.reason = widget.NewEntry()
+	v.reason.SetPlaceHolder(lang.L("required with an override"))
+	v.byline = widget.NewLabel("")
+	v.history = widget.NewLabel("")
+	v.history.Wrapping = fyne.TextWrapWord
+	v.problem = widget.NewLabel("")
+	v.problem.Importance = widget.DangerImportance
+	for _, e := range []*widget.Entry{v.note, v.tags, v.reason} {
+		e.OnChanged = func(string) { v.edited() }
+	}
+	v.override.OnChanged = func(string) { v.edited() }
+
+	exports := container.NewHBox(
+		widget.NewButton(lang.L("Export…"), v.exportDialog),
+	)
+	form := widget.NewForm(
+		widget.NewFormItem(lang.L("Note"), v.note),
+		widget.NewFormItem(lang.L("Tags"), v.tags),
+		widget.NewFormItem(lang.L("Override status"), v.override),
+		widget.NewFormItem(lang.L("Reason"), v.reason),
+	)
+	v.content = container.NewBorder(
+		container.NewVBox(v.pick, v.proposed, v.causes),
+		container.NewVBox(v.problem, v.byline, exports),
+		nil, nil,
+		container.NewVScroll(container.NewVBox(form, widget.NewCard(lang.L("History"), "", v.history))),
+	)
+	v.setEnabled(false)
+	return v
+}
+
+func (v *verdictView) setEnabled(on bool) {
+	for _, w := range []fyne.Disableable{v.note, v.tags, v.override, v.reason} {
+		if on {
+			w.Enable()
+		} else {
+			w.Disable()
+		}
+	}
+}
+
+// reload lists the saved comparisons.
+func (v *verdictView) reload() {
+	list, err := v.u.st.Comparisons(false)
+	if err != nil {
+		v.problem.SetText(err.Error())
+		return
+	}
+	v.list = list
+	opts := make([]string, len(list))
+	for i, c := range list {
+		opts[i] = comparisonTitle(c)
+	}
+	v.pick.Options = opts
+	v.pick.Refresh()
+	if v.current == 0 && len(list) > 0 {
+		v.open(list[len(list)-1].ID)
+	}
+}
+
+func comparisonTitle(c store.Comparison) string {
+	return fmt.Sprintf("#%d  %s vs %s  (%s, %s)", c.ID, c.Baseline, c.Candidate, c.Status, c.CreatedAt)
+}
+
+func (v *verdictView) onPick(s string) {
+	for _, c := range v.list {
+		if comparisonTitle(c) == s && c.ID != v.current {
+			v.open(c.ID)
+		}
+	}
+}
+
+// open shows a saved comparison and its current annotation.
+func (v *verdictView) open(id int64) {
+	v.flush()
+	c, err := v.u.st.Comparison(id)
+	if err != nil {
+		v.problem.SetText(err.Error())
+		return
+	}
+	var rec compare.Record
+	if err := json.Unmarshal(c.Record, &rec); err != nil {
+		v.problem.SetText(err.Error())
+		return
+	}
+	v.current = id
+	v.loading = true
+	defer func() { v.loading = false }()
+	v.pick.SetSelected(comparisonTitle(c))
+	v.proposed.SetText(fmt.Sprintf(lang.L("Proposed: %s"), statusText(rec.Status)))
+	v.proposed.Importance = statusImportance(rec.Status)
+	v.proposed.Refresh()
+	var causes []string
+	for _, cause := range rec.Causes {
+		causes = append(causes, "• "+cause.Code+": "+cause.Reason)
+	}
+	for _, n := range rec.Notes {
+		causes = append(causes, "· "+n)
+	}
+	v.causes.SetText(strings.Join(causes, "\n"))
+	cur, err := v.u.st.CurrentAnnotation(id)
+	if err != nil {
+		v.problem.SetText(err.Error())
+	}
+	v.note.SetText(cur.Note)
+	v.tags.SetText(strings.Join(cur.Tags, ", "))
+	if cur.StatusOverride == "" {
+		v.override.SetSelectedIndex(0)
+	} else {
+		v.override.SetSelected(cur.StatusOverride)
+	}
+	v.reason.SetText(cur.OverrideReason)
+	v.setEnabled(true)
+	v.showHistory()
+}
+
+// edited schedules a save of the fields as they are now.
+func (v *verdictView) edited() {
+	if v.loading || v.current == 0 {
+		return
+	}
+	a := store.Annotation{ComparisonID: v.current, Author: author(), Note: v.note.Text, Tags: splitTags(v.tags.Text),
+		OverrideReason: strings.TrimSpace(v.reason.Text)}
+	if v.override.SelectedIndex() > 0 {
+		a.StatusOverride = v.override.Selected
+	}
+	if a.StatusOverride != "" && a.OverrideReason == "" {
+		v.problem.SetText(lang.L("An override needs a reason; it is saved once the reason is given."))
+		return
+	}
+	v.problem.SetText("")
+	v.mu.Lock()
+	v.pending = &a
+	if v.timer != nil {
+		v.timer.Stop()
+	}
+	v.timer = time.AfterFunc(saveDelay, func() { fyne.Do(v.flush) })
+	v.mu.Unlock()
+}
+
+// flush writes a pending edit now.
+func (v *verdictView) flush() {
+	v.mu.Lock()
+	a := v.pending
+	v.pending = nil
+	if v.timer != nil {
+		v.timer.Stop()
+	}
+	v.mu.Unlock()
+	if a == nil {
+		return
+	}
+	if _, err := v.u.st.Annotate(*a); err != nil {
+		v.problem.SetText(lang.L("Not saved") + ": " + err.Error())
+		return
+	}
+	if a.ComparisonID == v.current {
+		v.showHistory()
+	}
+}
+
+func (v *verdictView) showHistory() {
+	hist, err := v.u.st.Annotations(v.current)
+	if err != nil {
+		v.problem.SetText(err.Error())
+		return
+	}
+	if len(hist) == 0 {
+		v.byline.SetText(lang.L("Not annotated yet."))
+		v.history.SetText("")
+		return
+	}
+	last := hist[len(hist)-1]
+	v.byline.SetText(fmt.Sprintf(lang.L("Last edit by %s at %s"), last.Author, localTime(last.At)))
+	var lines []string
+	for i := len(hist) - 1; i >= 0 && len(lines) < 50; i-- {
+		h := hist[i]
+		line := fmt.Sprintf("%s  %s: %q", localTime(h.At), h.Author, firstLine(h.Note))
+		if len(h.Tags) > 0 {
+			line += "  [" + strings.Join(h.Tags, ", ") + "]"
+		}
+		if h.StatusOverride != "" {
+			line += fmt.Sprintf("  → %s (%s)", h.StatusOverride, h.OverrideReason)
+		}
+		lines = append(lines, line)
+	}
+	v.history.SetText(strings.Join(lines, "\n"))
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	if len(s) > 120 {
+		return s[:120] + "…"
+	}
+	return s
+}
+
+func splitTags(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// exportDialog offers the report formats for the saved comparisons.
+func (v *verdictView) exportDialog() {
+	if len(v.list) == 0 {
+		dialog.ShowInformation(lang.L("Export"), lang.L("Save a comparison first."), v.u.win)
+		return
+	}
+	v.flush()
+	showExport(v.u, v.current)
+}
+
+// localTime shows a stored UTC time in the analyst's time zone, to the second.
+func localTime(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return t.Local().Format("2006-01-02 15:04:05")
+}
