@@ -25,11 +25,15 @@ deps:
 build: deps
 	$(GO) build -o $(BIN) ./cmd/benchlens
 
-# run loads the built-in samples into a fresh library and shows it.
+# run opens the desktop app on the sample library (loaded into it on first start); without a
+# display it loads the samples and prints the library instead.
 run: build
-	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
-	$(BIN) --db $(DEMO_DB) demo
-	$(BIN) --db $(DEMO_DB) runs
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ] || [ "$$(uname)" = Darwin ]; then \
+		$(BIN) --db $(DEMO_DB); \
+	else \
+		echo "no display: printing the sample library instead of opening the app"; \
+		$(BIN) --db $(DEMO_DB) demo && $(BIN) --db $(DEMO_DB) runs; \
+	fi
 
 test: deps
 	$(GO) vet ./...
@@ -38,11 +42,12 @@ test: deps
 # bench times the import of a 112 MB detailed result (see scripts/bench-import.sh for the
 # side-by-side comparison with a Python/pandas pipeline).
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchtime 5x ./library/
+	$(GO) test -run '^$$' -bench . -benchtime 5x ./library/ ./gui/ ./analysis/report/
 
 fuzz: deps
-	for t in FuzzDecode; do $(GO) test -run '^$$' -fuzz $$t -fuzztime 60s ./importers/jsonx/; done
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./importers/jsonx/
 	$(GO) test -run '^$$' -fuzz FuzzParseFile -fuzztime 60s ./importers/
+	for p in serverlog utilisation trace; do $(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./importers/$$p/; done
 
 clean:
 	rm -rf bin .benchlens

@@ -327,8 +327,8 @@ func stageTable(rec compare.Record) fyne.CanvasObject {
 			delta.Importance = widget.DangerImportance
 		}
 		grid.Add(widget.NewLabel(r.title))
-		grid.Add(widget.NewLabel(fmt.Sprintf("%.4g %s", d.Baseline.F(), d.Unit)))
-		grid.Add(widget.NewLabel(fmt.Sprintf("%.4g %s", d.Candidate.F(), d.Unit)))
+		grid.Add(widget.NewLabel(report.Value(d.Baseline) + " " + d.Unit))
+		grid.Add(widget.NewLabel(report.Value(d.Candidate) + " " + d.Unit))
 		grid.Add(delta)
 	}
 	return grid

@@ -108,28 +108,47 @@ func computeRunStats(r *model.Run, e edges) runStats {
 		}
 		return out
 	}
-	gaps := 0
-	for i := range reqs {
-		gaps += len(reqs[i].ITL)
-	}
-	// Slot 0 is every request, 1 short, 2 long; metrics TTFT, TPOT, E2EL, then ITL gaps.
+	// Slot 0 is every request, 1 short, 2 long; metrics TTFT, TPOT, E2EL, then ITL gaps,
+	// counted first so each buffer is allocated once at its size.
 	bucketNames := [3]string{bucketAll, bucketShort, bucketLong}
 	metrics := [3]string{model.TTFT, model.TPOT, model.E2EL}
-	var vals [3][3][]float64
-	var itl [3][]float64
-	itl[0] = make([]float64, 0, gaps)
+	slotOf := func(q *model.Request) int {
+		switch e.bucket(q.InputLen) {
+		case bucketShort:
+			return 1
+		case bucketLong:
+			return 2
+		}
+		return 0
+	}
+	var nReq, nGap [3]int
 	for i := range reqs {
 		q := &reqs[i]
 		if !q.OK() {
 			continue
 		}
-		slot := 0
-		switch e.bucket(q.InputLen) {
-		case bucketShort:
-			slot = 1
-		case bucketLong:
-			slot = 2
+		slot := slotOf(q)
+		nReq[0]++
+		nGap[0] += len(q.ITL)
+		if slot > 0 {
+			nReq[slot]++
+			nGap[slot] += len(q.ITL)
 		}
+	}
+	var vals [3][3][]float64
+	var itl [3][]float32
+	for b := range bucketNames {
+		for m := range metrics {
+			vals[m][b] = make([]float64, 0, nReq[b])
+		}
+		itl[b] = make([]float32, 0, nGap[b])
+	}
+	for i := range reqs {
+		q := &reqs[i]
+		if !q.OK() {
+			continue
+		}
+		slot := slotOf(q)
 		for m, v := range [3]float64{q.TTFT, stats.RequestTPOT(q), stats.RequestLatency(q)} {
 			v *= 1e3
 			if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -141,11 +160,11 @@ func computeRunStats(r *model.Run, e edges) runStats {
 			}
 		}
 		for _, g := range q.ITL {
-			itl[0] = append(itl[0], g*1e3)
+			itl[0] = append(itl[0], float32(g*1e3))
 		}
 		if slot > 0 {
 			for _, g := range q.ITL {
-				itl[slot] = append(itl[slot], g*1e3)
+				itl[slot] = append(itl[slot], float32(g*1e3))
 			}
 		}
 	}
@@ -158,7 +177,7 @@ func computeRunStats(r *model.Run, e edges) runStats {
 	}
 	for b := range bucketNames {
 		if len(itl[b]) > 0 {
-			out[statKey{model.ITL, bucketNames[b]}] = stats.Percentile(itl[b], 50)
+			out[statKey{model.ITL, bucketNames[b]}] = stats.PercentileF32(itl[b], 50)
 		}
 	}
 	return out

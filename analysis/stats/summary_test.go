@@ -90,3 +90,25 @@ func TestPercentilesTogetherEqualEachAlone(t *testing.T) {
 		}
 	}
 }
+
+func TestPercentileF32MatchesSelection(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{1, 2, 7, 1000, 100001} {
+		xs := make([]float32, n)
+		for i := range xs {
+			xs[i] = float32(rng.NormFloat64()*3 + 12)
+			if i%17 == 0 {
+				xs[i] = -xs[i] // negatives sort too
+			}
+			if i%5 == 0 && i > 0 {
+				xs[i] = xs[i-1] // ties
+			}
+		}
+		for _, p := range []float64{0, 0.1, 25, 50, 99, 99.9, 100} {
+			want := Percentile(slices.Clone(xs), p)
+			if got := PercentileF32(xs, p); got != want {
+				t.Errorf("n=%d p=%v: got %v, want %v", n, p, got, want)
+			}
+		}
+	}
+}
