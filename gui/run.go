@@ -222,12 +222,11 @@ func backendText(rd compare.RunData) string {
 	}
 	var b strings.Builder
 	for _, l := range rd.Logs {
-		t := l.TargetBackend
-		src := l.TargetSource
+		t, src, status := l.TargetBackend, l.TargetSource, l.Status
 		if target != "" {
-			t, src = target, "bundle.yaml"
+			t, src, status = strings.ToUpper(target), "bundle.yaml", l.StatusFor(strings.ToUpper(target))
 		}
-		fmt.Fprintf(&b, lang.L("Target %s (%s), resolved %s: %s")+"\n", orDash(t), orDash(src), orDash(l.Resolved), l.Status)
+		fmt.Fprintf(&b, lang.L("Target %s (%s), resolved %s: %s")+"\n", orDash(t), orDash(src), orDash(l.Resolved), status)
 		for _, p := range l.Processes {
 			fmt.Fprintf(&b, "  line %d: %s\n", p.Line.N, p.Line.Text)
 		}

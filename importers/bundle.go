@@ -27,10 +27,17 @@ type Limits struct {
 	MaxBytes   int64 // total decompressed bytes
 	MaxEntries int   // files
 	MaxDepth   int   // archives inside archives
+	// MaxRatio bounds how many times larger than its compressed form an archive may grow:
+	// benchmark JSON and logs compress 5-20×, a decompression bomb thousands of times.
+	MaxRatio int64
 }
 
 // DefaultLimits suit lab bundles of a few gigabytes.
-var DefaultLimits = Limits{MaxBytes: 8 << 30, MaxEntries: 100_000, MaxDepth: 3}
+var DefaultLimits = Limits{MaxBytes: 8 << 30, MaxEntries: 100_000, MaxDepth: 3, MaxRatio: 200}
+
+// ratioFloor is the expansion below which the ratio is not checked: small files compress
+// arbitrarily well without being bombs.
+const ratioFloor = 64 << 20
 
 // ReadBundle reads a file, a folder (recursively), a .zip or a .tar.gz / .tgz. Archives found
 // inside a folder or another archive are opened too. Unreadable parts are reported and skipped.
@@ -170,10 +177,19 @@ func (r *reader) openZip(name string, data []byte, depth int) {
 			r.fail(name+"!"+f.Name, errors.New("entry escapes the archive; refused"))
 			continue
 		}
-		data, err := r.readLimited(func() (io.ReadCloser, error) { return f.Open() })
+		data, err := r.readLimited(func() (io.ReadCloser, error) {
+			rc, err := f.Open()
+			if err != nil {
+				return nil, err
+			}
+			return struct {
+				io.Reader
+				io.Closer
+			}{&ratioReader{r: rc, in: int64(f.CompressedSize64), max: r.lim.MaxRatio}, rc}, nil
+		})
 		if err != nil {
 			r.fail(inner, err)
-			if errors.Is(err, errTooLarge) {
+			if errors.Is(err, errTooLarge) || errors.Is(err, errBomb) {
 				return
 			}
 			continue
@@ -192,7 +208,7 @@ func (r *reader) openTarGz(name string, data []byte, depth int) {
 		return
 	}
 	defer gz.Close()
-	r.openTar(name, tar.NewReader(gz), archiveRoot(name), depth)
+	r.openTar(name, tar.NewReader(&ratioReader{r: gz, in: int64(len(data)), max: r.lim.MaxRatio}), archiveRoot(name), depth)
 }
 
 func (r *reader) openTar(name string, tr *tar.Reader, root string, depth int) {
@@ -202,7 +218,11 @@ func (r *reader) openTar(name string, tr *tar.Reader, root string, depth int) {
 			return
 		}
 		if err != nil {
-			r.fail(name, fmt.Errorf("broken tar archive: %v", err))
+			if errors.Is(err, errBomb) {
+				r.fail(name, err)
+			} else {
+				r.fail(name, fmt.Errorf("broken tar archive: %v", err))
+			}
 			return
 		}
 		if h.Typeflag != tar.TypeReg {
@@ -219,7 +239,7 @@ func (r *reader) openTar(name string, tr *tar.Reader, root string, depth int) {
 		data, err := r.readLimited(func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
 		if err != nil {
 			r.fail(inner, err)
-			if errors.Is(err, errTooLarge) {
+			if errors.Is(err, errTooLarge) || errors.Is(err, errBomb) {
 				return
 			}
 			continue
@@ -288,4 +308,23 @@ func ReadFS(fsys fs.FS, root, name string, lim Limits) ([]Entry, []error) {
 	}
 	sort.Slice(r.entries, func(i, j int) bool { return r.entries[i].Path < r.entries[j].Path })
 	return r.entries, r.errs
+}
+
+// errBomb refuses an archive that expands far beyond what real bundles do.
+var errBomb = errors.New("expands more than the allowed ratio: refused as a decompression bomb")
+
+// ratioReader stops reading once the output outgrows the compressed input by the limit.
+type ratioReader struct {
+	r       io.Reader
+	in, out int64
+	max     int64
+}
+
+func (rr *ratioReader) Read(p []byte) (int, error) {
+	n, err := rr.r.Read(p)
+	rr.out += int64(n)
+	if rr.max > 0 && rr.out > ratioFloor && rr.out > rr.max*max(rr.in, 1) {
+		return n, fmt.Errorf("%w (%d bytes from %d)", errBomb, rr.out, rr.in)
+	}
+	return n, err
 }

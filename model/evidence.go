@@ -172,3 +172,19 @@ func (e *Evidence) Summary() EvidenceSummary {
 	}
 	return s
 }
+
+// StatusFor re-judges the backend status against a target the log could not see (the
+// bundle.yaml's path.target_backend): match when the server resolved it, fallback when it did
+// not and the log gives a reason, silent_override when it gives none.
+func (l *LogEvidence) StatusFor(target string) string {
+	if target == "" || l.Resolved == "" || l.Status == BackendFailed {
+		return l.Status
+	}
+	switch {
+	case l.Resolved == target:
+		return BackendMatch
+	case len(l.Fallbacks) > 0:
+		return BackendFallback
+	}
+	return BackendSilentOverride
+}

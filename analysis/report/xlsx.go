@@ -468,7 +468,7 @@ func deltaChart(f *excelize.File, cell string, e Entry, sp stageSpan) error {
 	interval := &excelize.Chart{
 		Type:   excelize.Line,
 		Series: []excelize.ChartSeries{bound(stagesLowCol), bound(stagesHighCol)},
-		XAxis:  excelize.ChartAxis{HighLowLines: true},
+		XAxis:  excelize.ChartAxis{HighLowLines: true, TickLabelPosition: excelize.ChartTickLabelLow},
 	}
 	return f.AddChart(SheetCharts, cell, bars, interval)
 }

@@ -1,0 +1,115 @@
+package importers
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A gzip of gigabytes of whitespace is refused after little work, with a message.
+func TestDecompressionBombRefused(t *testing.T) {
+	var buf bytes.Buffer
+	gz, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	tw := tar.NewWriter(gz)
+	const size = 1 << 30 // stands for any size: reading stops long before the end
+	tw.WriteHeader(&tar.Header{Name: "big.json", Mode: 0o644, Size: size, Typeflag: tar.TypeReg})
+	chunk := bytes.Repeat([]byte(" "), 1<<20)
+	for range size >> 20 {
+		tw.Write(chunk)
+	}
+	tw.Close()
+	gz.Close()
+	path := filepath.Join(t.TempDir(), "bomb.tar.gz")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+
+	start := time.Now()
+	entries, errs := ReadBundle(path, DefaultLimits)
+	if len(entries) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "decompression bomb") {
+		t.Fatalf("entries %d, errors %v", len(entries), errs)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v to refuse", d)
+	}
+
+	var zbuf bytes.Buffer
+	zw := zip.NewWriter(&zbuf)
+	w, _ := zw.Create("big.json")
+	for range 200 {
+		w.Write(chunk)
+	}
+	zw.Close()
+	zpath := filepath.Join(t.TempDir(), "bomb.zip")
+	os.WriteFile(zpath, zbuf.Bytes(), 0o644)
+	if _, errs := ReadBundle(zpath, DefaultLimits); len(errs) != 1 || !strings.Contains(errs[0].Error(), "decompression bomb") {
+		t.Errorf("zip bomb: %v", errs)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 5 {
+		os.WriteFile(filepath.Join(dir, string(rune('a'+i))+".log"), []byte("INFO x"), 0o644)
+	}
+	entries, errs := ReadBundle(dir, Limits{MaxBytes: 1 << 20, MaxEntries: 3, MaxDepth: 1})
+	if len(entries) != 3 || len(errs) != 2 {
+		t.Errorf("entries %d errors %v", len(entries), errs)
+	}
+	_, errs = ReadBundle(dir, Limits{MaxBytes: 10, MaxEntries: 10, MaxDepth: 1})
+	if len(errs) == 0 || !strings.Contains(errs[0].Error(), "bundle too large") {
+		t.Errorf("size limit: %v", errs)
+	}
+}
+
+// FuzzReadArchive: whatever bytes arrive as a .zip or .tar.gz, reading returns errors, never
+// panics, never writes outside memory.
+func FuzzReadArchive(f *testing.F) {
+	var z bytes.Buffer
+	zw := zip.NewWriter(&z)
+	w, _ := zw.Create("a/r.json")
+	w.Write([]byte(`{"date": "20250101-000000", "backend": "vllm", "model_id": "m"}`))
+	zw.Close()
+	f.Add(z.Bytes(), true)
+	var tb bytes.Buffer
+	gz := gzip.NewWriter(&tb)
+	tw := tar.NewWriter(gz)
+	tw.WriteHeader(&tar.Header{Name: "../x", Size: 1, Mode: 0o644, Typeflag: tar.TypeReg})
+	tw.Write([]byte("x"))
+	tw.Close()
+	gz.Close()
+	f.Add(tb.Bytes(), false)
+	f.Fuzz(func(t *testing.T, data []byte, isZip bool) {
+		r := &reader{lim: Limits{MaxBytes: 1 << 24, MaxEntries: 100, MaxDepth: 2, MaxRatio: 200}}
+		name := "f.tar.gz"
+		if isZip {
+			name = "f.zip"
+		}
+		r.add(name, data, 0)
+		for _, e := range r.entries {
+			if strings.Contains(e.Path, "..") || strings.HasPrefix(e.Path, "/") {
+				t.Fatalf("entry escapes: %q", e.Path)
+			}
+		}
+	})
+}
+
+// FuzzParseManifest: bundle.yaml of any shape gives a manifest or an error naming the file.
+func FuzzParseManifest(f *testing.F) {
+	f.Add([]byte("label: a\nrole: baseline\nworkload: {seed: 1}\n"))
+	f.Add([]byte("role: [x]\n"))
+	f.Add([]byte("{{{"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseManifest("bundle.yaml", data)
+		if err != nil && !strings.HasPrefix(err.Error(), "bundle.yaml") {
+			t.Fatalf("error does not name the file: %v", err)
+		}
+		if err == nil {
+			_ = m.String("workload", "seed")
+		}
+	})
+}
