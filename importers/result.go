@@ -58,6 +58,12 @@ func ParseFile(name string, data []byte) (Parsed, error) {
 		}
 		return p, nil
 	}
+	if bytes.HasPrefix(data, []byte("\xff\xfe")) || bytes.HasPrefix(data, []byte("\xfe\xff")) {
+		if looksLikeResultName(name) {
+			return Parsed{Kind: model.KindOther}, &FileError{File: name, Line: 1, Offset: 0, Err: errors.New("UTF-16 text: save it as UTF-8")}
+		}
+		return Parsed{Kind: model.KindOther}, nil
+	}
 	if c := trimmed[0]; c != '{' && c != '[' {
 		if looksLikeResultName(name) {
 			// Named like JSON but is not: decoding reports the spot.

@@ -364,3 +364,57 @@ func TestSweepRunsStoredOnce(t *testing.T) {
 		t.Errorf("added %d, existing %d, errors %v", len(rep.Added), len(rep.Existing), rep.Errors)
 	}
 }
+
+// Hostile and broken inputs each get one line naming the file; the rest imports.
+func TestHostileInputs(t *testing.T) {
+	good, _ := os.ReadFile(filepath.Join(fixtures, "07_result-short-rate1.json"))
+	utf16 := []byte{0xff, 0xfe}
+	for _, c := range string(good[:40]) {
+		utf16 = append(utf16, byte(c), 0)
+	}
+	long := append([]byte(`{"date": "20250101-000000", "backend": "vllm", "model_id": "`), bytes.Repeat([]byte("x"), 10<<20)...)
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"good.json":     good,
+		"garbage.json":  {0x00, 0x01, 0xfe, 0x13, 0x37, 0x00, 0x42},
+		"utf16.json":    utf16,
+		"nul.json":      append([]byte(`{"date": "2025`), 0, 0, '"', '}'),
+		"longline.json": long,
+		"nul.log":       append([]byte("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.10.0\n"), 0, 0, 0),
+	}
+	for name, data := range files {
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	}
+	os.MkdirAll(filepath.Join(dir, "empty-dir"), 0o755)
+	emptyDir := filepath.Join(t.TempDir(), "nothing")
+	os.MkdirAll(emptyDir, 0o755)
+
+	st := openStore(t)
+	rep := Import(st, []string{dir, emptyDir}, Options{})
+	if len(rep.Added) != 1 {
+		t.Errorf("added %d runs, want the good one", len(rep.Added))
+	}
+	want := map[string]string{
+		"garbage.json":  "byte 0",
+		"utf16.json":    "UTF-16",
+		"nul.json":      "control character",
+		"longline.json": "unterminated string",
+		"nul.log":       "nul.log",
+		"nothing":       "no files",
+	}
+	for name, frag := range want {
+		found := false
+		for _, err := range rep.Errors {
+			msg := err.Error()
+			if strings.Contains(msg, name) {
+				found = true
+				if !strings.Contains(msg, frag) || strings.Contains(msg, "\n") || len(msg) > 400 {
+					t.Errorf("%s: %q", name, msg)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no error names %s: %v", name, rep.Errors)
+		}
+	}
+}

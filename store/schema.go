@@ -128,27 +128,44 @@ func (s *Store) migrate() error {
 			return fmt.Errorf("an SQLite file of another program (%d tables, no benchlens schema); refusing to change it", tables)
 		}
 	}
+	if version > 0 && version < SchemaVersion {
+		if _, err := s.backupBeforeMigration(version); err != nil {
+			return fmt.Errorf("backing up before upgrading schema %d: %w", version, err)
+		}
+	}
 	for v := version; v < SchemaVersion; v++ {
-		tx, err := s.db.Begin()
-		if err != nil {
-			return err
-		}
-		for _, stmt := range strings.Split(migrations[v], ";\n") {
-			if strings.TrimSpace(stmt) == "" {
-				continue
-			}
-			if _, err := tx.Exec(stmt); err != nil {
-				tx.Rollback()
-				return fmt.Errorf("migrating to schema %d: %w", v+1, err)
-			}
-		}
-		if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, v+1)); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
+		if err := s.migrateStep(v); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// migrateStep applies migration v → v+1 in one write transaction, unless another process
+// (two imports starting on a new library) applied it first.
+func (s *Store) migrateStep(v int) error {
+	tx, err := s.db.Begin() // BEGIN IMMEDIATE: one migrator at a time
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var current int
+	if err := tx.QueryRow(`PRAGMA user_version`).Scan(&current); err != nil {
+		return err
+	}
+	if current > v {
+		return nil
+	}
+	for _, stmt := range strings.Split(migrations[v], ";\n") {
+		if strings.TrimSpace(stmt) == "" {
+			continue
+		}
+		if _, err := tx.Exec(stmt); err != nil {
+			return fmt.Errorf("migrating to schema %d: %w", v+1, err)
+		}
+	}
+	if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, v+1)); err != nil {
+		return err
+	}
+	return tx.Commit()
 }

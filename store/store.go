@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
-	_ "github.com/mattn/go-sqlite3" // the SQLite driver
+	"github.com/mattn/go-sqlite3"
 )
 
 // Store is an open library.
@@ -59,11 +61,9 @@ func Open(path string) (*Store, error) {
 	s := &Store{db: db, path: path}
 	// Large pages suit a library of big blobs (SQLite takes the size only while the file is
 	// empty, before WAL); WAL lets the app read while an import writes. Both persist in the file.
-	for _, pragma := range []string{`PRAGMA page_size = 65536`, `PRAGMA journal_mode = WAL`} {
-		if _, err := db.Exec(pragma); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("library %s: %w", path, err)
-		}
+	if err := setupFile(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
 	if err := s.migrate(); err != nil {
 		db.Close()
@@ -80,3 +80,30 @@ func (s *Store) Path() string { return s.path }
 
 // DB exposes the connection for packages that add their own tables.
 func (s *Store) DB() *sql.DB { return s.db }
+
+// setupFile gives a new library 64 KiB pages (SQLite takes the size only while the file is
+// empty, before WAL) and switches it to WAL, which lets the app read while an import writes.
+// Both persist in the file. Two processes opening a new library at once may find it locked
+// while the other switches; they wait as for any other lock.
+func setupFile(db *sql.DB) error {
+	var mode string
+	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err == nil && strings.EqualFold(mode, "wal") {
+		return nil
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := db.Exec(`PRAGMA page_size = 65536`)
+		if err == nil {
+			_, err = db.Exec(`PRAGMA journal_mode = WAL`)
+		}
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func isBusy(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
+}

@@ -260,3 +260,76 @@ func TestAnnotationsKeepHistory(t *testing.T) {
 		t.Errorf("current %+v history %d", cur, len(hist))
 	}
 }
+
+// An older library is backed up, then migrated; the backup opens as the old schema.
+func TestOlderSchemaMigratedAfterBackup(t *testing.T) {
+	s, path := openTemp(t)
+	if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{resultFile("a")}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{`DROP TABLE annotations`, `DROP TABLE comparisons`, `DROP TABLE evidence`, `PRAGMA user_version = 1`} {
+		if _, err := s.db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	var v int
+	s2.db.QueryRow(`PRAGMA user_version`).Scan(&v)
+	if v != SchemaVersion || count(t, s2, "runs") != 1 {
+		t.Errorf("after migration: version %d, %d runs", v, count(t, s2, "runs"))
+	}
+	backups, _ := filepath.Glob(path + ".schema1-*.bak")
+	if len(backups) != 1 {
+		t.Fatalf("backups: %v", backups)
+	}
+	old, err := sql.Open("sqlite3", backups[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	old.QueryRow(`PRAGMA user_version`).Scan(&v)
+	if v != 1 {
+		t.Errorf("backup has schema %d", v)
+	}
+}
+
+func TestBackupAndCheck(t *testing.T) {
+	s, path := openTemp(t)
+	if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{resultFile("a")}}); err != nil {
+		t.Fatal(err)
+	}
+	dest := path + ".copy"
+	if err := s.Backup(dest); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Backup(dest); err == nil {
+		t.Error("a backup overwrote an existing file")
+	}
+	if info, err := os.Stat(dest); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("backup mode: %v %v", info, err)
+	}
+	copyStore, err := Open(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if count(t, copyStore, "requests") != 2 {
+		t.Error("backup lacks the requests")
+	}
+	copyStore.Close()
+
+	rep, err := s.Check()
+	if err != nil || !rep.OK() {
+		t.Fatalf("healthy library: %v %v", rep, err)
+	}
+	if _, err := s.PutFile(&model.SourceFile{Name: "lost", Size: 4, SHA256: "lost", Kind: model.KindOther, Data: []byte("lost")}); err != nil {
+		t.Fatal(err)
+	}
+	if rep, _ := s.Check(); len(rep.OrphanFiles) != 1 || rep.OK() {
+		t.Errorf("orphan not found: %v", rep)
+	}
+}

@@ -3,14 +3,20 @@ package main
 import (
 	"fmt"
 
+	"benchlens/importers"
 	"benchlens/library"
 )
 
 func (c *cli) importCmd(args []string) int {
-	fs := c.flags("import", "[--label L] [--role R] PATH...")
+	fs := c.flags("import", "[--label L] [--role R] [--max-bytes N] [--max-files N] [--max-depth N] [--max-ratio N] PATH...")
 	var opt library.Options
 	fs.StringVar(&opt.Label, "label", "", "label every run (runs with one label form an arm)")
 	fs.StringVar(&opt.Role, "role", "", "baseline, candidate or other")
+	opt.Limits = importers.DefaultLimits
+	fs.Int64Var(&opt.Limits.MaxBytes, "max-bytes", opt.Limits.MaxBytes, "refuse a bundle that expands beyond this many bytes")
+	fs.IntVar(&opt.Limits.MaxEntries, "max-files", opt.Limits.MaxEntries, "refuse files beyond this many in one bundle")
+	fs.IntVar(&opt.Limits.MaxDepth, "max-depth", opt.Limits.MaxDepth, "refuse archives nested deeper than this")
+	fs.Int64Var(&opt.Limits.MaxRatio, "max-ratio", opt.Limits.MaxRatio, "refuse archive members that expand more than this many times")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}

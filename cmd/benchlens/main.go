@@ -33,6 +33,8 @@ commands:
   export --xlsx FILE | --yaml FILE | --csv DIR | --md FILE | --png DIR [--comparison ID ...]
                                            export saved comparisons (all by default)
   demo                                     load the built-in sample bundles
+  backup FILE                              write a consistent copy of the library
+  check [--json]                           verify integrity and invariants (exit 1 on problems)
 
 SEL is a label (every run with it forms the arm) or comma-separated run ids.
 The library is --db FILE, else $BENCHLENS_DB, else library.db in the user's data directory.
@@ -83,6 +85,10 @@ func run(stdout, stderr io.Writer, args []string) int {
 		return c.comparisonsCmd(rest)
 	case "export":
 		return c.exportCmd(rest)
+	case "backup":
+		return c.backupCmd(rest)
+	case "check":
+		return c.checkCmd(rest)
 	}
 	fmt.Fprintf(stderr, "benchlens: unknown command %q\n\n%s", cmd, usage)
 	return exitUsage
