@@ -2,6 +2,7 @@ package gui
 
 import (
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -230,3 +231,27 @@ func TestChineseTranslationsComplete(t *testing.T) {
 }
 
 func waitBriefly() { time.Sleep(2 * time.Millisecond) }
+
+// An import running while the analyst annotates loses neither side's writes.
+func TestImportWhileAnnotating(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	id, err := u.st.SaveComparison(store.Comparison{Baseline: "a", Candidate: "b", Settings: []byte("{}"), Record: []byte(`{"status":"zero"}`), Status: "zero"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.verdict.reload()
+	u.verdict.open(id)
+	u.importer.onDropped(fyne.Position{}, dropped("../demo/samples"))
+	for i := range 20 {
+		u.verdict.note.SetText(fmt.Sprintf("note %d", i))
+		u.verdict.flush()
+	}
+	eventually(t, "the import", func() bool { return !u.importer.busy })
+	if len(u.importer.last.Added) != 37 || len(u.importer.last.Errors) != 0 {
+		t.Errorf("import: added %d, errors %v", len(u.importer.last.Added), u.importer.last.Errors)
+	}
+	hist, _ := u.st.Annotations(id)
+	if len(hist) != 20 || hist[19].Note != "note 19" {
+		t.Errorf("%d annotations, last %+v", len(hist), hist[len(hist)-1])
+	}
+}

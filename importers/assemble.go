@@ -33,7 +33,7 @@ func Assemble(entries []Entry) ([]Item, []error) {
 	manifests := map[string]model.Manifest{}
 	for _, e := range entries {
 		sf := NewSourceFile(e.Path, e.Data)
-		p, err := ParseFile(e.Path, e.Data)
+		p, err := ParseFileDropping(e.Path, e.Data, e.Drop)
 		if err != nil {
 			errs = append(errs, err)
 		}

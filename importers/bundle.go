@@ -16,10 +16,21 @@ import (
 	"strings"
 )
 
-// Entry is one file of a bundle, read into memory. Archives are never unpacked to disk.
+// Entry is one file of a bundle, in memory. Archives are never unpacked to disk. A large
+// plain file is mapped rather than read: Drop lets go of the pages before an offset once every
+// reader has passed it, and Close unmaps it; both are no-ops for files read into the heap.
 type Entry struct {
-	Path string // slash-separated, starting with the bundle's own name
-	Data []byte
+	Path  string // slash-separated, starting with the bundle's own name
+	Data  []byte
+	Drop  func(upTo int)
+	Close func()
+}
+
+// mapAbove is the size from which plain files are mapped instead of read.
+const mapAbove = 32 << 20
+
+func heapEntry(path string, data []byte) Entry {
+	return Entry{Path: path, Data: data, Drop: func(int) {}, Close: func() {}}
 }
 
 // Limits bound what one bundle may expand to, so a hostile archive is refused quickly.
@@ -50,6 +61,8 @@ func ReadBundle(root string, lim Limits) ([]Entry, []error) {
 	base := filepath.Base(filepath.Clean(root))
 	if info.IsDir() {
 		r.walkDir(root, base)
+	} else if info.Size() >= mapAbove && !isArchiveName(base) {
+		r.mapLarge(root, base, info.Size())
 	} else {
 		data, err := r.readFile(root, info.Size())
 		if err != nil {
@@ -90,6 +103,11 @@ func (r *reader) walkDir(dir, prefix string) {
 			r.fail(p, err)
 			return nil
 		}
+		name := path.Join(prefix, filepath.ToSlash(rel))
+		if info.Size() >= mapAbove && !isArchiveName(name) {
+			r.mapLarge(p, name, info.Size())
+			return nil
+		}
 		data, err := r.readFile(p, info.Size())
 		if err != nil {
 			r.fail(p, err)
@@ -98,12 +116,40 @@ func (r *reader) walkDir(dir, prefix string) {
 			}
 			return nil
 		}
-		r.add(path.Join(prefix, filepath.ToSlash(rel)), data, 0)
+		r.add(name, data, 0)
 		return nil
 	})
 	if err != nil {
 		r.fail(dir, err)
 	}
+}
+
+// mapLarge adds a large plain file by mapping it.
+func (r *reader) mapLarge(p, name string, size int64) {
+	if err := r.reserve(size); err != nil {
+		r.fail(p, err)
+		return
+	}
+	if len(r.entries) >= r.lim.MaxEntries {
+		r.fail(name, fmt.Errorf("more than %d files in one bundle", r.lim.MaxEntries))
+		return
+	}
+	data, drop, unmap, err := mapFile(p, size)
+	if err != nil {
+		r.fail(p, err)
+		return
+	}
+	r.entries = append(r.entries, Entry{Path: name, Data: data, Drop: drop, Close: unmap})
+}
+
+func isArchiveName(name string) bool {
+	lower := strings.ToLower(name)
+	for _, ext := range []string{".zip", ".tar.gz", ".tgz", ".tar"} {
+		if strings.HasSuffix(lower, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *reader) readFile(p string, size int64) ([]byte, error) {
@@ -136,7 +182,7 @@ func (r *reader) add(name string, data []byte, depth int) {
 			r.fail(name, fmt.Errorf("more than %d files in one bundle", r.lim.MaxEntries))
 			return
 		}
-		r.entries = append(r.entries, Entry{Path: name, Data: data})
+		r.entries = append(r.entries, heapEntry(name, data))
 	}
 }
 

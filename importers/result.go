@@ -38,6 +38,12 @@ var skipKeys = map[string]bool{"generated_texts": true}
 // that looks like a result but is broken returns the runs read before the fault and a
 // *FileError naming the spot.
 func ParseFile(name string, data []byte) (Parsed, error) {
+	return ParseFileDropping(name, data, nil)
+}
+
+// ParseFileDropping is ParseFile for a mapped file: drop is told how far parsing has got,
+// so the pages before can leave memory.
+func ParseFileDropping(name string, data []byte, drop func(upTo int)) (Parsed, error) {
 	if isManifestName(name) {
 		return Parsed{Kind: model.KindManifest}, nil
 	}
@@ -74,7 +80,7 @@ func ParseFile(name string, data []byte) (Parsed, error) {
 		}
 		return Parsed{Kind: sniffText(name, trimmed)}, nil
 	}
-	p, err := parseJSON(name, data)
+	p, err := parseJSON(name, data, drop)
 	if err != nil {
 		return p, fileError(name, err)
 	}
@@ -83,9 +89,10 @@ func ParseFile(name string, data []byte) (Parsed, error) {
 
 // parseJSON reads every value of a JSON file (one object, JSONL, concatenated objects or an
 // array of run objects) and turns each into runs.
-func parseJSON(name string, data []byte) (Parsed, error) {
+func parseJSON(name string, data []byte, drop func(int)) (Parsed, error) {
 	dec := jsonx.NewDecoder(data)
 	dec.SkipKeys = skipKeys
+	dec.Progress = drop
 	p := Parsed{Kind: model.KindOther}
 	for first := true; dec.More(); first = false {
 		start := dec.Offset()

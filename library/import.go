@@ -95,6 +95,9 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: not stored: %w", entries[i].Path, p.err))
 		}
 		stored = append(stored, p.id)
+		if entries[i].Close != nil {
+			entries[i].Close()
+		}
 		entries[i].Data = nil
 	}
 	for _, it := range items {
@@ -140,8 +143,8 @@ func prepareAhead(st *store.Store, entries []importers.Entry) func(name string) 
 		defer close(done)
 		for _, e := range entries {
 			f := importers.NewSourceFile(e.Path, e.Data)
-			f.SHA256 = importers.Hash(e.Data)
-			id, err := st.PutFile(f)
+			f.SHA256 = hashDropping(e)
+			id, err := st.PutFile(f, e.Drop)
 			out[e.Path] = prepared{sha: f.SHA256, id: id, err: err}
 		}
 	}()
@@ -150,6 +153,22 @@ func prepareAhead(st *store.Store, entries []importers.Entry) func(name string) 
 		return out[name]
 	}
 }
+
+// hashDropping hashes a file a chunk at a time, letting a mapped file's pages go behind it.
+func hashDropping(e importers.Entry) string {
+	if e.Drop == nil || len(e.Data) <= chunk {
+		return importers.Hash(e.Data)
+	}
+	h := sha256.New()
+	for off := 0; off < len(e.Data); off += chunk {
+		end := min(off+chunk, len(e.Data))
+		h.Write(e.Data[off:end])
+		e.Drop(end)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+const chunk = 16 << 20
 
 func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, prep func(string) prepared) (int64, error) {
 	run := it.Run

@@ -1,8 +1,13 @@
 package library
 
 import (
+	"fmt"
+	"math/rand/v2"
+
 	"archive/tar"
 	"archive/zip"
+	"benchlens/analysis/stats"
+	"benchlens/importers"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -416,5 +421,74 @@ func TestHostileInputs(t *testing.T) {
 		if !found {
 			t.Errorf("no error names %s: %v", name, rep.Errors)
 		}
+	}
+}
+
+// A file large enough to be mapped (and dropped from memory as it is read) imports exactly as
+// one read into memory, and its original bytes come back whole.
+func TestLargeFileIsMappedAndImportsTheSame(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	const reqs, gaps = 3000, 1000
+	var b strings.Builder
+	b.WriteString(`{"date": "20250101-000000", "backend": "vllm", "model_id": "m", "num_prompts": 3000, "completed": 3000, "ttfts": [`)
+	for i := range reqs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%v", 0.01+rng.Float64()/100)
+	}
+	b.WriteString(`], "output_lens": [`)
+	for i := range reqs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, gaps+1)
+	}
+	b.WriteString(`], "itls": [`)
+	for i := range reqs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("[")
+		for g := range gaps {
+			if g > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%v", 0.01+rng.Float64()/1000)
+		}
+		b.WriteString("]")
+	}
+	b.WriteString("]}")
+	data := []byte(b.String())
+	if len(data) < 40<<20 {
+		t.Fatalf("only %d bytes: not large enough to be mapped", len(data))
+	}
+	path := filepath.Join(t.TempDir(), "big.json")
+	os.WriteFile(path, data, 0o644)
+
+	st := openStore(t)
+	if rep := Import(st, []string{path}, Options{}); len(rep.Errors) > 0 || len(rep.Added) != 1 {
+		t.Fatalf("import: %+v", rep)
+	}
+	got, err := st.Run(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := importers.ParseFile("big.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats.Recompute(p.Runs[0])
+	for _, m := range []string{model.TTFT, model.TPOT, model.ITL} {
+		for k, v := range p.Runs[0].Recomputed[m] {
+			if g := got.Recomputed[m][k]; g != v {
+				t.Errorf("%s %s: mapped import %v, in-memory parse %v", m, k, g, v)
+			}
+		}
+	}
+	files, _ := st.RunFiles(1)
+	back, err := st.FileContent(files[0].ID)
+	if err != nil || !bytes.Equal(back, data) {
+		t.Errorf("stored bytes differ (%d vs %d): %v", len(back), len(data), err)
 	}
 }

@@ -95,13 +95,14 @@ type FileInfo struct {
 // PutFile stores a file on its own, ahead of the runs that will refer to it, so a large file
 // can be written while the next one is parsed. Files no run refers to in the end are removed
 // with RemoveOrphans.
-func (s *Store) PutFile(f *model.SourceFile) (int64, error) {
+// drop, if set, is told as each chunk is stored, so a mapped file's pages can leave memory.
+func (s *Store) PutFile(f *model.SourceFile, drop func(upTo int)) (int64, error) {
 	tx, err := s.db.Begin()
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
-	id, err := putFile(tx, f, time.Now().UTC().Format(time.RFC3339))
+	id, err := putFileDropping(tx, f, time.Now().UTC().Format(time.RFC3339), drop)
 	if err != nil {
 		return 0, err
 	}
@@ -122,6 +123,10 @@ func (s *Store) RemoveOrphans(ids []int64) error {
 
 // putFile stores a file once (by content hash) and returns its id.
 func putFile(tx *sql.Tx, f *model.SourceFile, now string) (int64, error) {
+	return putFileDropping(tx, f, now, nil)
+}
+
+func putFileDropping(tx *sql.Tx, f *model.SourceFile, now string, drop func(int)) (int64, error) {
 	var id int64
 	var kind string
 	err := tx.QueryRow(`SELECT id, kind FROM source_files WHERE sha256 = ?`, f.SHA256).Scan(&id, &kind)
@@ -150,9 +155,13 @@ func putFile(tx *sql.Tx, f *model.SourceFile, now string) (int64, error) {
 	defer stmt.Close()
 	buf := make([]byte, s2.MaxEncodedLen(min(len(f.Data), ChunkSize)))
 	for seq, off := 0, 0; off < len(f.Data); seq, off = seq+1, off+ChunkSize {
-		chunk := s2.Encode(buf, f.Data[off:min(off+ChunkSize, len(f.Data))])
+		end := min(off+ChunkSize, len(f.Data))
+		chunk := s2.Encode(buf, f.Data[off:end])
 		if _, err := stmt.Exec(id, seq, codec, chunk); err != nil {
 			return 0, err
+		}
+		if drop != nil {
+			drop(end)
 		}
 	}
 	return id, nil

@@ -197,7 +197,7 @@ func TestFileContentRoundTrip(t *testing.T) {
 	}
 	for _, data := range [][]byte{big, {}, []byte("small")} {
 		f := &model.SourceFile{Name: "f", Size: int64(len(data)), SHA256: fmt.Sprint(len(data)), Kind: model.KindOther, Data: data}
-		id, err := s.PutFile(f)
+		id, err := s.PutFile(f, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,7 +326,7 @@ func TestBackupAndCheck(t *testing.T) {
 	if err != nil || !rep.OK() {
 		t.Fatalf("healthy library: %v %v", rep, err)
 	}
-	if _, err := s.PutFile(&model.SourceFile{Name: "lost", Size: 4, SHA256: "lost", Kind: model.KindOther, Data: []byte("lost")}); err != nil {
+	if _, err := s.PutFile(&model.SourceFile{Name: "lost", Size: 4, SHA256: "lost", Kind: model.KindOther, Data: []byte("lost")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if rep, _ := s.Check(); len(rep.OrphanFiles) != 1 || rep.OK() {

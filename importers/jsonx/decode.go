@@ -23,7 +23,21 @@ type Decoder struct {
 	// SkipKeys names members of the outermost object whose values are checked for syntax but
 	// not kept (generated_texts of a 100 MB result, say).
 	SkipKeys map[string]bool
+	// Progress, if set, is told every few megabytes how far decoding has got: the bytes before
+	// that offset will not be read again (unless an error is reported).
+	Progress func(offset int)
+	mark     int
 	depth    int
+}
+
+// progressStep is how often Progress hears from the decoder.
+const progressStep = 8 << 20
+
+func (d *Decoder) progressed() {
+	if d.Progress != nil && d.pos >= d.mark {
+		d.mark = d.pos + progressStep
+		d.Progress(d.pos)
+	}
 }
 
 // MaxDepth bounds nesting so hostile input cannot exhaust the stack.
@@ -273,6 +287,7 @@ func (d *Decoder) array(level int) (any, error) {
 		if err := d.arrayErr(); err != nil {
 			return nil, err
 		}
+		d.progressed()
 	}
 }
 
