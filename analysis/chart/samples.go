@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"benchlens/analysis/compare"
-	"benchlens/analysis/stats"
 	"benchlens/model"
 )
 
@@ -15,32 +14,17 @@ import (
 // comparison drops them) are left out. Runs without per-request data add nothing; an unknown
 // metric gives nil.
 func Samples(a compare.Arm, metric string) []float64 {
-	if metric == model.ITL {
+	switch metric {
+	case model.ITL:
 		return itlSamples(a)
+	case model.TTFT, model.TPOT, model.E2EL:
+	default:
+		return nil
 	}
 	var out []float64
 	for _, rd := range a.Runs {
-		if rd.Run == nil {
-			continue
-		}
-		for _, r := range compare.Measured(rd.Run) {
-			if !r.OK() {
-				continue
-			}
-			var v float64
-			switch metric {
-			case model.TTFT:
-				v = r.TTFT
-			case model.TPOT:
-				v = stats.RequestTPOT(&r)
-			case model.E2EL:
-				v = stats.RequestLatency(&r)
-			default:
-				return nil
-			}
-			if finite(v) {
-				out = append(out, v*1e3)
-			}
+		if rd.Run != nil {
+			out = append(out, compare.Samples(compare.Measured(rd.Run), metric, nil)...)
 		}
 	}
 	return out

@@ -95,9 +95,9 @@ func hasStarts(reqs []model.Request) bool {
 	return true
 }
 
-// samples returns a metric's per-request values in ms (ITL: every gap) of the successful
-// requests that keep passes.
-func samples(reqs []model.Request, metric string, keep func(*model.Request) bool) []float64 {
+// Samples returns a metric's per-request values in ms (ITL: every gap) of the successful
+// requests that keep (if set) passes.
+func Samples(reqs []model.Request, metric string, keep func(*model.Request) bool) []float64 {
 	var out []float64
 	for i := range reqs {
 		r := &reqs[i]

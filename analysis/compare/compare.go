@@ -149,7 +149,7 @@ func warmupSummary(a Arm) (string, int) {
 // far above the run's median: the warm-up did not warm it.
 func coldStart(r *model.Run, ratio float64) string {
 	reqs := Measured(r)
-	xs := samples(reqs, model.TTFT, nil)
+	xs := Samples(reqs, model.TTFT, nil)
 	if len(xs) < 10 {
 		return ""
 	}

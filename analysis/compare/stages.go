@@ -81,7 +81,7 @@ func (a Arm) pooled(metric string, keep func(*model.Request) bool) []float64 {
 	}
 	var out []float64
 	for _, rd := range a.Runs {
-		out = append(out, samples(Measured(rd.Run), metric, keep)...)
+		out = append(out, Samples(Measured(rd.Run), metric, keep)...)
 	}
 	return out
 }

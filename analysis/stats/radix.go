@@ -13,9 +13,7 @@ func PercentileF32(xs []float32, p float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	rank := p / 100 * float64(n-1)
-	lo := max(0, min(int(math.Floor(rank)), n-1))
-	frac := rank - float64(lo)
+	lo, frac := rankOf(n, p)
 	a := float64(kthF32(xs, lo))
 	if frac == 0 || lo+1 >= n {
 		return a

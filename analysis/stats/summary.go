@@ -83,9 +83,7 @@ func percentileFrom[T Float](xs []T, base int, p float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	rank := p / 100 * float64(n-1)
-	lo := max(0, min(int(math.Floor(rank)), n-1))
-	frac := rank - float64(lo)
+	lo, frac := rankOf(n, p)
 	a := float64(selectK(xs[base:], lo-base))
 	if frac == 0 || lo+1 >= n {
 		return a
@@ -155,4 +153,12 @@ func selectK[T Float](xs []T, k int) T {
 		}
 	}
 	return xs[k]
+}
+
+// rankOf is numpy's linear interpolation point for percentile p of n values: the lower order
+// statistic and the fraction of the way to the next one.
+func rankOf(n int, p float64) (int, float64) {
+	rank := p / 100 * float64(n-1)
+	lo := max(0, min(int(math.Floor(rank)), n-1))
+	return lo, rank - float64(lo)
 }

@@ -42,3 +42,40 @@ func (c *cli) flags(name, args string) *flag.FlagSet {
 	}
 	return fs
 }
+
+// Argument counts for parse.
+const (
+	noArgs  = 0
+	oneArg  = 1
+	someArg = -1 // one or more
+)
+
+// parse reads a command's flags and checks how many arguments remain; on a mistake it prints
+// the usage and returns false.
+func (c *cli) parse(fs *flag.FlagSet, args []string, nargs int) bool {
+	if err := fs.Parse(args); err != nil {
+		return false
+	}
+	if (nargs == someArg && fs.NArg() == 0) || (nargs >= 0 && fs.NArg() != nargs) {
+		fs.Usage()
+		return false
+	}
+	return true
+}
+
+// withLibrary opens the library, runs do, and closes it; the exit status is do's, or 1 when
+// the library cannot be opened.
+func (c *cli) withLibrary(do func(st *store.Store) int) int {
+	st, ok := c.open()
+	if !ok {
+		return exitRejected
+	}
+	defer st.Close()
+	return do(st)
+}
+
+// fail prints a command's error and returns the exit status for it.
+func (c *cli) fail(err error) int {
+	fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
+	return exitRejected
+}

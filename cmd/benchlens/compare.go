@@ -16,67 +16,55 @@ func (c *cli) compareCmd(args []string) int {
 	cand := fs.String("candidate", "", "candidate arm: a label or comma-separated run ids")
 	format := fs.String("format", "text", "text, json or yaml")
 	save := fs.Bool("save", false, "store the comparison in the library")
-	if err := fs.Parse(args); err != nil {
+	if !c.parse(fs, args, noArgs) {
 		return exitUsage
 	}
-	if *base == "" || *cand == "" || fs.NArg() > 0 || (*format != "text" && *format != "json" && *format != "yaml") {
+	if *base == "" || *cand == "" || (*format != "text" && *format != "json" && *format != "yaml") {
 		fs.Usage()
 		return exitUsage
 	}
-	st, ok := c.open()
-	if !ok {
-		return exitRejected
-	}
-	defer st.Close()
-	rec, err := library.Compare(st, *base, *cand, compare.DefaultSettings)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
-		return exitRejected
-	}
-	switch *format {
-	case "json":
-		err = report.JSON(c.stdout, rec)
-	case "yaml":
-		err = report.YAML(c.stdout, rec)
-	default:
-		err = report.Text(c.stdout, rec)
-	}
-	if err != nil {
-		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
-		return exitRejected
-	}
-	if *save {
-		id, err := library.SaveComparison(st, *base, *cand, rec)
+	return c.withLibrary(func(st *store.Store) int {
+		rec, err := library.Compare(st, *base, *cand, compare.DefaultSettings)
 		if err != nil {
-			fmt.Fprintf(c.stderr, "benchlens: saving: %v\n", err)
-			return exitRejected
+			return c.fail(err)
 		}
-		fmt.Fprintf(c.stderr, "saved as comparison %d\n", id)
-	}
-	return exitOK
+		switch *format {
+		case "json":
+			err = report.JSON(c.stdout, rec)
+		case "yaml":
+			err = report.YAML(c.stdout, rec)
+		default:
+			err = report.Text(c.stdout, rec)
+		}
+		if err != nil {
+			return c.fail(err)
+		}
+		if *save {
+			id, err := library.SaveComparison(st, *base, *cand, rec)
+			if err != nil {
+				return c.fail(fmt.Errorf("saving: %w", err))
+			}
+			fmt.Fprintf(c.stderr, "saved as comparison %d\n", id)
+		}
+		return exitOK
+	})
 }
 
 func (c *cli) comparisonsCmd(args []string) int {
 	fs := c.flags("comparisons", "[--json]")
 	asJSON := fs.Bool("json", false, "print a JSON array (with the records)")
-	if err := fs.Parse(args); err != nil {
+	if !c.parse(fs, args, noArgs) {
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
-	}
-	st, ok := c.open()
-	if !ok {
-		return exitRejected
-	}
-	defer st.Close()
-	list, err := st.Comparisons(*asJSON)
+	return c.withLibrary(func(st *store.Store) int { return c.comparisons(st, *asJSON) })
+}
+
+func (c *cli) comparisons(st *store.Store, asJSON bool) int {
+	list, err := st.Comparisons(asJSON)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
-		return exitRejected
+		return c.fail(err)
 	}
-	if *asJSON {
+	if asJSON {
 		if list == nil {
 			list = []store.Comparison{}
 		}

@@ -1,21 +1,15 @@
 package main
 
-import "benchlens/library"
+import (
+	"benchlens/library"
+	"benchlens/store"
+)
 
 // demoCmd loads the sample bundles embedded in the binary, one arm per folder.
 func (c *cli) demoCmd(args []string) int {
 	fs := c.flags("demo", "")
-	if err := fs.Parse(args); err != nil {
+	if !c.parse(fs, args, noArgs) {
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
-	}
-	st, ok := c.open()
-	if !ok {
-		return exitRejected
-	}
-	defer st.Close()
-	return c.report(library.LoadDemo(st))
+	return c.withLibrary(func(st *store.Store) int { return c.report(library.LoadDemo(st)) })
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"benchlens/library"
+	"benchlens/store"
 )
 
 // idList is a repeatable --comparison flag.
@@ -39,7 +40,7 @@ func (c *cli) exportCmd(args []string) int {
 	var ids idList
 	fs.Var(&ids, "comparison", "comparison id (repeatable; all saved comparisons by default)")
 	requests := fs.Bool("requests", false, "xlsx: add a sheet with every request")
-	if err := fs.Parse(args); err != nil {
+	if !c.parse(fs, args, noArgs) {
 		return exitUsage
 	}
 	var format, dest string
@@ -52,19 +53,15 @@ func (c *cli) exportCmd(args []string) int {
 			format, dest = name, *p
 		}
 	}
-	if format == "" || fs.NArg() > 0 {
+	if format == "" {
 		fs.Usage()
 		return exitUsage
 	}
-	st, ok := c.open()
-	if !ok {
-		return exitRejected
-	}
-	defer st.Close()
-	if err := library.Export(st, format, dest, library.ExportOptions{IDs: ids, Requests: *requests}); err != nil {
-		fmt.Fprintf(c.stderr, "benchlens: export: %v\n", err)
-		return exitRejected
-	}
-	fmt.Fprintf(c.stdout, "wrote %s\n", dest)
-	return exitOK
+	return c.withLibrary(func(st *store.Store) int {
+		if err := library.Export(st, format, dest, library.ExportOptions{IDs: ids, Requests: *requests}); err != nil {
+			return c.fail(fmt.Errorf("export: %w", err))
+		}
+		fmt.Fprintf(c.stdout, "wrote %s\n", dest)
+		return exitOK
+	})
 }

@@ -5,6 +5,7 @@ import (
 
 	"benchlens/importers"
 	"benchlens/library"
+	"benchlens/store"
 )
 
 func (c *cli) importCmd(args []string) int {
@@ -17,20 +18,10 @@ func (c *cli) importCmd(args []string) int {
 	fs.IntVar(&opt.Limits.MaxEntries, "max-files", opt.Limits.MaxEntries, "refuse files beyond this many in one bundle")
 	fs.IntVar(&opt.Limits.MaxDepth, "max-depth", opt.Limits.MaxDepth, "refuse archives nested deeper than this")
 	fs.Int64Var(&opt.Limits.MaxRatio, "max-ratio", opt.Limits.MaxRatio, "refuse archive members that expand more than this many times")
-	if err := fs.Parse(args); err != nil {
+	if !c.parse(fs, args, someArg) {
 		return exitUsage
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitUsage
-	}
-	st, ok := c.open()
-	if !ok {
-		return exitRejected
-	}
-	defer st.Close()
-	rep := library.Import(st, fs.Args(), opt)
-	return c.report(rep)
+	return c.withLibrary(func(st *store.Store) int { return c.report(library.Import(st, fs.Args(), opt)) })
 }
 
 // report prints what an import did: a line per refused input, then the totals.

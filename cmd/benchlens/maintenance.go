@@ -1,58 +1,48 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"benchlens/store"
+)
 
 // backupCmd writes a consistent copy of the library while it may be in use.
 func (c *cli) backupCmd(args []string) int {
 	fs := c.flags("backup", "FILE")
-	if err := fs.Parse(args); err != nil {
+	if !c.parse(fs, args, oneArg) {
 		return exitUsage
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitUsage
-	}
-	st, ok := c.open()
-	if !ok {
-		return exitRejected
-	}
-	defer st.Close()
-	if err := st.Backup(fs.Arg(0)); err != nil {
-		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
-		return exitRejected
-	}
-	fmt.Fprintf(c.stdout, "backed up %s to %s\n", st.Path(), fs.Arg(0))
-	return exitOK
+	return c.withLibrary(func(st *store.Store) int {
+		if err := st.Backup(fs.Arg(0)); err != nil {
+			fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
+			return exitRejected
+		}
+		fmt.Fprintf(c.stdout, "backed up %s to %s\n", st.Path(), fs.Arg(0))
+		return exitOK
+	})
 }
 
 // checkCmd verifies the library's integrity and invariants; exit status 1 when something is wrong.
 func (c *cli) checkCmd(args []string) int {
 	fs := c.flags("check", "[--json]")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	if err := fs.Parse(args); err != nil {
+	if !c.parse(fs, args, noArgs) {
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
-	}
-	st, ok := c.open()
-	if !ok {
-		return exitRejected
-	}
-	defer st.Close()
-	rep, err := st.Check()
-	if err != nil {
-		fmt.Fprintf(c.stderr, "benchlens: check: %v\n", err)
-		return exitRejected
-	}
-	if *asJSON {
-		c.writeJSON(rep)
-	} else {
-		fmt.Fprintf(c.stdout, "%s: %s\n", st.Path(), rep)
-	}
-	if !rep.OK() {
-		return exitRejected
-	}
-	return exitOK
+	return c.withLibrary(func(st *store.Store) int {
+		rep, err := st.Check()
+		if err != nil {
+			fmt.Fprintf(c.stderr, "benchlens: check: %v\n", err)
+			return exitRejected
+		}
+		if *asJSON {
+			c.writeJSON(rep)
+		} else {
+			fmt.Fprintf(c.stdout, "%s: %s\n", st.Path(), rep)
+		}
+		if !rep.OK() {
+			return exitRejected
+		}
+		return exitOK
+	})
 }

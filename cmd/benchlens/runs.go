@@ -10,42 +10,34 @@ import (
 
 	"benchlens/library"
 	"benchlens/model"
+	"benchlens/store"
 )
 
 func (c *cli) runsCmd(args []string) int {
 	fs := c.flags("runs", "[--json]")
 	asJSON := fs.Bool("json", false, "print a JSON array")
-	if err := fs.Parse(args); err != nil {
+	if !c.parse(fs, args, noArgs) {
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
-	}
-	st, ok := c.open()
-	if !ok {
-		return exitRejected
-	}
-	defer st.Close()
-	runs, err := st.Runs()
-	if err != nil {
-		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
-		return exitRejected
-	}
-	evidence, err := st.EvidenceSummaries()
-	if err != nil {
-		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
-		return exitRejected
-	}
-	rows := make([]library.RunRow, len(runs))
-	for i, r := range runs {
-		rows[i] = library.Row(r, evidence[r.ID])
-	}
-	if *asJSON {
-		return c.writeJSON(rows)
-	}
-	writeRunsTable(c.stdout, rows)
-	return exitOK
+	return c.withLibrary(func(st *store.Store) int {
+		runs, err := st.Runs()
+		if err != nil {
+			return c.fail(err)
+		}
+		evidence, err := st.EvidenceSummaries()
+		if err != nil {
+			return c.fail(err)
+		}
+		rows := make([]library.RunRow, len(runs))
+		for i, r := range runs {
+			rows[i] = library.Row(r, evidence[r.ID])
+		}
+		if *asJSON {
+			return c.writeJSON(rows)
+		}
+		writeRunsTable(c.stdout, rows)
+		return exitOK
+	})
 }
 
 func (c *cli) writeJSON(v any) int {
@@ -53,8 +45,7 @@ func (c *cli) writeJSON(v any) int {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
-		return exitRejected
+		return c.fail(err)
 	}
 	return exitOK
 }

@@ -44,11 +44,7 @@ type requestsInfo struct {
 func (c *cli) showCmd(args []string) int {
 	fs := c.flags("show", "RUN [--json]")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(reorder(args)); err != nil {
-		return exitUsage
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
+	if !c.parse(fs, reorder(args), oneArg) {
 		return exitUsage
 	}
 	id, err := strconv.ParseInt(fs.Arg(0), 10, 64)
@@ -56,25 +52,21 @@ func (c *cli) showCmd(args []string) int {
 		fmt.Fprintf(c.stderr, "benchlens: RUN must be a run id (see benchlens runs), not %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	st, ok := c.open()
-	if !ok {
-		return exitRejected
-	}
-	defer st.Close()
+	return c.withLibrary(func(st *store.Store) int { return c.show(st, id, *asJSON) })
+}
+
+func (c *cli) show(st *store.Store, id int64, asJSON bool) int {
 	r, err := st.Run(id)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
-		return exitRejected
+		return c.fail(err)
 	}
 	files, err := st.RunFiles(id)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
-		return exitRejected
+		return c.fail(err)
 	}
 	evidence, err := st.RunEvidence(id)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
-		return exitRejected
+		return c.fail(err)
 	}
 	var sums []model.EvidenceSummary
 	for i := range evidence {
@@ -91,7 +83,7 @@ func (c *cli) showCmd(args []string) int {
 		}
 		d.Requests.Gaps += len(r.Requests[i].ITL)
 	}
-	if *asJSON {
+	if asJSON {
 		return c.writeJSON(d)
 	}
 	writeDetail(c.stdout, d)
