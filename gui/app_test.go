@@ -174,6 +174,7 @@ func TestSettingsPersist(t *testing.T) {
 	if s.Alpha != 0.01 || len(s.BucketEdges) != 2 || s.BucketEdges[1] != 1200 {
 		t.Errorf("settings %+v", s)
 	}
+	u.showView(viewSettings)
 	u.settings.alpha.SetText("2")
 	if u.settings.problem.Text == "" || a.Preferences().String(prefAlpha) != "0.01" {
 		t.Error("an invalid alpha was accepted")
@@ -206,6 +207,10 @@ func TestRunView(t *testing.T) {
 	}
 	u.showView(viewRun)
 	shot(t, u, "run")
+	u.run.tabs.SelectIndex(1)
+	shot(t, u, "run-distributions")
+	u.run.tabs.SelectIndex(2)
+	shot(t, u, "run-utilisation")
 }
 
 // Every string the views translate has a Simplified Chinese translation.

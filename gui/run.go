@@ -31,6 +31,7 @@ type runView struct {
 	util     *chartView
 	utilNote *widget.Label
 	overhead *widget.Label
+	tabs     *container.AppTabs
 	current  int64
 }
 
@@ -60,14 +61,14 @@ func newRunView(u *App) *runView {
 	v.overhead = widget.NewLabel("")
 	v.overhead.Wrapping = fyne.TextWrapWord
 
-	tabs := container.NewAppTabs(
+	v.tabs = container.NewAppTabs(
 		container.NewTabItem(lang.L("Summary"), container.NewVScroll(container.NewVBox(v.summary,
 			widget.NewCard(lang.L("Attention backend"), "", v.backend)))),
 		container.NewTabItem(lang.L("Distributions"), container.NewGridWithColumns(2, dist...)),
 		container.NewTabItem(lang.L("Utilisation"), container.NewBorder(nil, v.utilNote, nil, nil, v.util)),
 		container.NewTabItem(lang.L("Overhead"), container.NewVScroll(v.overhead)),
 	)
-	v.content = container.NewBorder(v.title, nil, nil, nil, tabs)
+	v.content = container.NewBorder(v.title, nil, nil, nil, v.tabs)
 	return v
 }
 
@@ -132,10 +133,14 @@ func (v *runView) display(rd compare.RunData) {
 	for _, m := range runMetrics {
 		xs := chart.Samples(arm, m.key)
 		title, axis := lang.L(m.title), m.axis
+		key := m.key
 		v.charts[m.key+"_cdf"].setRender(func(w, h int) (image.Image, error) {
 			p, err := chart.CDF(title, axis, chart.Series{Label: r.Label, Values: xs})
 			if err != nil {
 				return nil, err
+			}
+			if key == model.ITL {
+				p.Y.Label.Text = "share of token gaps"
 			}
 			return chart.Image(p, w, h)
 		})

@@ -43,3 +43,16 @@ func TestDemoArmsGetTheirVerdicts(t *testing.T) {
 		t.Error("an unknown label compared without error")
 	}
 }
+
+// The idle threshold setting reclassifies the utilisation traces at compare time.
+func TestIdleThresholdSettingApplies(t *testing.T) {
+	st := openStore(t)
+	LoadDemo(st)
+	def, _ := Compare(st, "baseline", "offset", compare.DefaultSettings)
+	strict := compare.DefaultSettings
+	strict.IdleThreshold = 99
+	rec, _ := Compare(st, "baseline", "offset", strict)
+	if def.Hotspot.DeviceUtilTrace.Baseline != "sustained_high" || rec.Hotspot.DeviceUtilTrace.Baseline == "sustained_high" {
+		t.Errorf("baseline shape %q with the default threshold, %q with 99 %%", def.Hotspot.DeviceUtilTrace.Baseline, rec.Hotspot.DeviceUtilTrace.Baseline)
+	}
+}

@@ -35,7 +35,7 @@ func Compare(base, cand Arm, set Settings) Record {
 	faster := prefill || decode || rec.Perf[model.E2EL].Better || rec.Perf["e2e_throughput"].Better
 	causes = append(causes, path(&rec, base, cand, faster)...)
 	overhead(&rec, base, cand, set)
-	hotspot(&rec, base, cand)
+	hotspot(&rec, base, cand, set)
 	rec.Hotspot.HotspotStage = stageName(prefill, decode)
 	buckets(&rec, base, cand, e, lens, set)
 

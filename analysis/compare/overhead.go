@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"benchlens/analysis/shape"
 	"benchlens/analysis/stats"
 	"benchlens/model"
 )
@@ -157,19 +158,26 @@ var remedies = map[string]string{
 	model.ShapeLow:           "low utilisation: the device mostly waits; look at the client load, the scheduler or the host before the kernels",
 }
 
-// armShape is the most common utilisation shape over the arm's devices, with the numbers.
-func armShape(a Arm) (string, []string) {
+// armShape is the most common utilisation shape over the arm's devices, with the numbers,
+// classified with the settings' idle threshold.
+func armShape(a Arm, set Settings) (string, []string) {
+	th := shape.DefaultThresholds
+	th.IdleBelow = set.IdleThreshold
 	count := map[string]int{}
 	var detail []string
 	for _, rd := range a.Runs {
 		for _, u := range rd.Util {
 			for _, d := range u.Devices {
-				if d.Shape == nil {
+				sh := shape.ClassifyRun(d, th)
+				if len(d.Busy) == 0 && d.Shape != nil {
+					sh = *d.Shape // only the shape was kept
+				}
+				if sh.Class == "" {
 					continue
 				}
-				count[d.Shape.Class]++
-				detail = append(detail, fmt.Sprintf("run %d device %s: %s (median busy %.0f%%, %.0f%% of samples idle, %d idle gaps)",
-					rd.Run.ID, d.ID, d.Shape.Class, d.Shape.MedianBusy, 100*d.Shape.IdleShare, d.Shape.IdleGaps))
+				count[sh.Class]++
+				detail = append(detail, fmt.Sprintf("run %d device %s: %s (median busy %.0f%%, %.0f%% of samples under %.0f%% busy, %d idle gaps)",
+					rd.Run.ID, d.ID, sh.Class, sh.MedianBusy, 100*sh.IdleShare, th.IdleBelow, sh.IdleGaps))
 			}
 		}
 	}
@@ -183,10 +191,10 @@ func armShape(a Arm) (string, []string) {
 }
 
 // hotspot applies rules 3 (hotspot moved) and 8 (shape and remedy).
-func hotspot(rec *Record, base, cand Arm) {
+func hotspot(rec *Record, base, cand Arm, set Settings) {
 	h := Hotspot{Moved: "unverified"}
-	bs, bd := armShape(base)
-	cs, cd := armShape(cand)
+	bs, bd := armShape(base, set)
+	cs, cd := armShape(cand, set)
 	h.DeviceUtilTrace = ArmValues{bs, cs}
 	h.Remedy = remedies[cs]
 	h.ShapeDetail = append(prefix("baseline ", bd), prefix("candidate ", cd)...)
