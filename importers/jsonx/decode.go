@@ -446,7 +446,11 @@ func (d *Decoder) unescape(start int) ([]byte, error) {
 					if !ok {
 						return nil, d.errorf("invalid \\u escape")
 					}
-					r2 = utf16.DecodeRune(r, low)
+					if dec := utf16.DecodeRune(r, low); dec != unicodeReplacement {
+						r2 = dec
+					} else {
+						d.pos -= 6 // not a low surrogate: it stands on its own, as encoding/json reads it
+					}
 				}
 				r = r2
 			}
