@@ -236,6 +236,9 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, b
 	for _, n := range rec.Notes {
 		causes = append(causes, "· "+n)
 	}
+	for _, w := range rec.Warnings {
+		causes = append(causes, "⚠ "+w)
+	}
 	if len(causes) == 0 {
 		causes = append(causes, lang.L("No cause against the attribution."))
 	}

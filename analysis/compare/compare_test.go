@@ -276,3 +276,19 @@ func TestChecklist(t *testing.T) {
 		}
 	}
 }
+
+// Traces from different GPUs are flagged: their times do not compare.
+func TestTracesFromDifferentDevicesWarn(t *testing.T) {
+	b := baseline.build(1)
+	c := candidate(func(a *arm) { a.tpot = 10.8 }).build(100)
+	for _, rd := range b.Runs {
+		rd.Traces[0].Device = "NVIDIA A100-PG509-200 rank 3"
+	}
+	for _, rd := range c.Runs {
+		rd.Traces[0].Device = "Tesla V100-SXM2-16GB rank 1"
+	}
+	rec := Compare(b, c, DefaultSettings)
+	if len(rec.Warnings) != 1 || !strings.Contains(rec.Warnings[0], "A100-PG509-200 vs Tesla V100") {
+		t.Errorf("warnings %v", rec.Warnings)
+	}
+}

@@ -3,7 +3,9 @@ package compare
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
+	"strings"
 
 	"benchlens/analysis/shape"
 	"benchlens/analysis/stats"
@@ -199,6 +201,9 @@ func hotspot(rec *Record, base, cand Arm, set Settings) {
 	h.Remedy = remedies[cs]
 	h.ShapeDetail = append(prefix("baseline ", bd), prefix("candidate ", cd)...)
 	h.TopOps.Baseline, h.TopOps.Candidate = topOps(base, 5), topOps(cand, 5)
+	if bd, cd := traceDevices(base), traceDevices(cand); bd != "" && cd != "" && bd != cd {
+		rec.Warnings = append(rec.Warnings, fmt.Sprintf("the profiler traces come from different devices (%s vs %s): their times do not compare", bd, cd))
+	}
 	if len(h.TopOps.Baseline) > 0 && len(h.TopOps.Candidate) > 0 {
 		h.Moved = "no"
 		if !sameTop(h.TopOps.Baseline, h.TopOps.Candidate, 3) {
@@ -229,3 +234,18 @@ func sameTop(a, b []model.OpStat, k int) bool {
 	}
 	return min(k, len(a)) == min(k, len(b))
 }
+
+// traceDevices names the device models an arm's traces ran on (ranks left out).
+func traceDevices(a Arm) string {
+	seen := map[string]bool{}
+	for _, rd := range a.Runs {
+		for _, t := range rd.Traces {
+			if d := strings.TrimSpace(rankSuffix.ReplaceAllString(t.Device, "")); d != "" {
+				seen[d] = true
+			}
+		}
+	}
+	return strings.Join(sortedKeys(seen), ", ")
+}
+
+var rankSuffix = regexp.MustCompile(` rank \d+$`)

@@ -72,6 +72,9 @@ func Text(w io.Writer, rec compare.Record) error {
 	for _, n := range rec.Notes {
 		fmt.Fprintf(&b, "  note: %s\n", n)
 	}
+	for _, w := range rec.Warnings {
+		fmt.Fprintf(&b, "  warning: %s\n", w)
+	}
 	if len(rec.Path.Evidence) > 0 {
 		fmt.Fprintln(&b, "\nbackend lines")
 		for _, l := range rec.Path.Evidence {
