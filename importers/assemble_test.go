@@ -1,6 +1,7 @@
 package importers
 
 import (
+	"math"
 	"path"
 	"testing"
 
@@ -43,5 +44,35 @@ func TestLLMPerfPairJoins(t *testing.T) {
 	}
 	if it := items[0]; it.Run.Tool != "llmperf" || len(it.Run.Requests) != 80 || len(it.Parts) != 1 || it.Result.Kind != model.KindResult {
 		t.Errorf("tool %s, %d requests, %d parts", it.Run.Tool, len(it.Run.Requests), len(it.Parts))
+	}
+}
+
+// AIPerf's per-request profile_export.jsonl (record shape of the AIPerf docs, ≈0.2-0.5)
+// joins the summary beside it: one run with its requests.
+func TestAIPerfRecordsJoinTheSummary(t *testing.T) {
+	sum, errs := ReadBundle("../../shared/fixtures/results/06_profile_export_aiperf.json", DefaultLimits)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	recs, errs := ReadBundle("testdata/aiperf-records/profile_export.jsonl", DefaultLimits)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	sum[0].Path, recs[0].Path = "run/profile_export_aiperf.json", "run/profile_export.jsonl"
+	items, errs := Assemble(append(sum, recs...))
+	if len(errs) > 0 || len(items) != 1 {
+		t.Fatalf("%d runs, errors %v", len(items), errs)
+	}
+	reqs := items[0].Run.Requests
+	if items[0].Run.Tool != "aiperf" || len(reqs) != 3 || len(items[0].Parts) != 1 {
+		t.Fatalf("tool %s, %d requests, %d parts", items[0].Run.Tool, len(reqs), len(items[0].Parts))
+	}
+	r := reqs[0]
+	if r.InputLen != 550 || r.OutputLen != 9 || len(r.ITL) != 8 || math.Abs(r.TTFT-0.255886568) > 1e-12 ||
+		math.Abs(r.TPOT-0.0052048325) > 1e-12 || math.Abs(r.Start-1759813207.5329004) > 1e-6 || !r.OK() {
+		t.Errorf("record 0: %+v", r)
+	}
+	if reqs[2].OK() || reqs[2].Error != "RequestCancellationError: Request was cancelled after 0.000 seconds: code 499" || reqs[2].InputLen != 550 {
+		t.Errorf("failed record: %+v", reqs[2])
 	}
 }

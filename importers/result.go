@@ -124,7 +124,11 @@ func parseJSON(name string, data []byte, drop func(int)) (Parsed, error) {
 				if p.Kind != model.KindResult {
 					p.Kind = model.KindCompanion
 				}
-				p.Part = part
+				if p.Part != nil && p.Part.Tool == part.Tool {
+					p.Part.Requests = append(p.Part.Requests, part.Requests...) // one record per line
+				} else {
+					p.Part = part
+				}
 			}
 		}
 		if p.Kind != model.KindResult && p.Kind != model.KindCompanion {
@@ -204,6 +208,10 @@ func parseValue(name string, v any) (string, []*model.Run, *Part, error) {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return model.KindOther, nil, nil, nil
+	}
+	if isAIPerfRecord(obj) {
+		part, err := parseAIPerfRecord(name, obj)
+		return model.KindCompanion, nil, part, err
 	}
 	var run *model.Run
 	var runs []*model.Run
