@@ -711,6 +711,18 @@ func (p *parser) handle(r *record) {
 	p.generic(r, m)
 }
 
+// figureLines are messages that carry one KV-cache or start-up figure: a cheap substring finds
+// them, the expression reads the figure.
+var figureLines = []struct {
+	marker string
+	re     *regexp.Regexp
+	key    string
+}{
+	{"num_gpu_blocks is:", reNumBlocks, "gpu_blocks"},
+	{"init engine (profile", reInit, "init_engine_s"},
+	{"max_total_num_tokens=", reSGLMaxTok, "max_total_num_tokens"},
+}
+
 // generic handles messages that do not start with a known word: versions in the logo, torch.compile
 // totals, overrides, env-var evidence and the generic guard rule of spec 3.4.
 func (p *parser) generic(r *record, m string) {
@@ -723,23 +735,13 @@ func (p *parser) generic(r *record, m string) {
 		p.envEvidence(r, m)
 		return
 	}
-	if strings.Contains(m, "num_gpu_blocks is:") {
-		if sm := reNumBlocks.FindStringSubmatch(m); sm != nil {
-			p.kv("gpu_blocks", sm[1])
+	for _, f := range figureLines {
+		if strings.Contains(m, f.marker) {
+			if sm := f.re.FindStringSubmatch(m); sm != nil {
+				p.kv(f.key, sm[1])
+			}
+			return
 		}
-		return
-	}
-	if strings.Contains(m, "init engine (profile") {
-		if sm := reInit.FindStringSubmatch(m); sm != nil {
-			p.kv("init_engine_s", sm[1])
-		}
-		return
-	}
-	if strings.Contains(m, "max_total_num_tokens=") {
-		if sm := reSGLMaxTok.FindStringSubmatch(m); sm != nil {
-			p.kv("max_total_num_tokens", sm[1])
-		}
-		return
 	}
 	if strings.Contains(m, "doesn't support torch.bfloat16") {
 		if sm := reNoBF16.FindStringSubmatch(m); sm != nil {

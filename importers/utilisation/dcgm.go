@@ -1,7 +1,6 @@
 package utilisation
 
 import (
-	"math"
 	"strconv"
 	"strings"
 )
@@ -81,19 +80,10 @@ func (p *parser) dcgm() {
 			p.n.skip(line, "row with a different number of fields than its header")
 			continue
 		}
-		busy, mem := math.NaN(), math.NaN()
-		if iBusy >= 0 {
-			v, ok := value(vals[iBusy])
-			if !ok {
-				p.n.skip(line, "busy value is not a number")
-				continue
-			}
-			busy = v * busyScale
-		}
-		if iMem >= 0 {
-			if v, ok := value(vals[iMem]); ok {
-				mem = v * memScale
-			}
+		busy, mem, ok := busyMem(vals, iBusy, iMem, busyScale, memScale)
+		if !ok {
+			p.n.skip(line, "busy value is not a number")
+			continue
 		}
 		if !clocked {
 			clocked = true

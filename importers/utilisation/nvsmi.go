@@ -75,19 +75,10 @@ func (p *parser) dmon() {
 			p.n.skip(line, "gpu index is not a number")
 			continue
 		}
-		busy, mem := math.NaN(), math.NaN()
-		if iBusy >= 0 {
-			v, ok := value(f[iBusy])
-			if !ok {
-				p.n.skip(line, "busy value is not a number")
-				continue
-			}
-			busy = v
-		}
-		if iMem >= 0 {
-			if v, ok := value(f[iMem]); ok {
-				mem = v
-			}
+		busy, mem, ok := busyMem(f, iBusy, iMem, 1, 1)
+		if !ok {
+			p.n.skip(line, "busy value is not a number")
+			continue
 		}
 		hasTime := iTime >= 0
 		if !decided {

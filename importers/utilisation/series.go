@@ -394,3 +394,23 @@ func (b *builder) rename(f func(string) string) {
 	}
 	b.devs = next
 }
+
+// busyMem reads a row's busy and memory-busy cells (index -1: the tool has no such column),
+// each times its scale to make a percentage; a missing value is NaN. ok is false when the busy
+// cell is not a number at all.
+func busyMem(cells []string, iBusy, iMem int, busyScale, memScale float64) (busy, mem float64, ok bool) {
+	busy, mem = math.NaN(), math.NaN()
+	if iBusy >= 0 {
+		v, ok := value(cells[iBusy])
+		if !ok {
+			return busy, mem, false
+		}
+		busy = v * busyScale
+	}
+	if iMem >= 0 {
+		if v, ok := value(cells[iMem]); ok {
+			mem = v * memScale
+		}
+	}
+	return busy, mem, true
+}
