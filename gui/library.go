@@ -231,10 +231,10 @@ func (v *libraryView) selection() (sel string, ids []int64) {
 		}
 	case strings.HasPrefix(id, bundlePrefix):
 		ids = runIDs(v.children[id])
-		sel = joinIDs(ids)
+		sel = library.Selector(ids)
 	case strings.HasPrefix(id, runPrefix):
 		ids = runIDs([]string{id})
-		sel = joinIDs(ids)
+		sel = library.Selector(ids)
 	}
 	return sel, ids
 }
@@ -247,14 +247,6 @@ func runIDs(nodes []string) []int64 {
 		}
 	}
 	return out
-}
-
-func joinIDs(ids []int64) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = strconv.FormatInt(id, 10)
-	}
-	return strings.Join(parts, ",")
 }
 
 func (v *libraryView) useAs(baseline bool) {

@@ -71,6 +71,15 @@ func LoadRun(st *store.Store, id int64) (compare.RunData, error) {
 	return rd, nil
 }
 
+// Selector is the arm selector for a list of run ids, as LoadArm reads it back.
+func Selector(ids []int64) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(parts, ",")
+}
+
 func isIDList(sel string) bool {
 	for _, part := range strings.Split(sel, ",") {
 		if _, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64); err != nil {

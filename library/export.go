@@ -135,11 +135,11 @@ func exportCharts(st *store.Store, dir string, entries []report.Entry) error {
 		return err
 	}
 	for _, e := range entries {
-		base, err := LoadArm(st, joinIDs(e.Record.Arms.Baseline.Runs))
+		base, err := LoadArm(st, Selector(e.Record.Arms.Baseline.Runs))
 		if err != nil {
 			return err
 		}
-		cand, err := LoadArm(st, joinIDs(e.Record.Arms.Candidate.Runs))
+		cand, err := LoadArm(st, Selector(e.Record.Arms.Candidate.Runs))
 		if err != nil {
 			return err
 		}
@@ -166,17 +166,6 @@ func exportCharts(st *store.Store, dir string, entries []report.Entry) error {
 		}
 	}
 	return nil
-}
-
-func joinIDs(ids []int64) string {
-	var b bytes.Buffer
-	for i, id := range ids {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprint(&b, id)
-	}
-	return b.String()
 }
 
 // writeFileAtomic writes through a temporary file in the same folder and renames it.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 func main() {
@@ -53,10 +54,11 @@ func run(stdout, stderr io.Writer, args []string) int {
 			}
 			db, args = args[1], args[2:]
 			continue
-		case len(a) > 5 && (a[:5] == "--db=" || a[:4] == "-db="):
-			db, args = a[len("--db="):], args[1:]
-			if a[1] != '-' {
-				db = a[len("-db="):]
+		case strings.HasPrefix(a, "--db=") || strings.HasPrefix(a, "-db="):
+			db, args = a[strings.IndexByte(a, '=')+1:], args[1:]
+			if db == "" {
+				fmt.Fprintln(stderr, "benchlens: --db needs a file")
+				return exitUsage
 			}
 			continue
 		case a == "-h" || a == "--help" || a == "help":

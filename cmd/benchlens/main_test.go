@@ -106,6 +106,8 @@ func TestExitStatuses(t *testing.T) {
 		{[]string{"--db", db, "import", bad, filepath.Join(fixtures, "07_result-short-rate1.json")}, exitRejected, "bad.json: line 1, byte 77: unexpected end of input in array"},
 		{[]string{"--db", db, "import", "/does/not/exist"}, exitRejected, "/does/not/exist"},
 		{[]string{"--db"}, exitUsage, "--db needs a file"},
+		{[]string{"--db=", "runs"}, exitUsage, "--db needs a file"},
+		{[]string{"-db=" + db, "nonsense"}, exitUsage, "unknown command"},
 	}
 	for _, tt := range tests {
 		_, stderr, code := bl(t, tt.args...)
