@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"benchlens/importers/position"
 )
 
 // Entry is one file of a bundle, in memory. Archives are never unpacked to disk. A large
@@ -56,7 +58,7 @@ func ReadBundle(root string, lim Limits) ([]Entry, []error) {
 	r := &reader{lim: lim}
 	info, err := os.Stat(root)
 	if err != nil {
-		return nil, []error{&FileError{File: root, Offset: -1, Err: errors.Unwrap(err)}}
+		return nil, []error{&position.Error{File: root, Offset: -1, Err: errors.Unwrap(err)}}
 	}
 	base := filepath.Base(filepath.Clean(root))
 	if info.IsDir() {
@@ -85,7 +87,7 @@ type reader struct {
 var errTooLarge = errors.New("bundle too large")
 
 func (r *reader) fail(name string, err error) {
-	r.errs = append(r.errs, &FileError{File: name, Offset: -1, Err: err})
+	r.errs = append(r.errs, &position.Error{File: name, Offset: -1, Err: err})
 }
 
 func (r *reader) walkDir(dir, prefix string) {

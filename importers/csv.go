@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"benchlens/importers/position"
 	"benchlens/model"
 )
 
@@ -43,7 +44,7 @@ func parseCSV(name string, data []byte) (Parsed, bool, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return Parsed{Kind: model.KindResult}, true, &FileError{File: name, Line: pe.Line + lead, Offset: -1, Err: pe.Err}
+				return Parsed{Kind: model.KindResult}, true, &position.Error{File: name, Line: pe.Line + lead, Offset: -1, Err: pe.Err}
 			}
 			return Parsed{Kind: model.KindResult}, true, fileError(name, err)
 		}
@@ -86,7 +87,7 @@ func parseCSV(name string, data []byte) (Parsed, bool, error) {
 			}
 			x, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				return Parsed{Kind: model.KindResult}, true, &FileError{File: name, Line: line, Offset: -1,
+				return Parsed{Kind: model.KindResult}, true, &position.Error{File: name, Line: line, Offset: -1,
 					Err: fmt.Errorf("%s, column %q: %q is not a number", rec[0], header[i], rec[i])}
 			}
 			stat := header[i]

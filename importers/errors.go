@@ -3,47 +3,21 @@ package importers
 import (
 	"errors"
 	"fmt"
-	"strings"
 
-	"benchlens/importers/jsonx"
+	"benchlens/importers/position"
 )
 
-// FileError is a refused input: the file, where in it, and why. It prints as one line.
-type FileError struct {
-	File   string
-	Line   int // 0 when unknown
-	Offset int // byte offset, -1 when unknown
-	Err    error
-}
-
-func (e *FileError) Error() string {
-	switch {
-	case e.Line > 0 && e.Offset >= 0:
-		return fmt.Sprintf("%s: line %d, byte %d: %v", e.File, e.Line, e.Offset, e.Err)
-	case e.Line > 0:
-		return fmt.Sprintf("%s: line %d: %v", e.File, e.Line, e.Err)
-	case e.Offset >= 0:
-		return fmt.Sprintf("%s: byte %d: %v", e.File, e.Offset, e.Err)
-	}
-	return fmt.Sprintf("%s: %v", e.File, e.Err)
-}
-
-func (e *FileError) Unwrap() error { return e.Err }
-
-// fileError names the file; a jsonx syntax error brings its own position.
+// fileError makes err a *position.Error naming file. An error that already carries a
+// position keeps it (jsonx's lacks only the file); anything else gets the file alone.
 func fileError(file string, err error) error {
-	var fe *FileError
-	if errors.As(err, &fe) {
-		return fe
+	var pe *position.Error
+	if !errors.As(err, &pe) {
+		return &position.Error{File: file, Offset: -1, Err: err}
 	}
-	if strings.HasPrefix(err.Error(), file+":") {
-		return err // the parser named the file already
+	if pe.File != "" {
+		return pe
 	}
-	var se *jsonx.SyntaxError
-	if errors.As(err, &se) {
-		return &FileError{File: file, Line: se.Line, Offset: se.Offset, Err: errors.New(se.Msg)}
-	}
-	return &FileError{File: file, Offset: -1, Err: err}
+	return &position.Error{File: file, Line: pe.Line, Offset: pe.Offset, Err: pe.Err}
 }
 
 // shapeError reports a key whose value has the wrong type.

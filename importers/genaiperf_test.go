@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"benchlens/importers/position"
 	"benchlens/model"
 )
 
@@ -118,7 +119,7 @@ func TestGenAIPerfCSV(t *testing.T) {
 	}
 	bad := strings.Replace(string(data), "16.82", "fast", 1)
 	_, err := ParseFile("p.csv", []byte(bad))
-	var fe *FileError
+	var fe *position.Error
 	if !errors.As(err, &fe) || fe.Line != 5 || !strings.Contains(err.Error(), "Inter Token Latency") {
 		t.Errorf("error %v, want line 5 naming the row", err)
 	}

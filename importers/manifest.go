@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"benchlens/importers/position"
 	"benchlens/model"
 )
 
@@ -23,12 +24,12 @@ func ParseManifest(name string, data []byte) (model.Manifest, error) {
 	for _, k := range []string{"label", "role"} {
 		if v, ok := m[k]; ok {
 			if _, isStr := v.(string); !isStr {
-				return nil, &FileError{File: name, Offset: -1, Err: fmt.Errorf("key %q: expected a string", k)}
+				return nil, &position.Error{File: name, Offset: -1, Err: fmt.Errorf("key %q: expected a string", k)}
 			}
 		}
 	}
 	if role, _ := m["role"].(string); role != "" && role != "baseline" && role != "candidate" && role != "other" {
-		return nil, &FileError{File: name, Offset: -1, Err: fmt.Errorf("role %q: expected baseline, candidate or other", role)}
+		return nil, &position.Error{File: name, Offset: -1, Err: fmt.Errorf("role %q: expected baseline, candidate or other", role)}
 	}
 	return model.Manifest(m), nil
 }
@@ -42,7 +43,7 @@ func yamlError(name string, err error) error {
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
 	}
-	fe := &FileError{File: name, Offset: -1, Err: errors.New(msg)}
+	fe := &position.Error{File: name, Offset: -1, Err: errors.New(msg)}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		fe.Line, _ = strconv.Atoi(m[1])
 	}

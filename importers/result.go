@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"benchlens/importers/jsonx"
+	"benchlens/importers/position"
 	"benchlens/importers/serverlog"
 	"benchlens/importers/trace"
 	"benchlens/importers/utilisation"
@@ -36,7 +37,7 @@ var skipKeys = map[string]bool{"generated_texts": true}
 // ParseFile sniffs a file by content and parses it. Results come back as runs; logs, traces,
 // utilisation and manifests come back with their kind only, for later stages to read. A file
 // that looks like a result but is broken returns the runs read before the fault and a
-// *FileError naming the spot.
+// *position.Error naming the spot.
 func ParseFile(name string, data []byte) (Parsed, error) {
 	return ParseFileDropping(name, data, nil)
 }
@@ -66,7 +67,7 @@ func ParseFileDropping(name string, data []byte, drop func(upTo int)) (Parsed, e
 	}
 	if bytes.HasPrefix(data, []byte("\xff\xfe")) || bytes.HasPrefix(data, []byte("\xfe\xff")) {
 		if looksLikeResultName(name) {
-			return Parsed{Kind: model.KindOther}, &FileError{File: name, Line: 1, Offset: 0, Err: errors.New("UTF-16 text: save it as UTF-8")}
+			return Parsed{Kind: model.KindOther}, &position.Error{File: name, Line: 1, Offset: 0, Err: errors.New("UTF-16 text: save it as UTF-8")}
 		}
 		return Parsed{Kind: model.KindOther}, nil
 	}
@@ -114,7 +115,7 @@ func parseJSON(name string, data []byte, drop func(int)) (Parsed, error) {
 			kind, runs, part, err := parseValue(name, val)
 			if err != nil {
 				line := 1 + bytes.Count(data[:start], []byte{'\n'})
-				return p, &FileError{File: name, Line: line, Offset: start, Err: err}
+				return p, &position.Error{File: name, Line: line, Offset: start, Err: err}
 			}
 			switch kind {
 			case model.KindResult:

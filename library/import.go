@@ -14,6 +14,7 @@ import (
 
 	"benchlens/analysis/stats"
 	"benchlens/importers"
+	"benchlens/importers/position"
 	"benchlens/model"
 	"benchlens/store"
 )
@@ -49,7 +50,7 @@ func Import(st *store.Store, paths []string, opt Options) Report {
 		entries, errs := importers.ReadBundle(p, lim)
 		rep.Errors = append(rep.Errors, errs...)
 		if len(entries) == 0 && len(errs) == 0 {
-			rep.Errors = append(rep.Errors, &importers.FileError{File: p, Offset: -1, Err: errors.New("no files")})
+			rep.Errors = append(rep.Errors, &position.Error{File: p, Offset: -1, Err: errors.New("no files")})
 		}
 		if len(entries) == 0 {
 			continue
@@ -81,7 +82,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	items, errs := importers.Assemble(entries)
 	rep.Errors = append(rep.Errors, errs...)
 	if len(items) == 0 && len(errs) == 0 {
-		rep.Errors = append(rep.Errors, &importers.FileError{File: bundle, Offset: -1, Err: errors.New("no benchmark result found")})
+		rep.Errors = append(rep.Errors, &position.Error{File: bundle, Offset: -1, Err: errors.New("no benchmark result found")})
 	}
 	fileID := func(name string) int64 { return prep(name).id }
 	evidence, evErrs := readEvidence(st, items, lim, fileID)

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"benchlens/importers/position"
 )
 
 // Decoder reads consecutive JSON values from a byte slice.
@@ -48,17 +50,6 @@ func NewDecoder(data []byte) *Decoder {
 	return &Decoder{data: bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))}
 }
 
-// SyntaxError says where the input stopped being JSON.
-type SyntaxError struct {
-	Offset int // byte offset from the start of the input
-	Line   int // 1-based
-	Msg    string
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("line %d, byte %d: %s", e.Line, e.Offset, e.Msg)
-}
-
 // More reports whether another value follows (after whitespace and separating commas of a
 // top-level sequence such as JSONL).
 func (d *Decoder) More() bool {
@@ -76,9 +67,11 @@ func (d *Decoder) Decode() (any, error) {
 	return d.value(0)
 }
 
+// errorf says where the input stopped being JSON: a *position.Error without a file, the
+// offset counted from the start of the input.
 func (d *Decoder) errorf(format string, args ...any) error {
 	pos := min(d.pos, len(d.data))
-	return &SyntaxError{Offset: pos, Line: 1 + bytes.Count(d.data[:pos], []byte{'\n'}), Msg: fmt.Sprintf(format, args...)}
+	return &position.Error{Line: 1 + bytes.Count(d.data[:pos], []byte{'\n'}), Offset: pos, Err: fmt.Errorf(format, args...)}
 }
 
 func (d *Decoder) skipSpace() {

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+
+	"benchlens/importers/position"
 )
 
 func TestDecodeValues(t *testing.T) {
@@ -76,13 +78,13 @@ func TestSyntaxErrorsNameTheSpot(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := decodeAll(tt.in)
-		var se *SyntaxError
+		var se *position.Error
 		if !errors.As(err, &se) {
-			t.Errorf("%q: want a SyntaxError, got %v", tt.in, err)
+			t.Errorf("%q: want a *position.Error, got %v", tt.in, err)
 			continue
 		}
 		if se.Line != tt.line || se.Offset != tt.byte {
-			t.Errorf("%q: error at line %d byte %d (%s), want line %d byte %d", tt.in, se.Line, se.Offset, se.Msg, tt.line, tt.byte)
+			t.Errorf("%q: error at line %d byte %d (%s), want line %d byte %d", tt.in, se.Line, se.Offset, se.Err, tt.line, tt.byte)
 		}
 	}
 }
@@ -166,7 +168,7 @@ func FuzzDecode(f *testing.F) {
 			start := d.Offset()
 			v, err := d.Decode()
 			if err != nil {
-				var se *SyntaxError
+				var se *position.Error
 				if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(data) {
 					t.Fatalf("bad error %v", err)
 				}

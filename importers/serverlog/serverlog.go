@@ -16,23 +16,16 @@ package serverlog
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"benchlens/importers/position"
 	"benchlens/model"
 )
-
-// Error is input that cannot be a server log at all. It names the file and the line.
-type Error struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("%s: line %d: %s", e.File, e.Line, e.Msg) }
 
 const sniffWindow = 64 << 10
 
@@ -115,11 +108,11 @@ func Parse(name string, data []byte) (*model.LogEvidence, error) {
 			off = len(text)
 		}
 		if strings.IndexByte(line, 0) >= 0 {
-			return nil, &Error{File: name, Line: n, Msg: "NUL byte: binary data, not a server log"}
+			return nil, &position.Error{File: name, Line: n, Offset: -1, Err: errors.New("NUL byte: binary data, not a server log")}
 		}
 		if off-len(line) < sniffWindow {
 			if i := badControl(line); i >= 0 {
-				return nil, &Error{File: name, Line: n, Msg: fmt.Sprintf("control byte 0x%02x: binary data, not a server log", line[i])}
+				return nil, &position.Error{File: name, Line: n, Offset: -1, Err: fmt.Errorf("control byte 0x%02x: binary data, not a server log", line[i])}
 			}
 		}
 		if line == "" {

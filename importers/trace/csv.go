@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"benchlens/importers/position"
 	"benchlens/model"
 )
 
@@ -121,9 +122,9 @@ func openTable(name string, body []byte) (*table, error) {
 func csvErr(name string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		return &Error{File: name, Line: pe.Line, Offset: -1, Err: pe.Err}
+		return &position.Error{File: name, Line: pe.Line, Offset: -1, Err: pe.Err}
 	}
-	return &Error{File: name, Line: 1, Offset: -1, Err: err}
+	return &position.Error{File: name, Line: 1, Offset: -1, Err: err}
 }
 
 // next advances to the next row; false at the end or on error.
@@ -164,7 +165,7 @@ func (t *table) num(i int, col string) (float64, bool, error) {
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, false, &Error{File: t.file, Line: t.line, Offset: -1, Err: fmt.Errorf("column %q: %q is not a number", col, s)}
+		return 0, false, &position.Error{File: t.file, Line: t.line, Offset: -1, Err: fmt.Errorf("column %q: %q is not a number", col, s)}
 	}
 	return f, true, nil
 }
@@ -177,7 +178,7 @@ func (t *table) ns(i int, col string) (int64, bool, error) {
 	}
 	v, ok := strNs(s)
 	if !ok {
-		return 0, false, &Error{File: t.file, Line: t.line, Offset: -1, Err: fmt.Errorf("column %q: %q is not a time in µs", col, s)}
+		return 0, false, &position.Error{File: t.file, Line: t.line, Offset: -1, Err: fmt.Errorf("column %q: %q is not a time in µs", col, s)}
 	}
 	return v, true, nil
 }
@@ -185,7 +186,7 @@ func (t *table) ns(i int, col string) (int64, bool, error) {
 func (t *table) need(cols ...[]string) error {
 	for _, c := range cols {
 		if !t.h.has(c) {
-			return &Error{File: t.file, Line: 1, Offset: -1, Err: fmt.Errorf("missing column %q", c[0])}
+			return &position.Error{File: t.file, Line: 1, Offset: -1, Err: fmt.Errorf("missing column %q", c[0])}
 		}
 	}
 	return nil
@@ -335,7 +336,7 @@ func parseStepTrace(name string, body []byte) (*model.TraceEvidence, error) {
 	iOver, iComm, iFree := t.h.col(colOverlap), t.h.col(colComm), t.h.col(colFree)
 	iType, iIndex, iDev := t.h.col(colSTType), t.h.col(colIndex), t.h.col(colDevice)
 	if !t.h.has(colCommNO) && !t.h.has(colComm) {
-		return nil, &Error{File: name, Line: 1, Offset: -1, Err: errors.New(`missing column "Communication(Not Overlapped)" or "Communication"`)}
+		return nil, &position.Error{File: name, Line: 1, Offset: -1, Err: errors.New(`missing column "Communication(Not Overlapped)" or "Communication"`)}
 	}
 	type row struct {
 		step, dev  string

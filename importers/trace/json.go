@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"benchlens/importers/jsonx"
+	"benchlens/importers/position"
 	"benchlens/model"
 )
 
@@ -73,7 +74,7 @@ func skipWS(data []byte, pos int) int {
 // errAt makes an error at byte offset pos.
 func (p *jparser) errAt(pos int, err error) error {
 	pos = min(max(pos, 0), len(p.data))
-	return &Error{File: p.file, Line: 1 + bytes.Count(p.data[:pos], []byte{'\n'}), Offset: pos, Err: err}
+	return &position.Error{File: p.file, Line: 1 + bytes.Count(p.data[:pos], []byte{'\n'}), Offset: pos, Err: err}
 }
 
 // value decodes one JSON value at pos, returning it and the offset after it.
@@ -85,9 +86,9 @@ func (p *jparser) value(pos int) (any, int, error) {
 	d := jsonx.NewDecoder(p.data[pos:])
 	v, err := d.Decode()
 	if err != nil {
-		var se *jsonx.SyntaxError
-		if errors.As(err, &se) {
-			return nil, pos, p.errAt(pos+se.Offset, errors.New(se.Msg))
+		var pe *position.Error
+		if errors.As(err, &pe) {
+			return nil, pos, p.errAt(pos+pe.Offset, pe.Err)
 		}
 		return nil, pos, p.errAt(pos, err)
 	}

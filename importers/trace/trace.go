@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 
+	"benchlens/importers/position"
 	"benchlens/model"
 )
 
@@ -24,28 +25,6 @@ const DefaultMaxBytes = 1 << 30
 
 // sniffBytes is how much of a file (decompressed) Sniff looks at.
 const sniffBytes = 64 << 10
-
-// Error is a refused trace: the file, where in it, and why.
-type Error struct {
-	File   string
-	Line   int // 1-based; 0 when unknown
-	Offset int // byte offset (of the decompressed data); -1 when unknown
-	Err    error
-}
-
-func (e *Error) Error() string {
-	switch {
-	case e.Line > 0 && e.Offset >= 0:
-		return fmt.Sprintf("%s: line %d, byte %d: %v", e.File, e.Line, e.Offset, e.Err)
-	case e.Line > 0:
-		return fmt.Sprintf("%s: line %d: %v", e.File, e.Line, e.Err)
-	case e.Offset >= 0:
-		return fmt.Sprintf("%s: byte %d: %v", e.File, e.Offset, e.Err)
-	}
-	return fmt.Sprintf("%s: %v", e.File, e.Err)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
 
 // ErrTooLarge is wrapped by the error Parse returns when a gzip trace decompresses beyond the cap.
 var ErrTooLarge = errors.New("decompressed trace exceeds the size limit")
@@ -138,13 +117,13 @@ func Parse(name string, data []byte, maxBytes int64) (*model.TraceEvidence, erro
 	if isGzip(data) {
 		var err error
 		if data, err = gunzip(data, maxBytes); err != nil {
-			return nil, &Error{File: name, Offset: -1, Err: err}
+			return nil, &position.Error{File: name, Offset: -1, Err: err}
 		}
 	}
 	body := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	lead := trimLead(body)
 	if len(lead) == 0 {
-		return nil, &Error{File: name, Offset: -1, Err: fmt.Errorf("%w: empty file", ErrNotTrace)}
+		return nil, &position.Error{File: name, Offset: -1, Err: fmt.Errorf("%w: empty file", ErrNotTrace)}
 	}
 	switch lead[0] {
 	case '{', '[':
@@ -158,6 +137,6 @@ func Parse(name string, data []byte, maxBytes int64) (*model.TraceEvidence, erro
 	case csvStepTrace:
 		return parseStepTrace(name, body)
 	}
-	return nil, &Error{File: name, Line: 1, Offset: -1,
+	return nil, &position.Error{File: name, Line: 1, Offset: -1,
 		Err: fmt.Errorf("%w: neither trace JSON nor an Ascend kernel_details / op_statistic / step_trace_time header", ErrNotTrace)}
 }

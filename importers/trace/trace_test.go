@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"benchlens/importers/position"
 	"benchlens/model"
 )
 
@@ -260,7 +261,7 @@ func TestErrors(t *testing.T) {
 	}
 	bad := []byte("{\"traceEvents\": [\n{\"ph\": \"X\", \"ts\": 1,\n \"dur\": x}]}")
 	_, err = Parse("t.json", bad, 0)
-	var te *Error
+	var te *position.Error
 	if !errors.As(err, &te) || te.File != "t.json" || te.Offset != bytes.IndexByte(bad, 'x') || te.Line != 3 {
 		t.Errorf("json: %v", err)
 	}
@@ -349,7 +350,7 @@ func FuzzParse(f *testing.F) {
 		Sniff("f", data)
 		ev, err := Parse("f", data, 1<<22)
 		if err != nil {
-			var te *Error
+			var te *position.Error
 			if !errors.As(err, &te) || te.File != "f" {
 				t.Fatalf("error without file: %v", err)
 			}

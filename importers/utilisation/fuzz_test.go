@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"benchlens/analysis/shape"
+	"benchlens/importers/position"
 	"benchlens/model"
 )
 
@@ -39,7 +40,7 @@ func FuzzParse(f *testing.F) {
 		sniffed := Sniff("f", data)
 		ev, warns, err := Parse("f", data)
 		if err != nil {
-			var e *Error
+			var e *position.Error
 			if !errors.As(err, &e) || e.File != "f" || !strings.HasPrefix(err.Error(), "f: ") {
 				t.Fatalf("error does not name the file: %v", err)
 			}

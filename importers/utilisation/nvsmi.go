@@ -1,11 +1,14 @@
 package utilisation
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"benchlens/importers/position"
 )
 
 // dmonHeader reads a dmon name header (§7.1): "# gpu pwr …" or "#Date Time gpu …". It
@@ -253,7 +256,7 @@ func (p *parser) query() error {
 		break
 	}
 	if first < 0 {
-		return &Error{File: p.name, Line: 1, Msg: "no rows"}
+		return &position.Error{File: p.name, Line: 1, Offset: -1, Err: errors.New("no rows")}
 	}
 	if cols == nil {
 		var err error
@@ -434,7 +437,7 @@ func (p *parser) inferQuery(first int) ([]string, error) {
 	}
 	take("utilization.gpu", pct)
 	if index(cols, "utilization.gpu") < 0 {
-		return nil, &Error{File: p.name, Line: first + 1, Msg: "noheader CSV without units: cannot tell which column is utilization.gpu (record with a header or without nounits)"}
+		return nil, &position.Error{File: p.name, Line: first + 1, Offset: -1, Err: errors.New("noheader CSV without units: cannot tell which column is utilization.gpu (record with a header or without nounits)")}
 	}
 	take("utilization.memory", pct)
 	take("index", func(s string) bool { n, err := strconv.Atoi(s); return err == nil && n >= 0 && n < 1024 })

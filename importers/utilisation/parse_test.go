@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"benchlens/importers/position"
 	"benchlens/model"
 )
 
@@ -290,7 +291,7 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%s) error %v, want prefix %q", tc.name, err, tc.want)
 			continue
 		}
-		var e *Error
+		var e *position.Error
 		if !errors.As(err, &e) || e.File != tc.name {
 			t.Errorf("Parse(%s): error %T does not name the file", tc.name, err)
 		}

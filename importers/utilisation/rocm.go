@@ -5,11 +5,14 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"benchlens/importers/position"
 )
 
 // splitWide splits on runs of two or more spaces (header cells hold single spaces).
@@ -268,7 +271,7 @@ func (p *parser) rocmJSON(data []byte) error {
 			}
 			line := 1 + bytes.Count(data[:min(max(at-1, 0), len(data))], []byte{'\n'})
 			if p.b.samples() == 0 {
-				return &Error{File: p.name, Line: line, Msg: "bad JSON: " + err.Error()}
+				return &position.Error{File: p.name, Line: line, Offset: -1, Err: fmt.Errorf("bad JSON: %w", err)}
 			}
 			p.n.add("line %d: reading stopped at bad JSON: %v", line, err)
 			break

@@ -11,20 +11,6 @@ import (
 	"benchlens/model"
 )
 
-// Error is a refused file: the file, the 1-based line (0 when none applies) and why.
-type Error struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s: line %d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
-
 // notes collects warnings; odd rows are counted per reason rather than listed one by one.
 type notes struct {
 	msgs  []string

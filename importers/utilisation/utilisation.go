@@ -8,17 +8,19 @@
 // recording machine's local time, zone unknown). Files without a clock are spaced by the
 // sampling period when a command line echoed in the file states it (nvidia-smi -l/-lms/dmon
 // -d, dcgmi dmon -d ms, npu-smi watch -d, watch -n), else 1 s per sample, with a warning.
-// Odd rows are skipped and counted in the warnings; an error (*Error, "file: line N: why")
+// Odd rows are skipped and counted in the warnings; an error (*position.Error, "file: line N: why")
 // is returned only when nothing usable is left.
 package utilisation
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"benchlens/importers/position"
 	"benchlens/model"
 )
 
@@ -49,7 +51,7 @@ func Sniff(name string, data []byte) bool {
 func Parse(name string, data []byte) (*model.UtilEvidence, []string, error) {
 	tool := detect(data)
 	if tool == "" {
-		return nil, nil, &Error{File: name, Msg: unknownFormat}
+		return nil, nil, &position.Error{File: name, Offset: -1, Err: errors.New(unknownFormat)}
 	}
 	p := &parser{name: name, ls: lines(data), b: newBuilder()}
 	var err error
@@ -76,9 +78,9 @@ func Parse(name string, data []byte) (*model.UtilEvidence, []string, error) {
 	}
 	if p.b.samples() == 0 {
 		if line, why := p.n.firstSkip(); line > 0 {
-			return nil, p.n.list(), &Error{File: name, Line: line, Msg: "no usable sample: " + why}
+			return nil, p.n.list(), &position.Error{File: name, Line: line, Offset: -1, Err: errors.New("no usable sample: " + why)}
 		}
-		return nil, p.n.list(), &Error{File: name, Line: max(p.headerLine, 1), Msg: "no samples"}
+		return nil, p.n.list(), &position.Error{File: name, Line: max(p.headerLine, 1), Offset: -1, Err: errors.New("no samples")}
 	}
 	return p.b.result(tool), p.n.list(), nil
 }
