@@ -3,14 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"benchlens/internal/goldenfile"
+)
 
 const fixtures = "../../../shared/fixtures/results"
 
@@ -24,20 +23,7 @@ func bl(t *testing.T, args ...string) (string, string, int) {
 // golden compares got with testdata/name; -update rewrites it. A mismatch leaves a .got file.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		os.WriteFile(path+".got", []byte(got), 0o644)
-		t.Errorf("%s differs from the golden file; see %s.got", name, path)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), []byte(got))
 }
 
 // runs --json over every real fixture is a contract: tests and scripts read it.

@@ -34,254 +34,31 @@ import (
 	"strings"
 	"testing"
 
+	"benchlens/internal/goldenfile"
 	"benchlens/model"
 )
 
-type want struct {
-	engine, version, platform string
-	target, targetSrc         string
-	targetLine                int
-	resolved, how, status     string
-	procs                     int
-	fallbacks                 []int
-	fallbackText              string // substring of the first fallback
-	failure                   int
-	failureText               string
-	overrides                 []int
-	eager, compile, dtype     string
-	args, cfg, kv, aux        map[string]string
-	plugins                   []string
-	graphFirst                int // line of the first graph/compile evidence line, 0 none
-}
-
-var cases = map[string]want{
-	// demo: new era ≈0.12, forced FLASH_ATTN via --attention-backend
-	"../../demo/samples/baseline/run-1/server.log": {
-		engine: "vllm", version: "0.12.0", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "flag", targetLine: 3,
-		resolved: "FLASH_ATTN", how: "logged", status: model.BackendMatch, procs: 1,
-		eager: "cuda_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "64", "attention_backend": "FLASH_ATTN"},
-		cfg:  map[string]string{"enforce_eager": "False", "enable_chunked_prefill": "True", "architecture": "LlamaForCausalLM"},
-		kv:   map[string]string{"kv_cache_tokens": "444576", "kv_cache_gib": "54.27", "gpu_blocks": "27786"},
-		aux:  map[string]string{"flash_attn_version": "3"}, graphFirst: 19,
-	},
-	// demo: new era, FLASHINFER asked, not installed → FLASH_ATTN
-	"../../demo/samples/fallback/run-1/server.log": {
-		engine: "vllm", version: "0.12.0", platform: "cuda",
-		target: "FLASHINFER", targetSrc: "flag", targetLine: 3,
-		resolved: "FLASH_ATTN", how: "logged", status: model.BackendFallback, procs: 1,
-		fallbacks: []int{12}, fallbackText: "Reasons: {FLASHINFER: [FlashInfer is not installed]}",
-		eager: "cuda_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "64"}, graphFirst: 20,
-	},
-	// demo: old era 0.6.3, Flashinfer logged, no flag → era default FLASH_ATTN, no reason
-	"../../demo/samples/driver-change/run-1/server.log": {
-		engine: "vllm", version: "0.6.3.post1", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "default",
-		resolved: "FLASHINFER", how: "logged", status: model.BackendSilentOverride, procs: 1,
-		eager: "cuda_graph", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "64", "enforce_eager": "False"},
-		cfg:  map[string]string{"chunked_prefill_enabled": "False", "multi_step_stream_outputs": "True", "mm_processor_kwargs": "None"},
-		kv:   map[string]string{"gpu_blocks": "27301", "cpu_blocks": "2048", "max_concurrency": "3.33"}, graphFirst: 14,
-	},
-	"vllm-0.4.1-turing-ray.log": {
-		engine: "vllm", version: "0.4.1", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "default",
-		resolved: "XFORMERS", how: "logged", status: model.BackendFallback, procs: 2,
-		fallbacks: []int{6, 8}, fallbackText: "Cannot use FlashAttention-2 backend for Volta and Turing GPUs.",
-		overrides: []int{3}, eager: "cuda_graph", dtype: "float16",
-		args: map[string]string{"max_num_seqs": "256", "tensor_parallel_size": "2", "model": "mistralai/Mistral-7B-Instruct-v0.2"},
-		cfg:  map[string]string{"device_config": "cuda", "decoding_config": "DecodingConfig(guided_decoding_backend='outlines')", "seed": "0"},
-		kv:   map[string]string{"gpu_blocks": "2831", "cpu_blocks": "4096", "model_weights_gib": "6.7544"}, graphFirst: 16,
-	},
-	"vllm-0.5.3-fa-silent.log": {
-		engine: "vllm", version: "0.5.3.post1", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "default",
-		resolved: "FLASH_ATTN", how: "inferred", status: model.BackendUnknown,
-		eager: "cuda_graph", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "128"}, graphFirst: 10,
-	},
-	"vllm-0.6.3-fp8-mp.log": {
-		engine: "vllm", version: "0.6.3", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "default",
-		resolved: "XFORMERS", how: "logged", status: model.BackendFallback, procs: 2,
-		fallbacks: []int{10, 11, 13, 14}, fallbackText: "Cannot use FlashAttention-2 backend for FP8 KV cache.",
-		eager: "eager", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "96", "kv_cache_dtype": "fp8", "distributed_executor_backend": "mp"},
-		cfg:  map[string]string{"kv_cache_dtype": "fp8", "enforce_eager": "True", "multi_step_stream_outputs": "True", "use_async_output_proc": "False"},
-		kv:   map[string]string{"gpu_blocks": "31250", "max_concurrency": "15.26"}, graphFirst: 7,
-	},
-	"vllm-0.7.3-ci-timestamps.log": {
-		engine: "vllm", version: "0.7.3", platform: "cuda",
-		target: "XFORMERS", targetSrc: "env", targetLine: 1,
-		resolved: "XFORMERS", how: "logged", status: model.BackendMatch, procs: 1,
-		eager: "cuda_graph", dtype: "float16",
-		args: map[string]string{"max_num_seqs": "8"},
-		cfg:  map[string]string{"use_cached_outputs": "True", "max_seq_len": "2048"},
-		kv:   map[string]string{"gpu_blocks": "64570", "max_concurrency": "504.45"}, graphFirst: 12,
-	},
-	"vllm-0.8.4-v1-tp2.log": {
-		engine: "vllm", version: "0.8.4", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "default",
-		resolved: "FLASH_ATTN", how: "logged", status: model.BackendMatch, procs: 2,
-		eager: "cuda_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "None", "tensor_parallel_size": "2", "gpu_memory_utilization": "0.92"},
-		cfg:  map[string]string{"tensor_parallel_size": "2", "chunked_prefill_enabled": "True"},
-		kv:   map[string]string{"kv_cache_tokens": "173216", "max_concurrency": "5.29", "max_num_batched_tokens": "2048", "init_engine_s": "97.95"},
-		aux:  map[string]string{"sampler": "FLASHINFER"}, graphFirst: 21,
-	},
-	"vllm-0.9.1-journald.log": {
-		engine: "vllm", version: "0.9.1", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "default",
-		resolved: "FLASHINFER", how: "logged", status: model.BackendSilentOverride, procs: 2,
-		eager: "cuda_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "200", "kv_cache_dtype": "fp8"},
-		aux:  map[string]string{"vit": "FLASH_ATTN"}, graphFirst: 12,
-	},
-	"vllm-0.10.0-docker-compose.log": {
-		engine: "vllm", version: "0.10.0", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "default",
-		resolved: "FLASH_ATTN", how: "logged", status: model.BackendMatch, procs: 1,
-		eager: "cuda_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "48", "gpu_memory_utilization": "0.85"},
-		aux:  map[string]string{"sampler": "pytorch-native"}, graphFirst: 15,
-	},
-	"vllm-0.10.1-blackwell-enginecore.log": {
-		engine: "vllm", version: "0.10.1.1", platform: "cuda",
-		target: "FLASHINFER", targetSrc: "default",
-		resolved: "FLASHINFER", how: "logged", status: model.BackendMatch, procs: 4,
-		eager: "cuda_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "256", "api_key": "***", "tensor_parallel_size": "4"},
-		cfg:  map[string]string{"max_model_len": "16384", "architecture": "LlamaForCausalLM"},
-		kv:   map[string]string{"kv_cache_tokens": "1448576", "max_concurrency": "88.41", "kv_cache_gib": "110.52"}, graphFirst: 20,
-	},
-	"vllm-0.10.2-pp-mixed.log": {
-		engine: "vllm", version: "0.10.2", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "default",
-		resolved: "MIXED", how: "logged", status: model.BackendSilentOverride, procs: 2,
-		eager: "cuda_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "64", "pipeline_parallel_size": "2"}, graphFirst: 6,
-	},
-	"vllm-0.11.0-rocm-ansi.log": {
-		engine: "vllm", version: "0.11.0", platform: "rocm",
-		target: "TRITON_ATTN", targetSrc: "default",
-		resolved: "TRITON_ATTN", how: "logged", status: model.BackendMatch, procs: 2,
-		overrides: []int{7}, eager: "cuda_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "512"}, graphFirst: 8,
-	},
-	"vllm-0.11.1-sink-silent.log": {
-		engine: "vllm", version: "0.11.1", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "default",
-		resolved: "TRITON_ATTN", how: "logged", status: model.BackendSilentOverride, procs: 2,
-		eager: "cuda_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "128", "async_scheduling": "True"},
-		cfg:  map[string]string{"quantization": "mxfp4", "architecture": "GptOssForCausalLM"},
-		aux:  map[string]string{"moe": "MARLIN"}, graphFirst: 18,
-	},
-	"vllm-0.12-auto-eager-vl.log": {
-		engine: "vllm", version: "0.12.0", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "default",
-		resolved: "FLASH_ATTN", how: "logged", status: model.BackendMatch, procs: 1,
-		eager: "eager", compile: "off", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "32", "enforce_eager": "True", "limit_mm_per_prompt": "{'image': 2, 'video': 0}"},
-		cfg:  map[string]string{"enforce_eager": "True"},
-		aux:  map[string]string{"vit": "FLASH_ATTN", "sampler": "FLASHINFER"}, graphFirst: 6,
-	},
-	"vllm-0.12-fatal-selected.log": {
-		engine: "vllm", version: "0.12.0", platform: "cuda",
-		target: "FLASHINFER", targetSrc: "flag", targetLine: 2,
-		status: model.BackendFailed, failure: 11,
-		failureText: "ValueError: Selected backend AttentionBackendEnum.FLASHINFER is not valid for this configuration. Reason: ['head_size not supported']",
-		compile:     "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "16"},
-	},
-	"vllm-0.12-json-env.log": {
-		engine: "vllm", version: "0.12.0", platform: "cuda",
-		target: "TRITON_ATTN", targetSrc: "env", targetLine: 4,
-		resolved: "TRITON_ATTN", how: "logged", status: model.BackendMatch, procs: 1,
-		eager: "cuda_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "32"}, graphFirst: 8,
-	},
-	"vllm-0.13-forced-flag.log": {
-		engine: "vllm", version: "0.13.0", platform: "cuda",
-		target: "FLASHINFER", targetSrc: "flag", targetLine: 2,
-		resolved: "FLASHINFER", how: "logged", status: model.BackendMatch, procs: 1,
-		eager: "cuda_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "64"},
-		aux:  map[string]string{"kv_cache_layout": "HND"}, graphFirst: 11,
-	},
-	"vllm-0.14-debug-fallback.log": {
-		engine: "vllm", version: "0.14.0", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "default",
-		resolved: "TRITON_ATTN", how: "logged", status: model.BackendFallback, procs: 4,
-		fallbacks: []int{8, 10}, fallbackText: "Reasons: {FLASH_ATTN: [sink setting not supported], FLASHINFER: [sink setting not supported]}.",
-		eager: "cuda_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "512"},
-		aux:  map[string]string{"moe": "Triton"}, graphFirst: 16,
-	},
-	"vllm-ascend-0.9.1-qwen-aclgraph.log": {
-		engine: "vllm-ascend", version: "0.9.1", platform: "npu", plugins: []string{"ascend", "ascend_enhanced_model"},
-		target: "AscendAttentionBackend", targetSrc: "default",
-		resolved: "AscendAttentionBackend", how: "inferred", status: model.BackendUnknown,
-		overrides: []int{14}, eager: "acl_graph", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "64", "compilation_config": "{'level': 3, 'backend': 'vllm_ascend.compilation.compiler_interface.AscendCompiler'}"},
-		cfg:  map[string]string{"device_config": "npu"},
-		kv:   map[string]string{"kv_cache_tokens": "733824"}, graphFirst: 13,
-	},
-	"vllm-ascend-0.9.1-deepseek-torchair.log": {
-		engine: "vllm-ascend", version: "0.9.1", platform: "npu", plugins: []string{"ascend"},
-		target: "AscendMLATorchairBackend", targetSrc: "default",
-		resolved: "AscendMLATorchairBackend", how: "inferred", status: model.BackendUnknown,
-		eager: "acl_graph", compile: "off", dtype: "bfloat16",
-		args: map[string]string{"max_num_seqs": "24", "quantization": "ascend"}, graphFirst: 7,
-	},
-	"vllm-ascend-not-activated.log": {
-		engine: "vllm-ascend", version: "0.8.5.post1", platform: "unspecified",
-		status: model.BackendUnknown, overrides: []int{6},
-		args: map[string]string{"max_num_seqs": "None"},
-	},
-	"sglang-0.4.9-default-fa3.log": {
-		engine: "sglang", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "default", targetLine: 2,
-		resolved: "FLASH_ATTN", how: "logged", status: model.BackendMatch, procs: 2,
-		eager: "cuda_graph", compile: "off", dtype: "bfloat16",
-		args: map[string]string{"max_running_requests": "128", "tp_size": "2", "attention_backend": "None", "sampling_backend": "flashinfer"},
-		cfg:  map[string]string{"architecture": "Qwen3ForCausalLM"},
-		kv:   map[string]string{"kv_cache_tokens": "913452", "max_total_num_tokens": "913452"}, graphFirst: 9,
-	},
-	"sglang-0.4.6-fp8-guard.log": {
-		engine: "sglang", platform: "cuda",
-		target: "FLASH_ATTN", targetSrc: "flag", targetLine: 2,
-		resolved: "TRITON_ATTN", how: "logged", status: model.BackendFallback, procs: 1,
-		fallbacks: []int{1}, fallbackText: "FlashAttention3 only supports fp8_e4m3 if using FP8; Setting attention backend to triton.",
-		eager: "eager", compile: "on", dtype: "bfloat16",
-		args: map[string]string{"kv_cache_dtype": "fp8_e5m2", "max_running_requests": "64"},
-	},
-	"sglang-0.5.4-blackwell-error.log": {
-		engine: "sglang", platform: "cuda",
-		target: "FLASHINFER", targetSrc: "flag", targetLine: 2,
-		status: model.BackendFailed, failure: 6, failureText: "AssertionError: Only {'trtllm_mha', 'triton', 'fa4'} backends are supported",
-		compile: "off",
-		args:    map[string]string{"tp_size": "4", "attention_backend": "flashinfer"},
-	},
-}
-
-func lines(ls []model.Line) []int {
-	var out []int
-	for _, l := range ls {
-		out = append(out, l.N)
+// logFiles maps a golden name to each log: every testdata/*.log and the three demo logs.
+func logFiles(t *testing.T) map[string]string {
+	files, err := filepath.Glob("testdata/*.log")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata logs: %v", err)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		out[filepath.Base(f)] = f
+	}
+	for _, arm := range []string{"baseline", "fallback", "driver-change"} {
+		out["demo-"+arm+".log"] = filepath.Join("../../demo/samples", arm, "run-1/server.log")
 	}
 	return out
 }
 
+// TestParse compares the whole evidence of every log with testdata/golden/<log>.json
+// (go test -update rewrites them) and checks that every quoted line is the file's own.
 func TestParse(t *testing.T) {
-	for name, w := range cases {
-		t.Run(filepath.Base(filepath.Dir(filepath.Dir(name)))+"/"+filepath.Base(name), func(t *testing.T) {
-			path := name
-			if !strings.HasPrefix(name, "../") {
-				path = filepath.Join("testdata", name)
-			}
+	for name, path := range logFiles(t) {
+		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -293,110 +70,38 @@ func TestParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			check := func(what, got, want string) {
-				t.Helper()
-				if got != want {
-					t.Errorf("%s = %q, want %q", what, got, want)
-				}
-			}
-			check("engine", ev.Engine, w.engine)
-			check("version", ev.Version, w.version)
-			check("platform", ev.Platform, w.platform)
-			check("target", ev.TargetBackend, w.target)
-			check("target source", ev.TargetSource, w.targetSrc)
-			check("resolved", ev.Resolved, w.resolved)
-			check("resolved source", ev.ResolvedHow, w.how)
-			check("status", ev.Status, w.status)
-			check("eager", ev.Eager, w.eager)
-			check("torch_compile", ev.TorchCompile, w.compile)
-			check("dtype", ev.Dtype, w.dtype)
-			tl := 0
-			if ev.TargetLine != nil {
-				tl = ev.TargetLine.N
-			}
-			if tl != w.targetLine {
-				t.Errorf("target line = %d, want %d", tl, w.targetLine)
-			}
-			if len(ev.Processes) != w.procs {
-				t.Errorf("processes = %d %+v, want %d", len(ev.Processes), ev.Processes, w.procs)
-			}
-			if got := lines(ev.Fallbacks); !reflect.DeepEqual(got, w.fallbacks) {
-				t.Errorf("fallback lines = %v, want %v", got, w.fallbacks)
-			}
-			if w.fallbackText != "" && (len(ev.Fallbacks) == 0 || !strings.Contains(ev.Fallbacks[0].Text, w.fallbackText)) {
-				t.Errorf("first fallback %+v lacks %q", ev.Fallbacks, w.fallbackText)
-			}
-			if got := lines(ev.Overrides); !reflect.DeepEqual(got, w.overrides) {
-				t.Errorf("override lines = %v, want %v", got, w.overrides)
-			}
-			fl := 0
-			if ev.Failure != nil {
-				fl = ev.Failure.N
-				if !strings.Contains(ev.Failure.Text, w.failureText) {
-					t.Errorf("failure text %q lacks %q", ev.Failure.Text, w.failureText)
-				}
-			}
-			if fl != w.failure {
-				t.Errorf("failure line = %d, want %d", fl, w.failure)
-			}
-			sub := func(what string, got, want map[string]string) {
-				t.Helper()
-				for k, v := range want {
-					if got[k] != v {
-						t.Errorf("%s[%s] = %q, want %q", what, k, got[k], v)
-					}
-				}
-			}
-			sub("args", ev.Args, w.args)
-			sub("engine_config", ev.EngineConfig, w.cfg)
-			sub("kv_cache", ev.KVCache, w.kv)
-			sub("aux", ev.AuxBackends, w.aux)
-			if !reflect.DeepEqual(ev.Plugins, w.plugins) {
-				t.Errorf("plugins = %v, want %v", ev.Plugins, w.plugins)
-			}
-			gf := 0
-			if len(ev.GraphLines) > 0 {
-				gf = ev.GraphLines[0].N
-			}
-			if gf != w.graphFirst {
-				t.Errorf("first graph line = %d, want %d", gf, w.graphFirst)
-			}
-			// every quoted line must be the original file's line, envelope removed
-			src := strings.Split(string(data), "\n")
-			all := append(append(append([]model.Line{}, ev.Fallbacks...), ev.Overrides...), ev.GraphLines...)
-			for _, p := range ev.Processes {
-				all = append(all, p.Line)
-			}
-			if ev.TargetLine != nil {
-				all = append(all, *ev.TargetLine)
-			}
-			if ev.Failure != nil {
-				all = append(all, *ev.Failure)
-			}
-			for _, l := range all {
-				if l.N < 1 || l.N > len(src) {
-					t.Errorf("line %d out of range", l.N)
-					continue
-				}
-				orig := stripANSI(src[l.N-1])
-				key := l.Text
-				if len(key) > 60 {
-					key = key[len(key)-60:]
-				}
-				if !strings.Contains(orig, key) && !strings.Contains(orig, strings.ReplaceAll(key, `"`, `\"`)) {
-					t.Errorf("line %d: quote %q not in original %q", l.N, l.Text, orig)
-				}
-			}
+			goldenfile.JSON(t, filepath.Join("testdata", "golden", name+".json"), ev)
+			checkQuotes(t, data, ev)
 		})
 	}
 }
 
-// Every testdata file must be in the table.
-func TestAllTestdataCovered(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.log")
-	for _, f := range files {
-		if _, ok := cases[filepath.Base(f)]; !ok {
-			t.Errorf("%s has no table row", f)
+// checkQuotes fails unless every quoted line is the original file's line, envelope removed.
+func checkQuotes(t *testing.T, data []byte, ev *model.LogEvidence) {
+	t.Helper()
+	src := strings.Split(string(data), "\n")
+	all := append(append(append([]model.Line{}, ev.Fallbacks...), ev.Overrides...), ev.GraphLines...)
+	for _, p := range ev.Processes {
+		all = append(all, p.Line)
+	}
+	if ev.TargetLine != nil {
+		all = append(all, *ev.TargetLine)
+	}
+	if ev.Failure != nil {
+		all = append(all, *ev.Failure)
+	}
+	for _, l := range all {
+		if l.N < 1 || l.N > len(src) {
+			t.Errorf("line %d out of range", l.N)
+			continue
+		}
+		orig := stripANSI(src[l.N-1])
+		key := l.Text
+		if len(key) > 60 {
+			key = key[len(key)-60:]
+		}
+		if !strings.Contains(orig, key) && !strings.Contains(orig, strings.ReplaceAll(key, `"`, `\"`)) {
+			t.Errorf("line %d: quote %q not in original %q", l.N, l.Text, orig)
 		}
 	}
 }

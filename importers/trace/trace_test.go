@@ -11,10 +11,12 @@ import (
 	"testing"
 
 	"benchlens/importers/position"
+	"benchlens/internal/goldenfile"
 	"benchlens/model"
 )
 
-const fixtures = "/work/shared/fixtures/traces/"
+// fixtures are the real traces, relative to the repository so that clones elsewhere find them.
+const fixtures = "../../../shared/fixtures/traces/"
 
 func parseFile(t testing.TB, path string) *model.TraceEvidence {
 	t.Helper()
@@ -40,6 +42,32 @@ func gapCount(ev *model.TraceEvidence) int {
 		n += g.Count
 	}
 	return n
+}
+
+// TestGolden compares the whole evidence of every fixture, testdata and demo trace with
+// testdata/golden/<file>.json (go test -update rewrites them), so a change to any field shows.
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob(fixtures + "*.*")
+	more, _ := filepath.Glob("testdata/*.*")
+	files = append(files, more...)
+	if len(files) < 12 {
+		t.Fatalf("%d traces found: are the fixtures at %s?", len(files), fixtures)
+	}
+	names := map[string]string{}
+	for _, f := range files {
+		names[filepath.Base(f)] = f
+	}
+	for _, arm := range []string{"baseline", "offset"} {
+		names["demo-"+arm+"-trace.json"] = filepath.Join("../../demo/samples", arm, "run-1/trace.json")
+	}
+	for name, path := range names {
+		if strings.HasSuffix(name, ".md") {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			goldenfile.JSON(t, filepath.Join("testdata", "golden", name+".json"), parseFile(t, path))
+		})
+	}
 }
 
 // The control's gap count is 3816: plain Python finds 3817, because one merged interval ends
@@ -227,7 +255,7 @@ func TestAscendTestdata(t *testing.T) {
 }
 
 func TestSniffNegative(t *testing.T) {
-	files, _ := filepath.Glob("/work/shared/fixtures/results/*.json*")
+	files, _ := filepath.Glob("../../../shared/fixtures/results/*.json*")
 	more, _ := filepath.Glob("../testdata/*/*")
 	for _, f := range append(files, more...) {
 		data, err := os.ReadFile(f)

@@ -14,13 +14,12 @@ import (
 	"benchlens/model"
 )
 
-// seeds are every testdata input plus the demo generator's traces.
+// seeds are every testdata input plus the demo generator's traces, by name.
 func seeds(t testing.TB) map[string][]byte {
-	names, _ := filepath.Glob("testdata/*")
-	names = append(names, "../../demo/samples/baseline/run-1/gpu.csv", "../../demo/samples/offset/run-1/gpu.csv")
+	names, _ := filepath.Glob("testdata/*.*")
 	out := map[string][]byte{}
 	for _, n := range names {
-		if strings.HasSuffix(n, ".md") || strings.Contains(n, "fuzz") {
+		if strings.HasSuffix(n, ".md") {
 			continue
 		}
 		data, err := os.ReadFile(n)
@@ -28,6 +27,13 @@ func seeds(t testing.TB) map[string][]byte {
 			t.Fatal(err)
 		}
 		out[filepath.Base(n)] = data
+	}
+	for _, arm := range []string{"baseline", "offset"} {
+		data, err := os.ReadFile(filepath.Join("../../demo/samples", arm, "run-1/gpu.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out["demo-"+arm+"-gpu.csv"] = data
 	}
 	return out
 }
