@@ -4,7 +4,8 @@
 //
 // Values decode to map[string]any, []any, string, bool, nil, int64 (integer literals that fit),
 // float64, and, for arrays holding only numbers, []int64 or []float64 without boxing each
-// element. Errors carry the byte offset and line, so importers can name the spot.
+// element. Errors carry the byte offset and line, so importers can name the spot. README.md
+// says why encoding/json is not enough here, with the measured difference (BenchmarkDecode).
 package jsonx
 
 import (
