@@ -54,7 +54,8 @@ func showExport(u *App, current int64) {
 				choice = exportChoices[i]
 			}
 		}
-		opt := library.ExportOptions{Requests: requests.Checked}
+		// The save dialog has asked before replacing a file; the library itself stays refused.
+		opt := library.ExportOptions{Requests: requests.Checked, Force: true}
 		if scope.Selected == lang.L("This comparison") && current != 0 {
 			opt.IDs = []int64{current}
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"benchlens/analysis/chart"
@@ -27,10 +26,13 @@ const (
 type ExportOptions struct {
 	IDs      []int64 // comparisons to export; none means all saved ones
 	Requests bool    // xlsx: add the per-request sheet
+	Force    bool    // replace existing files (never the library itself)
 }
 
-// Export writes saved comparisons to dest in one format. Files are written whole or not at all
-// (through a temporary file renamed into place).
+// Export writes saved comparisons to dest in one format. Every file is checked before any is
+// written: never the library or its -wal/-shm/-journal, and no existing file unless
+// opt.Force. Files are written whole or not at all (through a temporary file renamed into
+// place).
 func Export(st *store.Store, format, dest string, opt ExportOptions) error {
 	entries, err := Entries(st, opt.IDs, format == FormatXLSX)
 	if err != nil {
@@ -39,30 +41,33 @@ func Export(st *store.Store, format, dest string, opt ExportOptions) error {
 	if len(entries) == 0 {
 		return fmt.Errorf("no saved comparison to export (compare --save, or Save in the app)")
 	}
+	var files []outFile
 	switch format {
 	case FormatCSV:
-		if err := os.MkdirAll(dest, 0o755); err != nil {
-			return err
-		}
-		return report.CSV(dest, entries)
+		err = report.CSV(entries, func(name string, data []byte) error {
+			files = append(files, outFile{filepath.Join(dest, name), data})
+			return nil
+		})
 	case FormatPNG:
-		return exportCharts(st, dest, entries)
-	}
-	var buf bytes.Buffer
-	switch format {
-	case FormatXLSX:
-		err = report.XLSX(&buf, entries, report.XLSXOptions{Requests: opt.Requests})
-	case FormatYAML:
-		err = report.YAMLEntries(&buf, entries)
-	case FormatMD:
-		err = report.Markdown(&buf, entries)
+		files, err = renderCharts(st, dest, entries)
 	default:
-		return fmt.Errorf("unknown export format %q", format)
+		var buf bytes.Buffer
+		switch format {
+		case FormatXLSX:
+			err = report.XLSX(&buf, entries, report.XLSXOptions{Requests: opt.Requests})
+		case FormatYAML:
+			err = report.YAMLEntries(&buf, entries)
+		case FormatMD:
+			err = report.Markdown(&buf, entries)
+		default:
+			return fmt.Errorf("unknown export format %q", format)
+		}
+		files = []outFile{{dest, buf.Bytes()}}
 	}
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(dest, buf.Bytes())
+	return writeAll(st.Path(), files, opt.Force)
 }
 
 // Entries loads saved comparisons with their annotations and runs, for the report writers.
@@ -129,63 +134,35 @@ func Entries(st *store.Store, ids []int64, withRequests bool) ([]report.Entry, e
 	return out, nil
 }
 
-// exportCharts writes every comparison's charts as PNG and SVG, from the renderer the app uses.
-func exportCharts(st *store.Store, dir string, entries []report.Entry) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
+// renderCharts renders every comparison's charts as PNG and SVG into dir, from the renderer
+// the app uses.
+func renderCharts(st *store.Store, dir string, entries []report.Entry) ([]outFile, error) {
+	var files []outFile
 	for _, e := range entries {
 		base, err := LoadArm(st, Selector(e.Record.Arms.Baseline.Runs))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		cand, err := LoadArm(st, Selector(e.Record.Arms.Candidate.Runs))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		plots, err := chart.ForComparison(base, cand, e.Record)
 		if err != nil {
-			return fmt.Errorf("comparison %d: %w", e.ID, err)
+			return nil, fmt.Errorf("comparison %d: %w", e.ID, err)
 		}
 		for name, p := range plots {
 			stem := filepath.Join(dir, fmt.Sprintf("comparison-%d-%s", e.ID, name))
 			png, err := chart.PNG(p, 1200, 750)
 			if err != nil {
-				return err
-			}
-			if err := writeFileAtomic(stem+".png", png); err != nil {
-				return err
+				return nil, err
 			}
 			svg, err := chart.SVG(p, 1200, 750)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if err := writeFileAtomic(stem+".svg", svg); err != nil {
-				return err
-			}
+			files = append(files, outFile{stem + ".png", png}, outFile{stem + ".svg", svg})
 		}
 	}
-	return nil
-}
-
-// writeFileAtomic writes through a temporary file in the same folder and renames it.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".benchlens-export-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return files, nil
 }

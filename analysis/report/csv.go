@@ -1,18 +1,18 @@
 package report
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"strconv"
 	"strings"
 
 	"benchlens/model"
 )
 
-// CSV writes one file per table of the workbook into dir (created if missing), with the
-// same columns: verdicts.csv, stages.csv, conditions.csv, evidence.csv and runs.csv.
+// CSV hands write one file per table of the workbook (the caller decides where and whether
+// it may replace a file), with the same columns: verdicts.csv, stages.csv, conditions.csv, evidence.csv and runs.csv.
 // Numbers are written in full precision without units (the header names them), unknown
 // values as empty cells, infinities as inf / -inf.
 //
@@ -20,28 +20,20 @@ import (
 // with =, +, - or @ (and, in some, a tab or carriage return) as a formula. Every such string
 // cell is written with a leading apostrophe ('=HYPERLINK(…)), which spreadsheets show as
 // text; numbers are never prefixed.
-func CSV(dir string, entries []Entry) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
+func CSV(entries []Entry, write func(file string, data []byte) error) error {
 	for _, t := range tables(entries) {
-		if err := writeCSV(filepath.Join(dir, t.file), t); err != nil {
+		var buf bytes.Buffer
+		if err := writeCSV(&buf, t); err != nil {
+			return fmt.Errorf("%s: %w", t.file, err)
+		}
+		if err := write(t.file, buf.Bytes()); err != nil {
 			return fmt.Errorf("%s: %w", t.file, err)
 		}
 	}
 	return nil
 }
 
-func writeCSV(path string, t *table) (err error) {
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-	}()
+func writeCSV(out io.Writer, t *table) error {
 	w := csv.NewWriter(out)
 	rec := make([]string, len(t.cols))
 	for i, c := range t.cols {

@@ -254,7 +254,7 @@ func TestBareEntry(t *testing.T) {
 	if err := XLSX(&buf, entries, XLSXOptions{Requests: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := CSV(t.TempDir(), entries); err != nil {
+	if err := csvToDir(t.TempDir(), entries); err != nil {
 		t.Fatal(err)
 	}
 	if err := Markdown(&buf, entries); err != nil {

@@ -26,7 +26,7 @@ func (l *idList) Set(s string) error {
 }
 
 func (c *cli) exportCmd(args []string) int {
-	fs := c.flags("export", "--xlsx FILE | --yaml FILE | --csv DIR | --md FILE | --png DIR [--comparison ID ...] [--requests]")
+	fs := c.flags("export", "--xlsx FILE | --yaml FILE | --csv DIR | --md FILE | --png DIR [--comparison ID ...] [--requests] [--force]")
 	targets := map[string]*string{}
 	for _, f := range []struct{ name, usage string }{
 		{library.FormatXLSX, "write an Excel workbook"},
@@ -40,6 +40,7 @@ func (c *cli) exportCmd(args []string) int {
 	var ids idList
 	fs.Var(&ids, "comparison", "comparison id (repeatable; all saved comparisons by default)")
 	requests := fs.Bool("requests", false, "xlsx: add a sheet with every request")
+	force := fs.Bool("force", false, "replace existing files (never the library itself)")
 	if !c.parse(fs, args, noArgs) {
 		return exitUsage
 	}
@@ -58,7 +59,7 @@ func (c *cli) exportCmd(args []string) int {
 		return exitUsage
 	}
 	return c.withLibrary(func(st *store.Store) int {
-		if err := library.Export(st, format, dest, library.ExportOptions{IDs: ids, Requests: *requests}); err != nil {
+		if err := library.Export(st, format, dest, library.ExportOptions{IDs: ids, Requests: *requests, Force: *force}); err != nil {
 			return c.fail(fmt.Errorf("export: %w", err))
 		}
 		fmt.Fprintf(c.stdout, "wrote %s\n", dest)

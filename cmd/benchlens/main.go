@@ -31,7 +31,7 @@ commands:
   compare --baseline SEL --candidate SEL [--format text|json|yaml] [--save]
                                            compare two arms: evidence, stages, verdict
   comparisons [--json]                     list saved comparisons
-  export --xlsx FILE | --yaml FILE | --csv DIR | --md FILE | --png DIR [--comparison ID ...]
+  export --xlsx FILE | --yaml FILE | --csv DIR | --md FILE | --png DIR [--comparison ID ...] [--force]
                                            export saved comparisons (all by default)
   demo                                     load the built-in sample bundles
   backup FILE                              write a consistent copy of the library

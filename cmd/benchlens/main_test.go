@@ -194,3 +194,77 @@ func TestExport(t *testing.T) {
 		t.Error("--comparison 2 exported comparison 1 too")
 	}
 }
+
+// export never writes over the library (its file, a link to it, its -wal and -shm) and
+// replaces another existing file only with --force; a refused export changes nothing.
+func TestExportRefusesToDestroy(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "e.db")
+	bl(t, "--db", db, "demo")
+	if _, stderr, code := bl(t, "--db", db, "compare", "--baseline", "baseline", "--candidate", "offset", "--save", "--format", "json"); code != 0 {
+		t.Fatalf("compare --save: %s", stderr)
+	}
+	if err := os.Symlink(db, filepath.Join(dir, "link.db")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	existing := filepath.Join(dir, "notes.md")
+	if err := os.WriteFile(existing, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ flag, dest, want string }{
+		{"--xlsx", db, "the library itself"},
+		{"--yaml", db, "the library itself"},
+		{"--md", db + "-wal", "the library itself"},
+		{"--md", db + "-shm", "the library itself"},
+		{"--xlsx", filepath.Join(dir, "link.db"), "the library itself"},
+		{"--xlsx", filepath.Join(dir, "sub", "..", "e.db"), "the library itself"},
+		{"--md", existing, "add --force"},
+		{"--md", filepath.Join(dir, "sub"), "is a folder"},
+	} {
+		for _, force := range []bool{false, true} {
+			args := []string{"--db", db, "export", c.flag, c.dest}
+			if force {
+				args = append(args, "--force")
+			}
+			if c.want == "add --force" && force {
+				continue
+			}
+			stdout, stderr, code := bl(t, args...)
+			if code != exitRejected || !strings.Contains(stderr, c.want) || stdout != "" {
+				t.Errorf("export %s %s (force %v): exit %d, %q %q; want a refusal saying %q", c.flag, c.dest, force, code, stdout, stderr, c.want)
+			}
+		}
+	}
+	if b, _ := os.ReadFile(existing); string(b) != "mine" {
+		t.Errorf("existing file overwritten without --force: %q", b)
+	}
+	if out, stderr, code := bl(t, "--db", db, "check"); code != 0 {
+		t.Fatalf("library damaged by a refused export: %s %s", out, stderr)
+	}
+	if out, _, _ := bl(t, "--db", db, "comparisons"); !strings.Contains(out, "offset") {
+		t.Errorf("comparison lost: %s", out)
+	}
+	if _, stderr, code := bl(t, "--db", db, "export", "--md", existing, "--force"); code != 0 {
+		t.Errorf("export --force over a file: %s", stderr)
+	}
+	if b, _ := os.ReadFile(existing); string(b) == "mine" {
+		t.Error("--force did not replace the file")
+	}
+	// A folder export checks every file before writing any.
+	csvDir := filepath.Join(dir, "csv")
+	if _, stderr, code := bl(t, "--db", db, "export", "--csv", csvDir); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := bl(t, "--db", db, "export", "--csv", csvDir); code != exitRejected || !strings.Contains(stderr, "add --force") {
+		t.Errorf("second csv export into the same folder: exit %d %s", code, stderr)
+	}
+	if _, stderr, code := bl(t, "--db", db, "export", "--csv", csvDir, "--force"); code != 0 {
+		t.Errorf("csv export --force: %s", stderr)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".benchlens-export-*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
