@@ -25,6 +25,21 @@ type Options struct {
 	Limits      importers.Limits // zero means importers.DefaultLimits
 	// Progress, if set, is called after each run is stored or skipped.
 	Progress func(done, total int, name string)
+	// Stop, if set, ends the import when closed (SIGINT, SIGTERM): the run being stored is
+	// finished, the rest are not started, and files stored ahead for them are removed.
+	Stop <-chan struct{}
+}
+
+// ErrInterrupted is reported once when Stop ends an import early.
+var ErrInterrupted = errors.New("import interrupted: the remaining inputs were not imported")
+
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // Report says what an import did. Errors are one line each, naming the file.
@@ -47,6 +62,9 @@ func Import(st *store.Store, paths []string, opt Options) Report {
 		return rep
 	}
 	for _, p := range paths {
+		if stopped(opt.Stop) {
+			break
+		}
 		entries, errs := importers.ReadBundle(p, lim)
 		rep.Errors = append(rep.Errors, errs...)
 		if len(entries) == 0 && len(errs) == 0 {
@@ -60,6 +78,9 @@ func Import(st *store.Store, paths []string, opt Options) Report {
 			bundle = abs
 		}
 		rep.add(ImportEntries(st, bundle, entries, opt))
+	}
+	if stopped(opt.Stop) {
+		rep.Errors = append(rep.Errors, ErrInterrupted)
 	}
 	return rep
 }
@@ -78,7 +99,10 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	if lim == (importers.Limits{}) {
 		lim = importers.DefaultLimits
 	}
-	prep := prepareAhead(st, entries)
+	entries, dupErrs := dropDuplicates(entries)
+	rep.Errors = append(rep.Errors, dupErrs...)
+	owner := store.NewOwner()
+	prep := prepareAhead(st, owner, entries, opt.Stop)
 	items, errs := importers.Assemble(entries)
 	rep.Errors = append(rep.Errors, errs...)
 	if len(items) == 0 && len(errs) == 0 {
@@ -89,13 +113,11 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	rep.Errors = append(rep.Errors, evErrs...)
 	// Every file is stored by now; drop the bytes so a large bundle's memory is freed before
 	// the statistics are recomputed.
-	var stored []int64
 	for i := range entries {
 		p := prep(entries[i].Path)
-		if p.err != nil {
+		if p.err != nil && !errors.Is(p.err, ErrInterrupted) {
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: not stored: %w", entries[i].Path, p.err))
 		}
-		stored = append(stored, p.id)
 		if entries[i].Close != nil {
 			entries[i].Close()
 		}
@@ -107,6 +129,9 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		}
 	}
 	for i, it := range items {
+		if stopped(opt.Stop) {
+			break
+		}
 		id, err := storeItem(st, it, bundle, opt, prep)
 		switch {
 		case errors.Is(err, store.ErrExists):
@@ -121,10 +146,33 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		}
 	}
 	rep.Errors = append(rep.Errors, storeEvidence(st, evidence, fileID)...)
-	if err := st.RemoveOrphans(stored); err != nil {
-		rep.Errors = append(rep.Errors, err)
+	// Files no run took go, with this import's claims (never a file another import claims).
+	if _, err := st.ReleaseFiles(owner); err != nil {
+		rep.Errors = append(rep.Errors, fmt.Errorf("%s: removing files no run took: %w", bundle, err))
 	}
 	return rep
+}
+
+// dropDuplicates keeps the first of entries sharing a path (a zip may hold two entries of one
+// name) and refuses the others with a line each: both runs would otherwise be read from one
+// entry's bytes.
+func dropDuplicates(entries []importers.Entry) ([]importers.Entry, []error) {
+	seen := make(map[string]bool, len(entries))
+	var errs []error
+	kept := entries[:0]
+	for _, e := range entries {
+		if seen[e.Path] {
+			errs = append(errs, &importers.FileError{File: e.Path, Offset: -1,
+				Err: errors.New("refused: a second entry of this name in one bundle (the first is imported)")})
+			if e.Close != nil {
+				e.Close()
+			}
+			continue
+		}
+		seen[e.Path] = true
+		kept = append(kept, e)
+	}
+	return kept, errs
 }
 
 // prepared is a file hashed and stored ahead of its runs.
@@ -135,9 +183,9 @@ type prepared struct {
 }
 
 // prepareAhead hashes, compresses and stores the bundle's files on another core while this
-// one parses. The returned function waits for that work; the files' bytes are released once
-// both are done. The ids let ImportEntries remove files no run took.
-func prepareAhead(st *store.Store, entries []importers.Entry) func(name string) prepared {
+// one parses, each claimed for owner until ReleaseFiles. The returned function waits for that
+// work; the files' bytes are released once both are done.
+func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop <-chan struct{}) func(name string) prepared {
 	out := make(map[string]prepared, len(entries))
 	done := make(chan struct{})
 	go func() {
@@ -145,7 +193,11 @@ func prepareAhead(st *store.Store, entries []importers.Entry) func(name string) 
 		for _, e := range entries {
 			f := importers.NewSourceFile(e.Path, e.Data)
 			f.SHA256 = hashDropping(e)
-			id, err := st.PutFile(f, e.Drop)
+			if stopped(stop) {
+				out[e.Path] = prepared{sha: f.SHA256, err: ErrInterrupted}
+				continue
+			}
+			id, err := st.PutFile(f, owner, e.Drop)
 			out[e.Path] = prepared{sha: f.SHA256, id: id, err: err}
 		}
 	}()

@@ -35,7 +35,7 @@ func (s *Store) Annotate(a Annotation) (Annotation, error) {
 		a.Tags = []string{}
 	}
 	tags, _ := json.Marshal(a.Tags)
-	res, err := s.db.Exec(`INSERT INTO annotations (comparison_id, at, author, note, tags, status_override, override_reason)
+	res, err := s.exec(`INSERT INTO annotations (comparison_id, at, author, note, tags, status_override, override_reason)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, a.ComparisonID, a.At, a.Author, a.Note, string(tags), a.StatusOverride, a.OverrideReason)
 	if err != nil {
 		return a, err

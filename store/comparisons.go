@@ -29,7 +29,7 @@ func (s *Store) SaveComparison(c Comparison) (int64, error) {
 	if c.CreatedAt == "" {
 		c.CreatedAt = time.Now().UTC().Format(time.RFC3339)
 	}
-	res, err := s.db.Exec(`INSERT INTO comparisons (created_at, baseline, candidate, baseline_runs, candidate_runs, settings, status, record)
+	res, err := s.exec(`INSERT INTO comparisons (created_at, baseline, candidate, baseline_runs, candidate_runs, settings, status, record)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, c.CreatedAt, c.Baseline, c.Candidate, string(br), string(cr), string(c.Settings), c.Status, string(c.Record))
 	if err != nil {
 		return 0, err

@@ -17,7 +17,7 @@ func (s *Store) PutEvidence(fileID int64, ev *model.Evidence) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.db.Exec(`INSERT INTO evidence (file_id, kind, format, summary, data) VALUES (?, ?, ?, ?, ?)
+	_, err = s.exec(`INSERT INTO evidence (file_id, kind, format, summary, data) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (file_id) DO UPDATE SET kind = excluded.kind, format = excluded.format,
 			summary = excluded.summary, data = excluded.data`,
 		fileID, ev.Kind, ev.Format, string(sum), string(data))

@@ -1,9 +1,12 @@
 package store
 
 import (
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"time"
 
@@ -93,11 +96,13 @@ type FileInfo struct {
 }
 
 // PutFile stores a file on its own, ahead of the runs that will refer to it, so a large file
-// can be written while the next one is parsed. Files no run refers to in the end are removed
-// with RemoveOrphans.
+// can be written while the next one is parsed, and claims it for owner (one import, from
+// NewOwner) in the same transaction: no other import's clean-up removes a claimed file. A
+// file already stored whose bytes are missing (a crash or a full disk before this fix) gets
+// them back. ReleaseFiles drops the claims when the import is done.
 // drop, if set, is told as each chunk is stored, so a mapped file's pages can leave memory.
-func (s *Store) PutFile(f *model.SourceFile, drop func(upTo int)) (int64, error) {
-	tx, err := s.db.Begin()
+func (s *Store) PutFile(f *model.SourceFile, owner string, drop func(upTo int)) (int64, error) {
+	tx, err := s.begin()
 	if err != nil {
 		return 0, err
 	}
@@ -106,15 +111,72 @@ func (s *Store) PutFile(f *model.SourceFile, drop func(upTo int)) (int64, error)
 	if err != nil {
 		return 0, err
 	}
+	if _, err := tx.Exec(`INSERT OR IGNORE INTO file_claims (file_id, owner, pid) VALUES (?, ?, ?)`, id, owner, os.Getpid()); err != nil {
+		return 0, err
+	}
 	return id, tx.Commit()
 }
 
-// RemoveOrphans deletes those of the given files that no run refers to.
-func (s *Store) RemoveOrphans(ids []int64) error {
-	for _, id := range ids {
-		if _, err := s.db.Exec(`DELETE FROM source_files WHERE id = ?
-			AND NOT EXISTS (SELECT 1 FROM run_files WHERE source_id = ?)
-			AND NOT EXISTS (SELECT 1 FROM runs WHERE source_id = ?)`, id, id, id); err != nil {
+// NewOwner names one import for PutFile's claims.
+func NewOwner() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// unreferenced is the condition for a stored file (alias f) that may be removed: no run
+// refers to it and no import holds a claim on it.
+const unreferenced = `NOT EXISTS (SELECT 1 FROM run_files rf WHERE rf.source_id = f.id)
+	AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.source_id = f.id)
+	AND NOT EXISTS (SELECT 1 FROM file_claims c WHERE c.file_id = f.id)`
+
+// ReleaseFiles ends an import: its claims go, so do the claims of processes that died
+// (killed mid-import), and then every file that no run refers to and nobody claims, in one
+// write transaction, so a file another import is storing ahead is never taken.
+// It returns how many files were removed.
+func (s *Store) ReleaseFiles(owner string) (int, error) {
+	tx, err := s.begin()
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`DELETE FROM file_claims WHERE owner = ?`, owner); err != nil {
+		return 0, err
+	}
+	if err := dropStaleClaims(tx); err != nil {
+		return 0, err
+	}
+	res, err := tx.Exec(`DELETE FROM source_files AS f WHERE ` + unreferenced)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := res.RowsAffected()
+	return int(n), tx.Commit()
+}
+
+// dropStaleClaims removes the claims of processes that are no longer running.
+func dropStaleClaims(tx *sql.Tx) error {
+	rows, err := tx.Query(`SELECT DISTINCT pid FROM file_claims`)
+	if err != nil {
+		return err
+	}
+	var dead []int
+	for rows.Next() {
+		var pid int
+		if err := rows.Scan(&pid); err != nil {
+			rows.Close()
+			return err
+		}
+		if !processAlive(pid) {
+			dead = append(dead, pid)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, pid := range dead {
+		if _, err := tx.Exec(`DELETE FROM file_claims WHERE pid = ?`, pid); err != nil {
 			return err
 		}
 	}
@@ -126,19 +188,39 @@ func putFile(tx *sql.Tx, f *model.SourceFile, now string) (int64, error) {
 	return putFileDropping(tx, f, now, nil)
 }
 
+// ErrBytesMissing is returned when a run would refer to a file whose bytes are not stored
+// and not at hand: the run is refused rather than stored without its evidence.
+var ErrBytesMissing = errors.New("the file's bytes are not in the library (not stored ahead: disk full or a crash?); import it again")
+
 func putFileDropping(tx *sql.Tx, f *model.SourceFile, now string, drop func(int)) (int64, error) {
-	var id int64
+	var id, size int64
 	var kind string
-	err := tx.QueryRow(`SELECT id, kind FROM source_files WHERE sha256 = ?`, f.SHA256).Scan(&id, &kind)
-	if err == nil {
+	err := tx.QueryRow(`SELECT id, kind, size FROM source_files WHERE sha256 = ?`, f.SHA256).Scan(&id, &kind, &size)
+	switch {
+	case err == nil:
 		if f.Kind != kind && f.Kind != model.KindOther {
 			// Stored ahead of parsing (PutFile), or sniffed better now.
-			_, err = tx.Exec(`UPDATE source_files SET kind = ? WHERE id = ?`, f.Kind, id)
+			if _, err := tx.Exec(`UPDATE source_files SET kind = ? WHERE id = ?`, f.Kind, id); err != nil {
+				return 0, err
+			}
 		}
-		return id, err
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
+		whole, err := chunksWhole(tx, id, size)
+		if err != nil || whole {
+			return id, err
+		}
+		// Stored without (all of) its bytes: put them back if we have them.
+		if int64(len(f.Data)) != size {
+			return 0, ErrBytesMissing
+		}
+		if _, err := tx.Exec(`DELETE FROM file_chunks WHERE file_id = ?`, id); err != nil {
+			return 0, err
+		}
+		return id, putChunks(tx, id, f.Data, drop)
+	case !errors.Is(err, sql.ErrNoRows):
 		return 0, err
+	}
+	if int64(len(f.Data)) != f.Size {
+		return 0, ErrBytesMissing
 	}
 	res, err := tx.Exec(`INSERT INTO source_files (sha256, name, size, kind, imported_at) VALUES (?, ?, ?, ?, ?)`,
 		f.SHA256, f.Name, f.Size, f.Kind, now)
@@ -148,21 +230,36 @@ func putFileDropping(tx *sql.Tx, f *model.SourceFile, now string, drop func(int)
 	if id, err = res.LastInsertId(); err != nil {
 		return 0, err
 	}
+	return id, putChunks(tx, id, f.Data, drop)
+}
+
+// chunksWhole reports whether a stored file has every chunk its size calls for (a quick test
+// by count; `check` decodes the lengths).
+func chunksWhole(tx *sql.Tx, id, size int64) (bool, error) {
+	var n, maxSeq int64
+	if err := tx.QueryRow(`SELECT count(*), coalesce(max(seq), -1) FROM file_chunks WHERE file_id = ?`, id).Scan(&n, &maxSeq); err != nil {
+		return false, err
+	}
+	want := (size + ChunkSize - 1) / ChunkSize
+	return n == want && maxSeq == want-1, nil
+}
+
+func putChunks(tx *sql.Tx, id int64, data []byte, drop func(int)) error {
 	stmt, err := tx.Prepare(`INSERT INTO file_chunks (file_id, seq, compression, content) VALUES (?, ?, ?, ?)`)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer stmt.Close()
-	buf := make([]byte, s2.MaxEncodedLen(min(len(f.Data), ChunkSize)))
-	for seq, off := 0, 0; off < len(f.Data); seq, off = seq+1, off+ChunkSize {
-		end := min(off+ChunkSize, len(f.Data))
-		chunk := s2.Encode(buf, f.Data[off:end])
+	buf := make([]byte, s2.MaxEncodedLen(min(len(data), ChunkSize)))
+	for seq, off := 0, 0; off < len(data); seq, off = seq+1, off+ChunkSize {
+		end := min(off+ChunkSize, len(data))
+		chunk := s2.Encode(buf, data[off:end])
 		if _, err := stmt.Exec(id, seq, codec, chunk); err != nil {
-			return 0, err
+			return err
 		}
 		if drop != nil {
 			drop(end)
 		}
 	}
-	return id, nil
+	return nil
 }

@@ -1,33 +1,59 @@
 package store
 
 import (
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/klauspost/compress/s2"
 )
 
 // Backup writes a consistent copy of the library to dest (which must not exist), while other
-// connections may go on reading and writing. The copy is private (mode 0600).
+// connections may go on reading and writing. The copy is private (mode 0600) from its first
+// byte: it is written to a temporary name in dest's folder, appears under dest only when
+// whole, and nothing is left behind on failure.
 func (s *Store) Backup(dest string) error {
-	if _, err := os.Stat(dest); err == nil {
+	if _, err := os.Lstat(dest); err == nil {
 		return fmt.Errorf("backup %s: the file exists; choose a new name", dest)
 	}
-	f, err := os.OpenFile(dest, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".part-*") // mode 0600
 	if err != nil {
 		return fmt.Errorf("backup %s: %w", dest, err)
 	}
-	f.Close()
-	os.Remove(dest) // VACUUM INTO creates it; the empty file only proved we may
-	if _, err := s.db.Exec(`VACUUM INTO ?`, dest); err != nil {
+	tmp.Close()
+	fail := func(err error) error {
+		os.Remove(tmp.Name())
+		os.Remove(tmp.Name() + "-journal")
 		return fmt.Errorf("backup %s: %w", dest, err)
 	}
-	return os.Chmod(dest, 0o600)
+	// VACUUM INTO accepts an empty file and keeps its mode.
+	if _, err := s.db.Exec(`VACUUM INTO ?`, tmp.Name()); err != nil {
+		return fail(err)
+	}
+	// A hard link never replaces a file that appeared meanwhile; where links are not
+	// supported, a rename after one more look.
+	if err := os.Link(tmp.Name(), dest); err != nil {
+		if _, serr := os.Lstat(dest); serr == nil {
+			return fail(fmt.Errorf("the file appeared meanwhile; choose a new name"))
+		}
+		if err := os.Rename(tmp.Name(), dest); err != nil {
+			return fail(err)
+		}
+		return nil
+	}
+	os.Remove(tmp.Name())
+	return nil
 }
 
-// backupBeforeMigration keeps the library as it was before a schema change.
+// backupBeforeMigration keeps the library as it was before a schema change. The name holds
+// the process id, so several processes opening an old library at once each keep their own.
 func (s *Store) backupBeforeMigration(version int) (string, error) {
-	dest := fmt.Sprintf("%s.schema%d-%s.bak", s.path, version, time.Now().UTC().Format("20060102T150405"))
+	dest := fmt.Sprintf("%s.schema%d-%s-%d.bak", s.path, version, time.Now().UTC().Format("20060102T150405"), os.Getpid())
 	return dest, s.Backup(dest)
 }
 
@@ -35,19 +61,20 @@ func (s *Store) backupBeforeMigration(version int) (string, error) {
 type CheckReport struct {
 	Integrity    []string `json:"integrity"`    // PRAGMA integrity_check, without its "ok"
 	ForeignKeys  []string `json:"foreign_keys"` // rows that point at nothing
-	OrphanFiles  []int64  `json:"orphan_files"` // stored files no run refers to
+	OrphanFiles  []int64  `json:"orphan_files"` // stored files no run refers to and no running import claims
+	MissingBytes []string `json:"files_missing_bytes"` // stored files whose chunks do not add up to their size
 	RunsNoResult []int64  `json:"runs_without_result"`
 	BadSaved     []string `json:"comparisons_with_missing_runs"`
 }
 
 // OK reports whether nothing was found.
 func (r CheckReport) OK() bool {
-	return len(r.Integrity)+len(r.ForeignKeys)+len(r.OrphanFiles)+len(r.RunsNoResult)+len(r.BadSaved) == 0
+	return len(r.Integrity)+len(r.ForeignKeys)+len(r.OrphanFiles)+len(r.MissingBytes)+len(r.RunsNoResult)+len(r.BadSaved) == 0
 }
 
 // Check verifies the library: SQLite's integrity check, foreign keys, and benchlens' own
-// invariants (every file belongs to a run, every run has its result file, saved comparisons
-// point at existing runs).
+// invariants (every file belongs to a run or a running import, every file's chunks hold all
+// its bytes, every run has its result file, saved comparisons point at existing runs).
 func (s *Store) Check() (CheckReport, error) {
 	var r CheckReport
 	strs := func(q string) ([]string, error) {
@@ -101,7 +128,11 @@ func (s *Store) Check() (CheckReport, error) {
 		return r, err
 	}
 	if r.OrphanFiles, err = ints(`SELECT id FROM source_files f WHERE NOT EXISTS (SELECT 1 FROM run_files rf WHERE rf.source_id = f.id)
-		AND NOT EXISTS (SELECT 1 FROM runs WHERE source_id = f.id) ORDER BY id`); err != nil {
+		AND NOT EXISTS (SELECT 1 FROM runs WHERE source_id = f.id)
+		AND NOT EXISTS (SELECT 1 FROM file_claims c WHERE c.file_id = f.id AND c.pid IN (`+livePIDs(s.db)+`)) ORDER BY id`); err != nil {
+		return r, err
+	}
+	if r.MissingBytes, err = s.missingBytes(); err != nil {
 		return r, err
 	}
 	if r.RunsNoResult, err = ints(`SELECT id FROM runs r WHERE NOT EXISTS (SELECT 1 FROM run_files rf WHERE rf.run_id = r.id AND rf.role = 'result') ORDER BY id`); err != nil {
@@ -132,4 +163,70 @@ func (r CheckReport) String() string {
 	}
 	b, _ := json.MarshalIndent(r, "", "  ")
 	return string(b)
+}
+
+// livePIDs lists, for an IN clause, the processes holding claims that are still running.
+func livePIDs(db *sql.DB) string {
+	pids := []string{"-1"}
+	rows, err := db.Query(`SELECT DISTINCT pid FROM file_claims`)
+	if err != nil {
+		return strings.Join(pids, ",")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var pid int
+		if rows.Scan(&pid) == nil && processAlive(pid) {
+			pids = append(pids, strconv.Itoa(pid))
+		}
+	}
+	return strings.Join(pids, ",")
+}
+
+// missingBytes decodes each chunk's length and compares the sum with the file's size.
+func (s *Store) missingBytes() ([]string, error) {
+	rows, err := s.db.Query(`SELECT f.id, f.name, f.size, c.content FROM source_files f
+		LEFT JOIN file_chunks c ON c.file_id = f.id ORDER BY f.id, c.seq`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	var id, size, sum int64 = -1, 0, 0
+	var name string
+	flush := func() {
+		if id >= 0 && sum != size {
+			out = append(out, fmt.Sprintf("file %d (%s): %d bytes, its chunks hold %d; import it again to restore them", id, name, size, sum))
+		}
+	}
+	for rows.Next() {
+		var fid, fsize int64
+		var fname string
+		var blob []byte
+		if err := rows.Scan(&fid, &fname, &fsize, &blob); err != nil {
+			return nil, err
+		}
+		if fid != id {
+			flush()
+			id, name, size, sum = fid, fname, fsize, 0
+		}
+		if blob != nil {
+			n, err := s2.DecodedLen(blob)
+			if err != nil {
+				n = 0 // a damaged chunk holds nothing readable
+			}
+			sum += int64(n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	flush()
+	return out, nil
+}
+
+// Repair removes what a killed import leaves: the claims of processes no longer running and
+// every stored file no run refers to. It returns how many files went. Files missing bytes
+// are not touched: importing them again restores the bytes.
+func (s *Store) Repair() (int, error) {
+	return s.ReleaseFiles("")
 }

@@ -145,7 +145,7 @@ func (s *Store) Labels() ([]string, error) {
 
 // DeleteRun removes a run with its requests; files no other run uses go with it.
 func (s *Store) DeleteRun(id int64) error {
-	tx, err := s.db.Begin()
+	tx, err := s.begin()
 	if err != nil {
 		return err
 	}
@@ -172,9 +172,7 @@ func (s *Store) DeleteRun(id int64) error {
 		return fmt.Errorf("no run %d in the library", id)
 	}
 	for _, f := range files {
-		if _, err := tx.Exec(`DELETE FROM source_files WHERE id = ?
-			AND NOT EXISTS (SELECT 1 FROM run_files WHERE source_id = ?)
-			AND NOT EXISTS (SELECT 1 FROM runs WHERE source_id = ?)`, f, f, f); err != nil {
+		if _, err := tx.Exec(`DELETE FROM source_files AS f WHERE f.id = ? AND `+unreferenced, f); err != nil {
 			return err
 		}
 	}
@@ -186,7 +184,7 @@ func (s *Store) Relabel(ids []int64, label, role string) error {
 	if label == "" {
 		return fmt.Errorf("a label cannot be empty")
 	}
-	tx, err := s.db.Begin()
+	tx, err := s.begin()
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 		return 0, err
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
-	tx, err := s.db.Begin()
+	tx, err := s.begin()
 	if err != nil {
 		return 0, err
 	}

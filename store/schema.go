@@ -1,7 +1,9 @@
 package store
 
 import (
+	"database/sql"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -106,7 +108,30 @@ CREATE TABLE annotations (
 );
 CREATE INDEX annotations_comparison ON annotations(comparison_id, id);
 `,
+	// 5: in-flight claims on files stored ahead of their runs, so one import's clean-up never
+	// removes a file another import is about to use; the application id marks the file as ours.
+	`
+CREATE TABLE file_claims (
+	file_id INTEGER NOT NULL REFERENCES source_files(id) ON DELETE CASCADE,
+	owner   TEXT NOT NULL,              -- one import
+	pid     INTEGER NOT NULL,           -- its process: a claim of a dead process is stale
+	PRIMARY KEY (file_id, owner)
+);
+CREATE INDEX file_claims_owner ON file_claims(owner);
+CREATE INDEX runs_source ON runs(source_id);
+PRAGMA application_id = 1112297043;
+`,
+	// 6: the analysis settings of METHOD.md, one source for the command line and the app.
+	`
+CREATE TABLE settings (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL                 -- JSON
+);
+`,
 }
+
+// ApplicationID ("BLNS") marks a benchlens library in the SQLite header.
+const ApplicationID = 1112297043
 
 // SchemaVersion is the newest schema this binary knows.
 var SchemaVersion = len(migrations)
@@ -129,6 +154,9 @@ func (s *Store) migrate() error {
 		}
 	}
 	if version > 0 && version < SchemaVersion {
+		if err := s.writable(); err != nil {
+			return err
+		}
 		if _, err := s.backupBeforeMigration(version); err != nil {
 			return fmt.Errorf("backing up before upgrading schema %d: %w", version, err)
 		}
@@ -168,4 +196,37 @@ func (s *Store) migrateStep(v int) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// inspect reads an existing file's identity without writing to it (read-only, before the
+// switch to WAL changes the header): another program's SQLite file or a library of a newer
+// benchlens is refused untouched.
+func inspect(path string) error {
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		return nil // new: created as ours
+	}
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var app, version, tables int64
+	if err := db.QueryRow(`PRAGMA application_id`).Scan(&app); err != nil {
+		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
+	}
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
+	}
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
+		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
+	}
+	switch {
+	case app != 0 && app != ApplicationID:
+		return fmt.Errorf("an SQLite file of another program (application id %#x); refusing to open it, nothing was changed", app)
+	case version > int64(SchemaVersion):
+		return fmt.Errorf("written by a newer benchlens (schema %d, this one knows %d); refusing to open it, nothing was changed", version, SchemaVersion)
+	case version == 0 && tables > 0:
+		return fmt.Errorf("an SQLite file of another program (%d tables, no benchlens schema); refusing to open it, nothing was changed", tables)
+	}
+	return nil
 }

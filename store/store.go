@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -18,6 +19,9 @@ import (
 type Store struct {
 	db   *sql.DB
 	path string
+
+	checkOnce sync.Once // the quick check before the first write
+	damage    error     // what it found
 }
 
 // DefaultPath is $BENCHLENS_DB, else library.db in the user's data directory.
@@ -52,6 +56,9 @@ func Open(path string) (*Store, error) {
 		if f != nil {
 			f.Close()
 		}
+	}
+	if err := inspect(path); err != nil {
+		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
 	dsn := "file:" + path + "?_foreign_keys=on&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate"
 	db, err := sql.Open("sqlite3", dsn)

@@ -132,28 +132,50 @@ func TestAddRunIsAtomic(t *testing.T) {
 	}
 }
 
+// Another program's SQLite file, one with a foreign application id and a newer library (in
+// rollback-journal mode, as another tool may leave it) are refused byte for byte untouched:
+// no switch to WAL, no side files.
 func TestRefusesForeignAndNewerFiles(t *testing.T) {
 	dir := t.TempDir()
-	foreign := filepath.Join(dir, "other.db")
-	db, err := sql.Open("sqlite3", foreign)
-	if err != nil {
-		t.Fatal(err)
+	sqliteFile := func(name string, stmts ...string) string {
+		p := filepath.Join(dir, name)
+		db, err := sql.Open("sqlite3", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range stmts {
+			if _, err := db.Exec(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db.Close()
+		return p
 	}
-	db.Exec(`CREATE TABLE notes (x)`)
-	db.Close()
-	if _, err := Open(foreign); err == nil || !strings.Contains(err.Error(), "another program") {
-		t.Errorf("foreign SQLite file: %v", err)
-	}
-
 	newer := filepath.Join(dir, "newer.db")
 	s, err := Open(newer)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.db.Exec(`PRAGMA user_version = 999`)
+	s.db.Exec(`PRAGMA journal_mode = DELETE`)
 	s.Close()
-	if _, err := Open(newer); err == nil || !strings.Contains(err.Error(), "newer benchlens") {
-		t.Errorf("newer schema: %v", err)
+	for _, c := range []struct{ path, want string }{
+		{sqliteFile("other.db", `CREATE TABLE notes (x)`, `INSERT INTO notes VALUES (1)`), "another program"},
+		{sqliteFile("app.db", `PRAGMA application_id = 7`), "application id 0x7"},
+		{newer, "newer benchlens"},
+	} {
+		before, _ := os.ReadFile(c.path)
+		if _, err := Open(c.path); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.path, err, c.want)
+		}
+		if after, _ := os.ReadFile(c.path); !bytes.Equal(before, after) {
+			t.Errorf("%s changed while being refused", c.path)
+		}
+		for _, side := range []string{"-wal", "-shm", "-journal"} {
+			if _, err := os.Stat(c.path + side); err == nil {
+				t.Errorf("%s%s created", c.path, side)
+			}
+		}
 	}
 
 	garbage := filepath.Join(dir, "garbage.db")
@@ -163,6 +185,163 @@ func TestRefusesForeignAndNewerFiles(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(garbage); !strings.HasPrefix(string(b), "not a database") {
 		t.Error("garbage file was overwritten")
+	}
+}
+
+// One import's clean-up never removes a file another import has stored ahead and claimed;
+// the other import's run then finds its bytes. Without claims it found none and was stored
+// with a 0-chunk file.
+func TestClaimedFileSurvivesAnotherCleanUp(t *testing.T) {
+	s, _ := openTemp(t)
+	log := &model.SourceFile{Name: "server.log", Size: 5, SHA256: "sha-log", Kind: model.KindLog, Data: []byte("hello")}
+	a, b := NewOwner(), NewOwner()
+	if _, err := s.PutFile(log, b, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutFile(log, a, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.ReleaseFiles(a); err != nil || n != 0 {
+		t.Fatalf("A's clean-up removed %d files (%v) that B claims", n, err)
+	}
+	res := resultFile("r")
+	if _, err := s.PutFile(res.File, b, nil); err != nil {
+		t.Fatal(err)
+	}
+	res.File.Data, log.Data = nil, nil // dropped after storing ahead, as library.Import does
+	if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "b", Files: []Attached{res, {File: log, Role: "attachment"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.ReleaseFiles(b); err != nil || n != 0 {
+		t.Fatalf("B's clean-up removed %d files (%v)", n, err)
+	}
+	if rep, err := s.Check(); err != nil || !rep.OK() {
+		t.Errorf("check: %v %v", rep, err)
+	}
+}
+
+// A run whose file could not be stored ahead (disk full) is refused, not stored without its
+// bytes; a file that lost its bytes is caught by check and restored by storing it again.
+func TestRunAndBytesTogether(t *testing.T) {
+	s, _ := openTemp(t)
+	res := resultFile("content")
+	res.File.Data = nil
+	if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{res}}); !errors.Is(err, ErrBytesMissing) {
+		t.Errorf("run stored without its bytes: %v", err)
+	}
+	if n := count(t, s, "runs") + count(t, s, "source_files"); n != 0 {
+		t.Errorf("%d rows after a refused run", n)
+	}
+	res = resultFile("content")
+	id, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{res}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.db.Exec(`DELETE FROM file_chunks`) // what the old race and a full disk left
+	rep, _ := s.Check()
+	if len(rep.MissingBytes) != 1 || rep.OK() {
+		t.Errorf("check missed a file without bytes: %v", rep)
+	}
+	owner := NewOwner()
+	fid, err := s.PutFile(res.File, owner, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ReleaseFiles(owner)
+	if got, err := s.FileContent(fid); err != nil || string(got) != "content" {
+		t.Errorf("bytes not restored: %q %v", got, err)
+	}
+	if rep, _ := s.Check(); !rep.OK() {
+		t.Errorf("after restoring: %v", rep)
+	}
+	if _, err := s.Run(id); err != nil {
+		t.Error(err)
+	}
+}
+
+// Repair removes files no run refers to once the import that claimed them is gone (a dead
+// process), and leaves claimed files of a running one.
+func TestRepairRemovesOrphansOfDeadImports(t *testing.T) {
+	s, _ := openTemp(t)
+	live, dead := NewOwner(), NewOwner()
+	for i, owner := range []string{live, dead} {
+		f := &model.SourceFile{Name: "f", Size: 1, SHA256: fmt.Sprint(i), Kind: model.KindOther, Data: []byte("x")}
+		if _, err := s.PutFile(f, owner, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A pid far above pid_max stands for a killed importer.
+	s.db.Exec(`UPDATE file_claims SET pid = 99999999 WHERE owner = ?`, dead)
+	if rep, _ := s.Check(); len(rep.OrphanFiles) != 1 {
+		t.Errorf("check: %v, want the dead import's file as an orphan", rep)
+	}
+	if n, err := s.Repair(); err != nil || n != 1 {
+		t.Errorf("repair removed %d (%v), want 1", n, err)
+	}
+	if rep, _ := s.Check(); !rep.OK() {
+		t.Errorf("after repair: %v", rep)
+	}
+	if n := count(t, s, "source_files"); n != 1 {
+		t.Errorf("%d files left, want the live import's one", n)
+	}
+}
+
+// A library with damaged pages refuses writes (pointing to backup and recovery) instead of
+// spreading the damage; reads that still work go on.
+func TestDamagedLibraryRefusesWrites(t *testing.T) {
+	s, path := openTemp(t)
+	for i := range 40 {
+		content := strings.Repeat(fmt.Sprintf("row %d ", i), 3000)
+		if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: fmt.Sprint(i), Files: []Attached{resultFile(content)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Flip the header of every b-tree page in the middle third of the file.
+	const page = 65536
+	flipped := 0
+	for p := len(data) / page / 3; p < 2*len(data)/page/3; p++ {
+		switch data[p*page] {
+		case 0x02, 0x05, 0x0a, 0x0d:
+			for i := range 12 {
+				data[p*page+i] ^= 0x5a
+			}
+			flipped++
+		}
+	}
+	if flipped == 0 {
+		t.Fatalf("no b-tree page to damage in %d pages", len(data)/page)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	_, err = s2.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "new", Files: []Attached{resultFile("new")}})
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "backup") {
+		t.Errorf("write to a damaged library: %v", err)
+	}
+	if _, err := s2.SaveComparison(Comparison{Settings: []byte("{}"), Record: []byte("{}")}); !errors.Is(err, ErrDamaged) {
+		t.Errorf("comparison saved to a damaged library: %v", err)
+	}
+	// A backup that fails leaves nothing behind; one that works is whole and private.
+	dest := path + ".bak"
+	if err := s2.Backup(dest); err == nil {
+		if fi, _ := os.Stat(dest); fi.Mode().Perm() != 0o600 {
+			t.Errorf("backup mode %v", fi.Mode().Perm())
+		}
+	} else if _, serr := os.Stat(dest); serr == nil {
+		t.Errorf("failed backup (%v) left %s", err, dest)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*part-*")); len(left) > 0 {
+		t.Errorf("temporary backup files left: %v", left)
 	}
 }
 
@@ -197,7 +376,8 @@ func TestFileContentRoundTrip(t *testing.T) {
 	}
 	for _, data := range [][]byte{big, {}, []byte("small")} {
 		f := &model.SourceFile{Name: "f", Size: int64(len(data)), SHA256: fmt.Sprint(len(data)), Kind: model.KindOther, Data: data}
-		id, err := s.PutFile(f, nil)
+		owner := NewOwner()
+		id, err := s.PutFile(f, owner, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,7 +385,7 @@ func TestFileContentRoundTrip(t *testing.T) {
 		if err != nil || !bytes.Equal(got, data) {
 			t.Errorf("%d bytes came back as %d (%v)", len(data), len(got), err)
 		}
-		if err := s.RemoveOrphans([]int64{id}); err != nil {
+		if _, err := s.ReleaseFiles(owner); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.FileContent(id); err == nil {
@@ -267,7 +447,7 @@ func TestOlderSchemaMigratedAfterBackup(t *testing.T) {
 	if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{resultFile("a")}}); err != nil {
 		t.Fatal(err)
 	}
-	for _, stmt := range []string{`DROP TABLE annotations`, `DROP TABLE comparisons`, `DROP TABLE evidence`, `PRAGMA user_version = 1`} {
+	for _, stmt := range []string{`DROP TABLE settings`, `DROP TABLE file_claims`, `DROP INDEX runs_source`, `DROP TABLE annotations`, `DROP TABLE comparisons`, `DROP TABLE evidence`, `PRAGMA user_version = 1`} {
 		if _, err := s.db.Exec(stmt); err != nil {
 			t.Fatal(err)
 		}
@@ -326,7 +506,14 @@ func TestBackupAndCheck(t *testing.T) {
 	if err != nil || !rep.OK() {
 		t.Fatalf("healthy library: %v %v", rep, err)
 	}
-	if _, err := s.PutFile(&model.SourceFile{Name: "lost", Size: 4, SHA256: "lost", Kind: model.KindOther, Data: []byte("lost")}, nil); err != nil {
+	owner := NewOwner()
+	if _, err := s.PutFile(&model.SourceFile{Name: "lost", Size: 4, SHA256: "lost", Kind: model.KindOther, Data: []byte("lost")}, owner, nil); err != nil {
+		t.Fatal(err)
+	}
+	if rep, _ := s.Check(); !rep.OK() {
+		t.Errorf("a file claimed by a running import counted as an orphan: %v", rep)
+	}
+	if _, err := s.db.Exec(`DELETE FROM file_claims WHERE owner = ?`, owner); err != nil {
 		t.Fatal(err)
 	}
 	if rep, _ := s.Check(); len(rep.OrphanFiles) != 1 || rep.OK() {

@@ -35,7 +35,8 @@ commands:
                                            export saved comparisons (all by default)
   demo                                     load the built-in sample bundles
   backup FILE                              write a consistent copy of the library
-  check [--json]                           verify integrity and invariants (exit 1 on problems)
+  check [--json] [--repair]                verify integrity and invariants (exit 1 on problems);
+                                           --repair first removes orphan files
 
 SEL is a label (every run with it forms the arm) or comma-separated run ids.
 The library is --db FILE, else $BENCHLENS_DB, else library.db in the user's data directory.
