@@ -59,9 +59,9 @@ func (s *Store) backupBeforeMigration(version int) (string, error) {
 
 // CheckReport lists what `benchlens check` found; empty lists mean a healthy library.
 type CheckReport struct {
-	Integrity    []string `json:"integrity"`    // PRAGMA integrity_check, without its "ok"
-	ForeignKeys  []string `json:"foreign_keys"` // rows that point at nothing
-	OrphanFiles  []int64  `json:"orphan_files"` // stored files no run refers to and no running import claims
+	Integrity    []string `json:"integrity"`           // PRAGMA integrity_check, without its "ok"
+	ForeignKeys  []string `json:"foreign_keys"`        // rows that point at nothing
+	OrphanFiles  []int64  `json:"orphan_files"`        // stored files no run refers to and no running import claims
 	MissingBytes []string `json:"files_missing_bytes"` // stored files whose chunks do not add up to their size
 	RunsNoResult []int64  `json:"runs_without_result"`
 	BadSaved     []string `json:"comparisons_with_missing_runs"`
@@ -129,7 +129,7 @@ func (s *Store) Check() (CheckReport, error) {
 	}
 	if r.OrphanFiles, err = ints(`SELECT id FROM source_files f WHERE NOT EXISTS (SELECT 1 FROM run_files rf WHERE rf.source_id = f.id)
 		AND NOT EXISTS (SELECT 1 FROM runs WHERE source_id = f.id)
-		AND NOT EXISTS (SELECT 1 FROM file_claims c WHERE c.file_id = f.id AND c.pid IN (`+livePIDs(s.db)+`)) ORDER BY id`); err != nil {
+		AND NOT EXISTS (SELECT 1 FROM file_claims c WHERE c.file_id = f.id AND c.pid IN (` + livePIDs(s.db) + `)) ORDER BY id`); err != nil {
 		return r, err
 	}
 	if r.MissingBytes, err = s.missingBytes(); err != nil {
