@@ -17,7 +17,8 @@ import (
 )
 
 // TestMain doubles as the child process the crash tests kill: with BENCHLENS_CHILD_DB set it
-// imports BENCHLENS_CHILD_PATHS into that library and exits.
+// imports BENCHLENS_CHILD_PATHS into that library (stopping cleanly on SIGINT or SIGTERM, as
+// the command line does) and exits; with BENCHLENS_CHILD_OPEN_ONLY it only opens the library.
 func TestMain(m *testing.M) {
 	if db := os.Getenv("BENCHLENS_CHILD_DB"); db != "" {
 		st, err := store.Open(db)
@@ -25,7 +26,13 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(3)
 		}
-		rep := Import(st, filepath.SplitList(os.Getenv("BENCHLENS_CHILD_PATHS")), Options{})
+		if os.Getenv("BENCHLENS_CHILD_OPEN_ONLY") != "" {
+			st.Close()
+			os.Exit(0)
+		}
+		stop, release := Interrupts()
+		rep := Import(st, filepath.SplitList(os.Getenv("BENCHLENS_CHILD_PATHS")), Options{Stop: stop})
+		release()
 		st.Close()
 		if os.Getenv("BENCHLENS_CHILD_VERBOSE") != "" {
 			fmt.Fprintf(os.Stderr, "child: added %d existing %d errors %v\n", len(rep.Added), len(rep.Existing), rep.Errors)
@@ -135,6 +142,183 @@ func TestKilledImportLeavesNoHalfRun(t *testing.T) {
 	if got := assertConsistent(t, db); got != want {
 		t.Errorf("%d runs after the final import, want %d", got, want)
 	}
+	// The import after the kills removed what they left (their claims died with them).
+	assertHealthy(t, db)
+}
+
+// assertHealthy: check finds nothing at all, orphans and files missing bytes included.
+func assertHealthy(t *testing.T, db string) {
+	t.Helper()
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if rep, err := st.Check(); err != nil || !rep.OK() {
+		t.Fatalf("check: %v %v", rep, err)
+	}
+}
+
+// SIGTERM or SIGINT mid-import: the importer finishes the run it is storing, removes the
+// files it stored ahead for the rest and exits non-zero, leaving a library check calls
+// healthy; a kill -9 leaves orphans that check reports and Repair removes.
+func TestSignalledImportCleansUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills child processes; skipped with -short")
+	}
+	bundle, _ := crashBundle(t)
+	start := time.Now()
+	if err := child(filepath.Join(t.TempDir(), "timing.db"), bundle).Run(); err != nil {
+		t.Fatal(err)
+	}
+	full := time.Since(start)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt, syscall.SIGTERM, os.Interrupt, syscall.SIGKILL, syscall.SIGKILL} {
+		db := filepath.Join(t.TempDir(), "lib.db")
+		cmd := child(db, bundle)
+		cmd.Stderr = nil
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Duration(rng.Int64N(int64(full)))
+		time.Sleep(at)
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		assertConsistent(t, db)
+		st, oerr := store.Open(db)
+		if oerr != nil {
+			t.Fatal(oerr)
+		}
+		rep, cerr := st.Check()
+		if cerr != nil {
+			t.Fatal(cerr)
+		}
+		t.Logf("%v after %v: exit %v, %d orphans", sig, at.Round(time.Millisecond), err, len(rep.OrphanFiles))
+		if sig != syscall.SIGKILL && !rep.OK() {
+			t.Errorf("%v after %v (exit %v): check %v", sig, at, err, rep)
+		}
+		if n, err := st.Repair(); err != nil || n != len(rep.OrphanFiles) {
+			t.Errorf("kill %d: repair removed %d of %d orphans (%v)", i, n, len(rep.OrphanFiles), err)
+		}
+		st.Close()
+		assertHealthy(t, db)
+	}
+}
+
+// Two imports sharing a file, started 0.3 s apart (the second holds a run already stored, so
+// its clean-up finds the shared file unused): the first import's run keeps the file's bytes.
+// Before claims, the clean-up deleted the file stored ahead and the run was saved with a
+// 0-chunk file that check called healthy.
+func TestConcurrentImportsShareAFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes; skipped with -short")
+	}
+	bundle, _ := crashBundle(t)
+	log := "INFO 03-25 22:31:57 selector.py:135] Using Flash Attention backend.\n" + strings.Repeat("INFO 03-25 22:31:58 metrics.py:455] Avg prompt throughput: 0.0 tokens/s\n", 2000)
+	dir := t.TempDir()
+	write := func(p, content string) {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big, _ := os.ReadFile(filepath.Join(bundle, "big", "run-0", "result.json"))
+	small := `{"date": "20250101-000001", "backend": "vllm", "model_id": "m", "num_prompts": 2, "completed": 2, "mean_ttft_ms": 10.0}`
+	write(filepath.Join(dir, "b", "a-server.log"), log)
+	write(filepath.Join(dir, "b", "result.json"), string(big))
+	write(filepath.Join(dir, "a", "a-server.log"), log)
+	write(filepath.Join(dir, "a", "result.json"), small)
+	write(filepath.Join(dir, "a-alone", "result.json"), small)
+	for i := range 4 {
+		db := filepath.Join(t.TempDir(), "lib.db")
+		if err := child(db, filepath.Join(dir, "a-alone")).Run(); err != nil {
+			t.Fatal(err)
+		}
+		b := child(db, filepath.Join(dir, "b"))
+		if err := b.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(100+100*i) * time.Millisecond)
+		if err := child(db, filepath.Join(dir, "a")).Run(); err != nil {
+			t.Errorf("import A: %v", err)
+		}
+		if err := b.Wait(); err != nil {
+			t.Errorf("import B: %v", err)
+		}
+		assertHealthy(t, db)
+		st, err := store.Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, _ := st.Runs()
+		found := false
+		for _, r := range runs {
+			files, _ := st.RunFiles(r.ID)
+			for _, f := range files {
+				if strings.HasSuffix(f.Name, "a-server.log") && r.NumPrompts.F() == 4000 {
+					got, err := st.FileContent(f.ID)
+					found = err == nil && string(got) == log
+				}
+			}
+		}
+		st.Close()
+		if !found {
+			t.Errorf("round %d: B's run lost its server log's bytes", i)
+		}
+	}
+}
+
+// Four processes opening an old-schema library at once all succeed, each keeping a private
+// backup (the names no longer clash).
+func TestOldLibraryOpenedByFourProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes; skipped with -short")
+	}
+	db := filepath.Join(t.TempDir(), "lib.db")
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := LoadDemo(st); len(rep.Errors) > 0 {
+		t.Fatal(rep.Errors)
+	}
+	for _, q := range []string{`DROP TABLE settings`, `DROP TABLE file_claims`, `DROP INDEX runs_source`, `PRAGMA user_version = 4`} {
+		if _, err := st.DB().Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	var cmds []*exec.Cmd
+	for range 4 {
+		cmd := child(db)
+		cmd.Env = append(cmd.Env, "BENCHLENS_CHILD_OPEN_ONLY=1")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+		defer func() {
+			if stderr.Len() > 0 {
+				t.Logf("child: %s", stderr.String())
+			}
+		}()
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("process %d: %v", i+1, err)
+		}
+	}
+	backups, _ := filepath.Glob(db + ".schema4-*.bak")
+	if len(backups) == 0 {
+		t.Error("no backup before the migration")
+	}
+	for _, b := range backups {
+		if fi, err := os.Stat(b); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("backup %s: %v %v", b, fi.Mode(), err)
+		}
+	}
+	assertHealthy(t, db)
 }
 
 // Two processes importing into one library at once both finish, and the library is whole.

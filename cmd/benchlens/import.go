@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"benchlens/importers"
 	"benchlens/library"
@@ -24,32 +21,10 @@ func (c *cli) importCmd(args []string) int {
 	if !c.parse(fs, args, someArg) {
 		return exitUsage
 	}
-	stop, release := interrupts()
+	stop, release := library.Interrupts()
 	defer release()
 	opt.Stop = stop
 	return c.withLibrary(func(st *store.Store) int { return c.report(library.Import(st, fs.Args(), opt)) })
-}
-
-// interrupts turns the first SIGINT or SIGTERM into a closed channel, so an import finishes
-// the run it is storing, removes the files it stored ahead for the others and exits non-zero;
-// a second signal kills the process as usual (SQLite rolls an open transaction back on the
-// next open). release restores the default handling.
-func interrupts() (stop <-chan struct{}, release func()) {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	ch, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		select {
-		case <-sig:
-			signal.Reset(os.Interrupt, syscall.SIGTERM)
-			close(ch)
-		case <-done:
-		}
-	}()
-	return ch, func() {
-		signal.Stop(sig)
-		close(done)
-	}
 }
 
 // report prints what an import did: a line per refused input, then the totals.
