@@ -766,8 +766,9 @@ func uniqueRuns(entries []Entry) []*model.Run {
 // cdfPoints is the number of quantile points per arm and metric.
 const cdfPoints = 100
 
-// armSamples pools an arm's per-request values of a metric in ms: successful requests, the
-// manifest's declared warm-up dropped, as the comparison does.
+// armSamples pools an arm's per-request values of a metric in ms: successful requests of
+// compare.Measured (the declared warm-up dropped by start time), the very requests the
+// verdict and the charts use.
 func armSamples(e Entry, ids []int64, metric string) []float64 {
 	byID := map[int64]*model.Run{}
 	for _, r := range e.Runs {
@@ -777,31 +778,8 @@ func armSamples(e Entry, ids []int64, metric string) []float64 {
 	}
 	var out []float64
 	for _, id := range ids {
-		r := byID[id]
-		if r == nil {
-			continue
-		}
-		skip := 0
-		if n, err := strconv.Atoi(r.Manifest.String("workload", "warmup_iters")); err == nil && n > 0 {
-			skip = n
-		}
-		for i := range r.Requests {
-			q := &r.Requests[i]
-			if i < skip || !q.OK() {
-				continue
-			}
-			var v float64
-			switch metric {
-			case model.TTFT:
-				v = q.TTFT
-			case model.TPOT:
-				v = stats.RequestTPOT(q)
-			default:
-				continue
-			}
-			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				out = append(out, v*1e3)
-			}
+		if r := byID[id]; r != nil {
+			out = append(out, compare.Samples(compare.Measured(r), metric, nil)...)
 		}
 	}
 	return out

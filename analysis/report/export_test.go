@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -278,6 +279,31 @@ func TestCDFMatchesPercentiles(t *testing.T) {
 	for i, p := range probs {
 		if want := stats.Percentile(append([]float64(nil), xs...), 100*p); math.Abs(vals[i]-want) > 1e-12 {
 			t.Errorf("p=%v: %v, want %v", p, vals[i], want)
+		}
+	}
+}
+
+// The export's CDF tables drop the declared warm-up by start time, as the verdict and the
+// charts do (compare.Measured), not the first requests in file order: a file listing requests
+// in completion order made the workbook describe other requests than the verdict.
+func TestWarmupDroppedByStartTime(t *testing.T) {
+	run := model.NewRun("vllm")
+	run.ID = 1
+	run.Manifest = model.Manifest{"workload": map[string]any{"warmup_iters": 1}}
+	// File order = completion order; the request issued first (start 0) is listed last.
+	for _, r := range []struct{ start, ttft float64 }{{2, 0.020}, {1, 0.030}, {3, 0.040}, {0, 0.900}} {
+		run.Requests = append(run.Requests, model.Request{InputLen: 10, OutputLen: 2, TTFT: r.ttft, TPOT: 0.01,
+			Latency: r.ttft + 0.01, Start: r.start, ITL: []float64{0.01}})
+	}
+	e := Entry{ID: 1, Runs: []*model.Run{run}}
+	got := armSamples(e, []int64{1}, model.TTFT)
+	want := compare.Samples(compare.Measured(run), model.TTFT, nil)
+	if len(got) != 3 || !slices.Equal(got, want) {
+		t.Fatalf("export samples %v, verdict samples %v", got, want)
+	}
+	for _, v := range got {
+		if v > 500 {
+			t.Errorf("the warm-up request (issued first, TTFT 900 ms) is in the export's CDF: %v", got)
 		}
 	}
 }
