@@ -60,7 +60,7 @@ func TestFullDiskStoresNoRunWithoutItsBytes(t *testing.T) {
 	root := writeTree(t, files)
 	st := openStore(t)
 	db := st.DB()
-	db.SetMaxOpenConns(1) // the page limit is per connection
+	db.SetMaxOpenConns(1)                                            // the page limit is per connection
 	if _, err := db.Exec(`PRAGMA max_page_count = 80`); err != nil { // 80 pages of 64 KiB: 5 MiB
 		t.Fatal(err)
 	}
