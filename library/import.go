@@ -162,7 +162,7 @@ func dropDuplicates(entries []importers.Entry) ([]importers.Entry, []error) {
 	kept := entries[:0]
 	for _, e := range entries {
 		if seen[e.Path] {
-			errs = append(errs, &importers.FileError{File: e.Path, Offset: -1,
+			errs = append(errs, &position.Error{File: e.Path, Offset: -1,
 				Err: errors.New("refused: a second entry of this name in one bundle (the first is imported)")})
 			if e.Close != nil {
 				e.Close()

@@ -125,7 +125,7 @@ PRAGMA application_id = 1112297043;
 	`
 CREATE TABLE settings (
 	key   TEXT PRIMARY KEY,
-	value TEXT NOT NULL                 -- JSON
+	value TEXT NOT NULL                 -- text, as benchlens settings prints it
 );
 `,
 }

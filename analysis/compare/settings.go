@@ -4,6 +4,13 @@
 // no files, no Fyne.
 package compare
 
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
 // Settings are the analysis settings of METHOD.md; they are stored with each verdict.
 type Settings struct {
 	Alpha          float64  `json:"alpha" yaml:"alpha"`                       // significance level of the Mann-Whitney U test
@@ -65,4 +72,117 @@ func (s Settings) withDefaults() Settings {
 		d.Bootstrap = s.Bootstrap
 	}
 	return d
+}
+
+// SettingKeys are the settings' names (their JSON keys), as `benchlens settings` and the
+// compare flags spell them, in declaration order.
+func SettingKeys() []string {
+	t := reflect.TypeFor[Settings]()
+	keys := make([]string, t.NumField())
+	for i := range keys {
+		keys[i] = t.Field(i).Tag.Get("json")
+	}
+	return keys
+}
+
+// field finds a setting by key.
+func (s *Settings) field(key string) (reflect.Value, bool) {
+	v := reflect.ValueOf(s).Elem()
+	for i, k := range SettingKeys() {
+		if k == key {
+			return v.Field(i), true
+		}
+	}
+	return reflect.Value{}, false
+}
+
+// Text is a setting as text: a number, or a comma-separated list.
+func (s Settings) Text(key string) string {
+	f, ok := s.field(key)
+	if !ok {
+		return ""
+	}
+	if f.Kind() == reflect.Slice {
+		parts := make([]string, f.Len())
+		for i := range parts {
+			parts[i] = fmt.Sprint(f.Index(i).Interface())
+		}
+		return strings.Join(parts, ",")
+	}
+	return fmt.Sprint(f.Interface())
+}
+
+// Set sets one setting from its text (as Text writes it) and checks the result.
+func (s *Settings) Set(key, text string) error {
+	f, ok := s.field(key)
+	if !ok {
+		return fmt.Errorf("unknown setting %q (known: %s)", key, strings.Join(SettingKeys(), ", "))
+	}
+	text = strings.TrimSpace(text)
+	bad := func(what string) error { return fmt.Errorf("%s=%q: %s", key, text, what) }
+	next := *s
+	nf, _ := next.field(key)
+	switch f.Kind() {
+	case reflect.Float64:
+		x, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return bad("not a number")
+		}
+		nf.SetFloat(x)
+	case reflect.Int:
+		n, err := strconv.Atoi(text)
+		if err != nil {
+			return bad("not a whole number")
+		}
+		nf.SetInt(int64(n))
+	case reflect.Slice:
+		var parts []string
+		if text != "" {
+			parts = strings.Split(text, ",")
+		}
+		list := reflect.MakeSlice(f.Type(), 0, len(parts))
+		for _, p := range parts {
+			p = strings.TrimSpace(p)
+			if f.Type().Elem().Kind() == reflect.Int {
+				n, err := strconv.Atoi(p)
+				if err != nil {
+					return bad("a comma-separated list of whole numbers")
+				}
+				list = reflect.Append(list, reflect.ValueOf(n))
+			} else {
+				list = reflect.Append(list, reflect.ValueOf(p))
+			}
+		}
+		nf.Set(list)
+	}
+	if err := next.Validate(); err != nil {
+		return bad(err.Error())
+	}
+	*s = next
+	return nil
+}
+
+// Validate checks every setting is in its range.
+func (s Settings) Validate() error {
+	switch {
+	case !(s.Alpha > 0 && s.Alpha < 1):
+		return fmt.Errorf("alpha must be between 0 and 1")
+	case s.MinRepeats < 1:
+		return fmt.Errorf("min_repeats must be at least 1")
+	case !(s.NoiseFloor >= 0 && s.NoiseFloor < 1):
+		return fmt.Errorf("noise_floor is a fraction between 0 and 1 (0.01 = 1 %%)")
+	case len(s.BucketEdges) != 0 && (len(s.BucketEdges) != 2 || s.BucketEdges[0] >= s.BucketEdges[1]):
+		return fmt.Errorf("bucket_edges are two increasing token counts (short,long), or empty for the baseline's thirds")
+	case !(s.IdleThreshold > 0 && s.IdleThreshold < 100):
+		return fmt.Errorf("idle_threshold is a percentage between 0 and 100")
+	case !(s.ColdStartRatio > 1):
+		return fmt.Errorf("cold_start_ratio must be above 1")
+	case !(s.OverheadGrowth >= 0):
+		return fmt.Errorf("overhead_growth must not be negative")
+	case !(s.Confidence > 0 && s.Confidence < 1):
+		return fmt.Errorf("confidence must be between 0 and 1")
+	case s.Bootstrap < 1:
+		return fmt.Errorf("bootstrap must be at least 1")
+	}
+	return nil
 }

@@ -48,6 +48,7 @@ const (
 	noArgs  = 0
 	oneArg  = 1
 	someArg = -1 // one or more
+	anyArgs = -2 // none or more
 )
 
 // parse reads a command's flags and checks how many arguments remain; on a mistake it prints

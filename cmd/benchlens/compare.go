@@ -4,18 +4,18 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"benchlens/analysis/compare"
 	"benchlens/analysis/report"
 	"benchlens/library"
 	"benchlens/store"
 )
 
 func (c *cli) compareCmd(args []string) int {
-	fs := c.flags("compare", "--baseline SEL --candidate SEL [--format text|json|yaml] [--save]")
+	fs := c.flags("compare", "--baseline SEL --candidate SEL [--format text|json|yaml] [--save] [--alpha X --min-repeats N ...]")
 	base := fs.String("baseline", "", "baseline arm: a label or comma-separated run ids")
 	cand := fs.String("candidate", "", "candidate arm: a label or comma-separated run ids")
 	format := fs.String("format", "text", "text, json or yaml")
 	save := fs.Bool("save", false, "store the comparison in the library")
+	override := settingFlags(fs)
 	if !c.parse(fs, args, noArgs) {
 		return exitUsage
 	}
@@ -24,7 +24,14 @@ func (c *cli) compareCmd(args []string) int {
 		return exitUsage
 	}
 	return c.withLibrary(func(st *store.Store) int {
-		rec, err := library.Compare(st, *base, *cand, compare.DefaultSettings)
+		set, err := library.Settings(st)
+		if err == nil {
+			err = override(&set)
+		}
+		if err != nil {
+			return c.fail(err)
+		}
+		rec, err := library.Compare(st, *base, *cand, set)
 		if err != nil {
 			return c.fail(err)
 		}

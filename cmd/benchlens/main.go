@@ -28,8 +28,12 @@ commands:
   import [--label L] [--role R] PATH...    import files, folders, .zip, .tar.gz
   runs [--json]                            list runs
   show RUN [--json]                        one run in full
-  compare --baseline SEL --candidate SEL [--format text|json|yaml] [--save]
-                                           compare two arms: evidence, stages, verdict
+  compare --baseline SEL --candidate SEL [--format text|json|yaml] [--save] [--alpha X ...]
+                                           compare two arms: evidence, stages, verdict;
+                                           --alpha, --min-repeats, --noise-floor, --idle-threshold,
+                                           --bucket-edges ... override a setting for one call
+  settings [KEY=VALUE...] [--reset [KEY...]]
+                                           list or set the library's analysis settings
   comparisons [--json]                     list saved comparisons
   export --xlsx FILE | --yaml FILE | --csv DIR | --md FILE | --png DIR [--comparison ID ...] [--force]
                                            export saved comparisons (all by default)
@@ -92,6 +96,8 @@ func run(stdout, stderr io.Writer, args []string) int {
 		return c.backupCmd(rest)
 	case "check":
 		return c.checkCmd(rest)
+	case "settings":
+		return c.settingsCmd(rest)
 	}
 	fmt.Fprintf(stderr, "benchlens: unknown command %q\n\n%s", cmd, usage)
 	return exitUsage

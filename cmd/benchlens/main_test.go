@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"benchlens/analysis/compare"
 	"benchlens/internal/goldenfile"
 )
 
@@ -266,5 +268,51 @@ func TestExportRefusesToDestroy(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".benchlens-export-*")); len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// The analysis settings live in the library: `settings` sets them, `compare` uses them
+// (stored with a saved verdict), and a flag overrides one for one call without storing it.
+func TestSettingsInTheLibrary(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	bl(t, "--db", db, "demo")
+	settingsOf := func(args ...string) compare.Settings {
+		t.Helper()
+		out, stderr, code := bl(t, append([]string{"--db", db, "compare", "--baseline", "baseline", "--candidate", "few-repeats", "--format", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("compare %v: %s", args, stderr)
+		}
+		var rec compare.Record
+		if err := json.Unmarshal([]byte(out), &rec); err != nil {
+			t.Fatal(err)
+		}
+		return rec.Settings
+	}
+	if s := settingsOf(); s.Alpha != 0.05 || s.MinRepeats != 5 {
+		t.Errorf("defaults: %+v", s)
+	}
+	out, stderr, code := bl(t, "--db", db, "settings", "alpha=0.01", "min_repeats=2", "bucket_edges=600, 1200")
+	if code != 0 || !strings.Contains(out, "(library)") {
+		t.Fatalf("settings: %d %s %s", code, out, stderr)
+	}
+	if s := settingsOf(); s.Alpha != 0.01 || s.MinRepeats != 2 || !slices.Equal(s.BucketEdges, []int{600, 1200}) {
+		t.Errorf("compare ignores the library's settings: %+v", s)
+	}
+	if s := settingsOf("--alpha", "0.2", "--noise-floor", "0.03"); s.Alpha != 0.2 || s.NoiseFloor != 0.03 || s.MinRepeats != 2 {
+		t.Errorf("override: %+v", s)
+	}
+	if s := settingsOf(); s.Alpha != 0.01 {
+		t.Errorf("an override was stored: %+v", s)
+	}
+	for _, bad := range [][]string{{"settings", "alpha=2"}, {"settings", "nope=1"}, {"settings", "bucket_edges=9,3"}, {"compare", "--baseline", "baseline", "--candidate", "zero", "--min-repeats", "x"}} {
+		if _, stderr, code := bl(t, append([]string{"--db", db}, bad...)...); code == 0 || stderr == "" {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+	if _, _, code := bl(t, "--db", db, "settings", "--reset"); code != 0 {
+		t.Fatal("reset failed")
+	}
+	if s := settingsOf(); s.Alpha != 0.05 || s.MinRepeats != 5 || s.BucketEdges != nil {
+		t.Errorf("after --reset: %+v", s)
 	}
 }
