@@ -131,6 +131,7 @@ func (u *App) switchLibrary(st *store.Store) {
 	old := u.st
 	u.st = st
 	u.fyneApp.Preferences().SetString("library.path", st.Path())
+	u.settings.reload()
 	u.libraryChanged()
 	if old != nil {
 		old.Close()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,8 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
+	"benchlens/analysis/compare"
+	"benchlens/library"
 	"benchlens/store"
 )
 
@@ -162,13 +165,22 @@ func TestOverrideNeedsReason(t *testing.T) {
 	}
 }
 
-// Settings persist in the app's preferences and feed the analysis.
+// Settings persist in the library (where the command line's compare reads them) and feed
+// the analysis; settings an older version kept in the preferences move into the library once.
 func TestSettingsPersist(t *testing.T) {
 	u, a := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
 	u.settings.alpha.SetText("0.01")
 	u.settings.edges.SetText("600,1200")
-	if got := a.Preferences().String(prefAlpha); got != "0.01" {
-		t.Errorf("alpha preference %q", got)
+	libSettings := func(st *store.Store) compare.Settings {
+		t.Helper()
+		s, err := library.Settings(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if got := libSettings(u.st); got.Alpha != 0.01 || !slices.Equal(got.BucketEdges, []int{600, 1200}) {
+		t.Errorf("library settings %+v", got)
 	}
 	s := u.settings.Settings()
 	if s.Alpha != 0.01 || len(s.BucketEdges) != 2 || s.BucketEdges[1] != 1200 {
@@ -176,16 +188,30 @@ func TestSettingsPersist(t *testing.T) {
 	}
 	u.showView(viewSettings)
 	u.settings.alpha.SetText("2")
-	if u.settings.problem.Text == "" || a.Preferences().String(prefAlpha) != "0.01" {
+	if u.settings.problem.Text == "" || libSettings(u.st).Alpha != 0.01 {
 		t.Error("an invalid alpha was accepted")
 	}
 	shot(t, u, "settings")
 
-	// A second app on the same preferences starts with them.
+	// A second app on the same library starts with them.
 	w2 := test.NewTempWindow(t, nil)
-	u2 := New(a, w2, u.st, Options{})
+	u2 := New(test.NewTempApp(t), w2, u.st, Options{})
 	if u2.settings.Settings().Alpha != 0.01 {
 		t.Error("settings did not persist")
+	}
+
+	// Preferences of an older version move into a library that has no settings, once.
+	a.Preferences().SetBool(prefMoved, false)
+	a.Preferences().SetString(prefMinRepeats, "3")
+	a.Preferences().SetString(prefNoiseFloor, "2")
+	st2, err := store.Open(filepath.Join(t.TempDir(), "other.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	u3 := New(a, test.NewTempWindow(t, nil), st2, Options{})
+	if got := libSettings(st2); got.MinRepeats != 3 || got.NoiseFloor != 0.02 || u3.settings.Settings().MinRepeats != 3 {
+		t.Errorf("preferences not moved: %+v", got)
 	}
 }
 

@@ -12,10 +12,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"benchlens/analysis/compare"
+	"benchlens/library"
 )
 
 // settingsView edits the analysis settings of METHOD.md (stored with every verdict) and shows
-// the library file. Settings persist in the app's preferences.
+// the library file. Settings live in the library (library.Settings), the one source the
+// command line's compare uses too.
 type settingsView struct {
 	u       *App
 	content fyne.CanvasObject
@@ -23,33 +25,33 @@ type settingsView struct {
 	alpha, minRepeats, noiseFloor, edges, idle *widget.Entry
 	libPath                                    *widget.Label
 	problem                                    *widget.Label
+
+	base    compare.Settings // the library's settings, under the fields edited here
+	loading bool             // entries being filled from the library, not edited
 }
 
+// The preferences older versions kept the settings in, moved into the library once.
 const (
 	prefAlpha      = "settings.alpha"
 	prefMinRepeats = "settings.min_repeats"
 	prefNoiseFloor = "settings.noise_floor"
 	prefEdges      = "settings.bucket_edges"
 	prefIdle       = "settings.idle_threshold"
+	prefMoved      = "settings.moved_to_library"
 )
 
 func newSettingsView(u *App) *settingsView {
 	v := &settingsView{u: u, problem: widget.NewLabel("")}
-	p := u.fyneApp.Preferences()
-	d := compare.DefaultSettings
-	entry := func(key string, def string) *widget.Entry {
+	entry := func() *widget.Entry {
 		e := widget.NewEntry()
-		e.SetText(p.StringWithFallback(key, def))
 		e.OnChanged = func(string) { v.onChanged() }
 		return e
 	}
-	v.alpha = entry(prefAlpha, fmt.Sprint(d.Alpha))
-	v.minRepeats = entry(prefMinRepeats, fmt.Sprint(d.MinRepeats))
-	v.noiseFloor = entry(prefNoiseFloor, fmt.Sprint(d.NoiseFloor*100))
-	v.edges = entry(prefEdges, "")
+	v.alpha, v.minRepeats, v.noiseFloor, v.edges, v.idle = entry(), entry(), entry(), entry(), entry()
 	v.edges.SetPlaceHolder(lang.L("empty: thirds of the baseline's input lengths"))
-	v.idle = entry(prefIdle, fmt.Sprint(d.IdleThreshold))
 	v.problem.Importance = widget.DangerImportance
+	v.movePreferences()
+	v.reload()
 
 	form := widget.NewForm(
 		widget.NewFormItem(lang.L("Significance level (alpha)"), v.alpha),
@@ -79,7 +81,7 @@ func (v *settingsView) Settings() compare.Settings {
 }
 
 func (v *settingsView) parse() (compare.Settings, error) {
-	s := compare.DefaultSettings
+	s := v.base
 	var problems []string
 	if f, err := strconv.ParseFloat(strings.TrimSpace(v.alpha.Text), 64); err == nil && f > 0 && f < 1 {
 		s.Alpha = f
@@ -96,6 +98,7 @@ func (v *settingsView) parse() (compare.Settings, error) {
 	} else {
 		problems = append(problems, lang.L("the noise floor is a percentage"))
 	}
+	s.BucketEdges = nil
 	if t := strings.TrimSpace(v.edges.Text); t != "" {
 		parts := strings.Split(t, ",")
 		a, errA := strconv.Atoi(strings.TrimSpace(parts[0]))
@@ -121,22 +124,77 @@ func (v *settingsView) parse() (compare.Settings, error) {
 	return s, nil
 }
 
-// onChanged persists every valid edit at once and re-runs the open comparison.
+// onChanged stores every valid edit in the library at once and re-runs the open comparison.
 func (v *settingsView) onChanged() {
-	_, err := v.parse()
+	if v.loading {
+		return
+	}
+	s, err := v.parse()
+	if err == nil {
+		_, err = library.SetSettings(v.u.st, edited(s), nil)
+	}
 	if err != nil {
 		v.problem.SetText(err.Error())
 		return
 	}
 	v.problem.SetText("")
-	p := v.u.fyneApp.Preferences()
-	p.SetString(prefAlpha, strings.TrimSpace(v.alpha.Text))
-	p.SetString(prefMinRepeats, strings.TrimSpace(v.minRepeats.Text))
-	p.SetString(prefNoiseFloor, strings.TrimSpace(v.noiseFloor.Text))
-	p.SetString(prefEdges, strings.TrimSpace(v.edges.Text))
-	p.SetString(prefIdle, strings.TrimSpace(v.idle.Text))
 	if v.u.compare != nil {
 		v.u.compare.settingsChanged()
+	}
+}
+
+// editedKeys are the settings this view edits; the others keep the library's values.
+var editedKeys = []string{"alpha", "min_repeats", "noise_floor", "bucket_edges", "idle_threshold"}
+
+func edited(s compare.Settings) map[string]string {
+	out := map[string]string{}
+	for _, k := range editedKeys {
+		out[k] = s.Text(k)
+	}
+	return out
+}
+
+// reload fills the entries from the library's settings (on start and after switching library).
+func (v *settingsView) reload() {
+	set, err := library.Settings(v.u.st)
+	v.base = set
+	v.loading = true
+	v.alpha.SetText(fmt.Sprint(set.Alpha))
+	v.minRepeats.SetText(fmt.Sprint(set.MinRepeats))
+	v.noiseFloor.SetText(fmt.Sprint(set.NoiseFloor * 100))
+	v.edges.SetText(set.Text("bucket_edges"))
+	v.idle.SetText(fmt.Sprint(set.IdleThreshold))
+	v.loading = false
+	if err != nil {
+		v.problem.SetText(err.Error())
+	}
+}
+
+// movePreferences stores the settings an older version kept in this user's preferences in the
+// library, once, unless the library has its own already.
+func (v *settingsView) movePreferences() {
+	p := v.u.fyneApp.Preferences()
+	if p.Bool(prefMoved) {
+		return
+	}
+	p.SetBool(prefMoved, true)
+	stored, err := v.u.st.Settings()
+	if err != nil || len(stored) > 0 {
+		return
+	}
+	values := map[string]string{}
+	for key, pref := range map[string]string{"alpha": prefAlpha, "min_repeats": prefMinRepeats, "bucket_edges": prefEdges, "idle_threshold": prefIdle} {
+		if t := p.String(pref); t != "" {
+			values[key] = t
+		}
+	}
+	if t := p.String(prefNoiseFloor); t != "" {
+		if f, err := strconv.ParseFloat(t, 64); err == nil {
+			values["noise_floor"] = fmt.Sprint(f / 100) // kept in percent
+		}
+	}
+	if len(values) > 0 {
+		library.SetSettings(v.u.st, values, nil) // an invalid old value is dropped with the rest
 	}
 }
 
