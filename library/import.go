@@ -61,6 +61,10 @@ func Import(st *store.Store, paths []string, opt Options) Report {
 		rep.Errors = append(rep.Errors, fmt.Errorf("--role %q: expected baseline, candidate or other", opt.Role))
 		return rep
 	}
+	if err := st.Writable(); err != nil {
+		rep.Errors = append(rep.Errors, err)
+		return rep
+	}
 	for _, p := range paths {
 		if stopped(opt.Stop) {
 			break

@@ -18,9 +18,10 @@ const quickCheckBudget = 3 * time.Second
 // ErrDamaged wraps the refusal to write to a library whose pages are damaged.
 var ErrDamaged = errors.New("the library file is damaged")
 
-// writable refuses writes to a damaged library, so damage is not spread by new pages. It
-// runs SQLite's quick check once per open library, before the first write.
-func (s *Store) writable() error {
+// Writable refuses writes to a damaged library, so damage is not spread by new pages. It
+// runs SQLite's quick check once per open library, before the first write; an import asks
+// first so that it says so once.
+func (s *Store) Writable() error {
 	s.checkOnce.Do(func() { s.damage = s.quickCheck() })
 	return s.damage
 }
@@ -49,7 +50,7 @@ func (s *Store) quickCheck() error {
 		return s.damaged(err)
 	}
 	if len(problems) > 0 {
-		return s.damagedBecause(strings.Join(problems, "; "))
+		return s.damagedBecause(strings.Join(problems, "\n"))
 	}
 	return nil
 }
@@ -63,7 +64,19 @@ func (s *Store) damaged(err error) error {
 	return nil
 }
 
+// damagedBecause words the refusal on one line, with the first finding.
 func (s *Store) damagedBecause(why string) error {
+	lines := strings.FieldsFunc(why, func(r rune) bool { return r == '\n' || r == '\r' })
+	why = ""
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "***") { // "*** in database main ***"
+			why = strings.TrimSpace(l)
+			break
+		}
+	}
+	if len(lines) > 2 {
+		why += " and more"
+	}
 	return fmt.Errorf("%w (%s): writes refused. Copy %s (with any -wal file) aside before anything else, "+
 		"then `benchlens --db %s backup COPY` to save what reads, or `sqlite3 %s .recover | sqlite3 NEW.db`; "+
 		"`benchlens check` lists the damage", ErrDamaged, why, s.path, s.path, s.path)
@@ -76,7 +89,7 @@ func isCorrupt(err error) bool {
 
 // begin starts a write transaction on a library that passed the quick check.
 func (s *Store) begin() (*sql.Tx, error) {
-	if err := s.writable(); err != nil {
+	if err := s.Writable(); err != nil {
 		return nil, err
 	}
 	return s.db.Begin()
@@ -84,7 +97,7 @@ func (s *Store) begin() (*sql.Tx, error) {
 
 // exec runs one write statement on a library that passed the quick check.
 func (s *Store) exec(query string, args ...any) (sql.Result, error) {
-	if err := s.writable(); err != nil {
+	if err := s.Writable(); err != nil {
 		return nil, err
 	}
 	return s.db.Exec(query, args...)

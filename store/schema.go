@@ -154,7 +154,7 @@ func (s *Store) migrate() error {
 		}
 	}
 	if version > 0 && version < SchemaVersion {
-		if err := s.writable(); err != nil {
+		if err := s.Writable(); err != nil {
 			return err
 		}
 		if _, err := s.backupBeforeMigration(version); err != nil {
