@@ -167,7 +167,7 @@ func dropDuplicates(entries []importers.Entry) ([]importers.Entry, []error) {
 	for _, e := range entries {
 		if seen[e.Path] {
 			errs = append(errs, &position.Error{File: e.Path, Offset: -1,
-				Err: errors.New("refused: a second entry of this name in one bundle (the first is imported)")})
+				Err: errors.New("a second entry of this name in one bundle: not imported (the first is)")})
 			if e.Close != nil {
 				e.Close()
 			}
