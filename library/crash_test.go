@@ -110,6 +110,16 @@ func assertConsistent(t *testing.T, db string) int {
 	return len(runs)
 }
 
+// importTime is how long a whole import of bundle takes, to signal the importer inside it.
+func importTime(t *testing.T, bundle string) time.Duration {
+	t.Helper()
+	start := time.Now()
+	if err := child(filepath.Join(t.TempDir(), "timing.db"), bundle).Run(); err != nil {
+		t.Fatal(err)
+	}
+	return time.Since(start)
+}
+
 // Killing the importer (kill -9) at random points never leaves a broken library or half a
 // run, and importing again completes.
 func TestKilledImportLeavesNoHalfRun(t *testing.T) {
@@ -117,12 +127,7 @@ func TestKilledImportLeavesNoHalfRun(t *testing.T) {
 		t.Skip("kills child processes; skipped with -short")
 	}
 	bundle, want := crashBundle(t)
-	// How long a whole import takes, to kill inside it.
-	start := time.Now()
-	if err := child(filepath.Join(t.TempDir(), "timing.db"), bundle).Run(); err != nil {
-		t.Fatal(err)
-	}
-	full := time.Since(start)
+	full := importTime(t, bundle)
 	db := filepath.Join(t.TempDir(), "lib.db")
 	rng := rand.New(rand.NewPCG(7, 8))
 	for i := range 12 {
@@ -167,11 +172,7 @@ func TestSignalledImportCleansUp(t *testing.T) {
 		t.Skip("kills child processes; skipped with -short")
 	}
 	bundle, _ := crashBundle(t)
-	start := time.Now()
-	if err := child(filepath.Join(t.TempDir(), "timing.db"), bundle).Run(); err != nil {
-		t.Fatal(err)
-	}
-	full := time.Since(start)
+	full := importTime(t, bundle)
 	rng := rand.New(rand.NewPCG(9, 10))
 	for i, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt, syscall.SIGTERM, os.Interrupt, syscall.SIGKILL, syscall.SIGKILL} {
 		db := filepath.Join(t.TempDir(), "lib.db")
