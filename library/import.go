@@ -163,7 +163,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 func dropDuplicates(entries []importers.Entry) ([]importers.Entry, []error) {
 	seen := make(map[string]bool, len(entries))
 	var errs []error
-	kept := entries[:0]
+	kept := make([]importers.Entry, 0, len(entries))
 	for _, e := range entries {
 		if seen[e.Path] {
 			errs = append(errs, &position.Error{File: e.Path, Offset: -1,
@@ -195,12 +195,12 @@ func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop
 	go func() {
 		defer close(done)
 		for _, e := range entries {
-			f := importers.NewSourceFile(e.Path, e.Data)
-			f.SHA256 = hashDropping(e)
 			if stopped(stop) {
-				out[e.Path] = prepared{sha: f.SHA256, err: ErrInterrupted}
+				out[e.Path] = prepared{err: ErrInterrupted}
 				continue
 			}
+			f := importers.NewSourceFile(e.Path, e.Data)
+			f.SHA256 = hashDropping(e)
 			id, err := st.PutFile(f, owner, e.Drop)
 			out[e.Path] = prepared{sha: f.SHA256, id: id, err: err}
 		}
