@@ -98,7 +98,7 @@ type FileInfo struct {
 // PutFile stores a file on its own, ahead of the runs that will refer to it, so a large file
 // can be written while the next one is parsed, and claims it for owner (one import, from
 // NewOwner) in the same transaction: no other import's clean-up removes a claimed file. A
-// file already stored whose bytes are missing (a crash or a full disk before this fix) gets
+// file already stored whose bytes are missing (an older version's crash or full disk) gets
 // them back. ReleaseFiles drops the claims when the import is done.
 // drop, if set, is told as each chunk is stored, so a mapped file's pages can leave memory.
 func (s *Store) PutFile(f *model.SourceFile, owner string, drop func(upTo int)) (int64, error) {
