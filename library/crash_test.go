@@ -174,7 +174,7 @@ func TestSignalledImportCleansUp(t *testing.T) {
 	bundle, _ := crashBundle(t)
 	full := importTime(t, bundle)
 	rng := rand.New(rand.NewPCG(9, 10))
-	for i, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt, syscall.SIGTERM, os.Interrupt, syscall.SIGKILL, syscall.SIGKILL} {
+	for i, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt, syscall.SIGTERM, syscall.SIGKILL} {
 		db := filepath.Join(t.TempDir(), "lib.db")
 		cmd := child(db, bundle)
 		cmd.Stderr = nil
