@@ -95,6 +95,7 @@ func Assemble(entries []Entry) ([]Item, []error) {
 	for _, it := range items {
 		it.Run.Manifest = manifestFor(path.Dir(it.Result.Name), manifests)
 		applyManifest(it.Run)
+		markSample(it.Run)
 		out = append(out, *it)
 	}
 	return out, errs

@@ -1,8 +1,10 @@
 package importers
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"benchlens/importers/jsonx"
@@ -125,7 +127,12 @@ func guidellmRun(bench, args map[string]any, version string) (*model.Run, error)
 	if totals != nil {
 		f := fields{obj: totals, prefix: prefix}
 		run.Completed = f.num("successful")
-		run.Failed = f.num("errored") + f.num("incomplete")
+		run.Errored, run.Incomplete = f.num("errored"), f.num("incomplete")
+		run.Failed = run.Errored + run.Incomplete
+		if c := f.num("cancelled"); c.Known() {
+			run.Cancelled = c
+			run.Failed += c
+		}
 		run.NumPrompts = f.num("total")
 		if f.err != nil {
 			return nil, f.err
@@ -180,11 +187,8 @@ func guidellmRun(bench, args map[string]any, version string) (*model.Run, error)
 	if err != nil {
 		return nil, err
 	}
-	run.Requests = reqs
-	if reqs != nil && run.NumPrompts.Known() && float64(len(reqs)) < run.NumPrompts.F() {
-		setExtra(run, "requests_sampled", fmt.Sprintf("%d of %v requests kept (--output-sampling)", len(reqs), run.NumPrompts.F()))
-	}
-
+	run.Requests = guidellmMeasured(run, bench, reqs)
+	guidellmSampled(run, bench, args)
 	run.Definitions = map[string]string{
 		model.TTFT: "per successful request, from request start to the first token",
 		model.TPOT: "per request: (last token - request start) / output tokens; includes the TTFT",
@@ -249,7 +253,7 @@ func guidellmStatsInto(run *model.Run, metric, prefix string, dist map[string]an
 
 // guidellmRequests reads requests {successful, errored, incomplete}: times in Request are
 // seconds, so the *_ms fields are divided by 1000.
-func guidellmRequests(v any) ([]model.Request, error) {
+func guidellmRequests(v any) ([]guidellmReq, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -257,7 +261,7 @@ func guidellmRequests(v any) ([]model.Request, error) {
 	if !ok {
 		return nil, shapeError("requests", "an object", v)
 	}
-	var reqs []model.Request
+	var reqs []guidellmReq
 	for _, status := range []string{"successful", "errored", "incomplete"} {
 		gv := groups[status]
 		if gv == nil {
@@ -284,12 +288,8 @@ func guidellmRequests(v any) ([]model.Request, error) {
 			if f.err != nil {
 				return nil, f.err
 			}
-			for _, p := range [][]string{{"info", "timings", "request_start"}, {"scheduler_info", "request_timings", "request_start"}, {"start_time"}} {
-				if s, ok := jsonx.Float(dig(rec, p...)); ok {
-					r.Start = s
-					break
-				}
-			}
+			r.Start = firstFloat(rec, []string{"info", "timings", "request_start"}, []string{"scheduler_info", "request_timings", "request_start"},
+				[]string{"request_start_time"}, []string{"start_time"})
 			switch status {
 			case "errored":
 				r.Error = firstString(rec, "error")
@@ -299,8 +299,114 @@ func guidellmRequests(v any) ([]model.Request, error) {
 			case "incomplete":
 				r.Error = "incomplete"
 			}
-			reqs = append(reqs, r)
+			end := firstFloat(rec, []string{"info", "timings", "request_end"}, []string{"scheduler_info", "request_timings", "request_end"},
+				[]string{"request_end_time"})
+			if math.IsNaN(end) && !math.IsNaN(r.Start) && !math.IsNaN(r.Latency) {
+				end = r.Start + r.Latency
+			}
+			reqs = append(reqs, guidellmReq{r, end})
 		}
 	}
 	return reqs, nil
+}
+
+// guidellmReq is a request record with the end time that places it in GuideLLM's phases.
+type guidellmReq struct {
+	model.Request
+	End float64 // s, Unix; NaN when unknown
+}
+
+// guidellmMeasured drops the warm-up and cool-down records: GuideLLM ≥0.5 keeps them in
+// requests.successful but compiles its statistics only over the requests that overlap its
+// measurement window (scheduler_metrics.measure_start_time to measure_end_time, set by the
+// warmup / cooldown settings). They become the run's declared warm-up.
+func guidellmMeasured(run *model.Run, bench map[string]any, reqs []guidellmReq) []model.Request {
+	if reqs == nil {
+		return nil
+	}
+	sm := jsonx.Object(bench["scheduler_metrics"])
+	from, okFrom := jsonx.Float(sm["measure_start_time"])
+	to, okTo := jsonx.Float(sm["measure_end_time"])
+	first, _ := jsonx.Float(sm["request_start_time"])
+	last, _ := jsonx.Float(sm["request_end_time"])
+	window := okFrom && okTo && from > 0 && to >= from && (from > first || to < last)
+	out := make([]model.Request, 0, len(reqs))
+	warm, cool := 0, 0
+	for _, r := range reqs {
+		switch {
+		case window && r.End < from: // NaN compares false: a record without times is kept
+			warm++
+		case window && r.Start > to:
+			cool++
+		default:
+			out = append(out, r.Request)
+		}
+	}
+	if warm+cool > 0 {
+		run.ToolWarmup = &model.Warmup{Requests: warm, Cooldown: cool, InFile: true,
+			Setting: guidellmPhaseSetting(bench)}
+		run.Warnings = append(run.Warnings, fmt.Sprintf("%d warm-up and %d cool-down request records lie outside "+
+			"GuideLLM's measurement window and are left out, as the tool left them out of its statistics", warm, cool))
+	}
+	return out
+}
+
+// guidellmPhaseSetting describes the warmup / cooldown settings of config (0.5) or args.
+func guidellmPhaseSetting(bench map[string]any) string {
+	var parts []string
+	for _, k := range []string{"warmup", "cooldown"} {
+		for _, v := range []any{dig(bench, "config", k), dig(bench, "args", k), dig(bench, "args", k+"_percent")} {
+			if v != nil {
+				parts = append(parts, k+" "+compactJSON(v))
+				break
+			}
+		}
+	}
+	parts = append(parts, "measurement window from scheduler_metrics.measure_start_time / measure_end_time")
+	return strings.Join(parts, "; ")
+}
+
+// guidellmSampled flags records that are a sample of the successful requests GuideLLM
+// summarised (--output-sampling, sample_requests).
+func guidellmSampled(run *model.Run, bench, args map[string]any) {
+	if run.Requests == nil || !run.Completed.Known() {
+		return
+	}
+	ok := 0
+	for i := range run.Requests {
+		if run.Requests[i].OK() {
+			ok++
+		}
+	}
+	population := int(run.Completed.F())
+	if ok >= population {
+		return
+	}
+	why := "GuideLLM keeps a sample of its request records"
+	for _, v := range []any{dig(bench, "config", "sample_requests"), args["sample_requests"], args["output_sampling"]} {
+		if n, isNum := jsonx.Float(v); isNum {
+			why = fmt.Sprintf("GuideLLM kept a sample of %v request records (--output-sampling / sample_requests)", n)
+			break
+		}
+	}
+	run.Sampled = &model.Sample{Records: ok, Population: population, Why: why}
+}
+
+// firstFloat returns the first path that holds a number, NaN when none does.
+func firstFloat(obj map[string]any, paths ...[]string) float64 {
+	for _, p := range paths {
+		if f, ok := jsonx.Float(dig(obj, p...)); ok {
+			return f
+		}
+	}
+	return math.NaN()
+}
+
+// compactJSON prints a setting as short JSON for a description.
+func compactJSON(v any) string {
+	b, err := json.Marshal(jsonx.Plain(v))
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }

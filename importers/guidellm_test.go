@@ -37,12 +37,12 @@ func TestGuideLLM(t *testing.T) {
 		"ttft.p5": 39.885, "ttft.p99.9": 41.4983, "ttft.std": 0.85, "ttft.min": 39.8, "ttft.max": 41.5,
 		"e2el.mean": 2605, // request_latency is in seconds in the file
 	})
-	if len(sync.Requests) != 2 || sync.Extra["requests_sampled"] != nil {
-		t.Errorf("sync requests %d, sampled %v", len(sync.Requests), sync.Extra["requests_sampled"])
+	if len(sync.Requests) != 2 || sync.Sampled != nil {
+		t.Errorf("sync requests %d, sampled %v", len(sync.Requests), sync.Sampled)
 	}
 
 	checkNums(t, "concurrent field", fieldsOf(conc), map[string]float64{
-		"max_concurrency": 4, "completed": 3, "failed": 2, "num_prompts": 5,
+		"max_concurrency": 4, "completed": 3, "failed": 2, "errored": 1, "incomplete": 1, "cancelled": math.NaN(), "num_prompts": 5,
 		"request_throughput": 0.8823529411764706, "output_throughput": 112.94117647058823,
 		"total_token_throughput": 564.7058823529412, "request_rate": math.NaN(),
 	})
@@ -57,8 +57,8 @@ func TestGuideLLM(t *testing.T) {
 	}
 	// Requests: 2 sampled successes, the errored one and the incomplete one; seconds.
 	reqs := conc.Requests
-	if len(reqs) != 4 || conc.Extra["requests_sampled"] == nil {
-		t.Fatalf("concurrent requests %d, sampled %v", len(reqs), conc.Extra["requests_sampled"])
+	if len(reqs) != 4 || conc.Sampled == nil || conc.Sampled.Records != 2 || conc.Sampled.Population != 3 {
+		t.Fatalf("concurrent requests %d, sampled %+v", len(reqs), conc.Sampled)
 	}
 	ok := reqs[0]
 	if !ok.OK() || !closeTo(ok.TTFT, 0.0882) || ok.Latency != 3.104 || ok.InputLen != 512 || ok.OutputLen != 128 ||

@@ -3,6 +3,7 @@ package importers
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 
 	"benchlens/importers/jsonx"
@@ -149,34 +150,54 @@ func isRunArray(arr []any) bool {
 }
 
 // detect names the tool that wrote obj (formats/results.md, "Tool detection"), or "".
-func detect(obj map[string]any) string {
+func detect(obj map[string]any) string { return identify(obj).tool }
+
+// identity is the tool that wrote a result object and the signal in the file that decided it.
+type identity struct{ tool, signal string }
+
+// identify names the tool by the strongest signal the object holds: version keys first, then
+// the tool's own schema keys, then the benchmark client's backend field, then key families
+// shared between forks.
+func identify(obj map[string]any) identity {
 	has := func(k string) bool { _, ok := obj[k]; return ok }
+	backend := jsonx.Str(obj["backend"])
 	switch {
 	case has("schema_version") && has("aiperf_version"):
-		return "aiperf"
+		return identity{"aiperf", "schema_version and aiperf_version keys"}
+	case has("input_config") && isGenAIPerfSummary(obj) && (has("was_cancelled") || has("error_summary")):
+		return identity{"aiperf", "was_cancelled / error_summary keys beside input_config (AIPerf's export; genai-perf writes neither)"}
+	case has("input_config") && jsonx.Object(obj["records"]) != nil && isGenAIPerfSummary(jsonx.Object(obj["records"])):
+		return identity{"aiperf", "metrics under records beside input_config (early AIPerf export)"}
 	case has("experiments"):
 		if exps, ok := obj["experiments"].([]any); ok && len(exps) > 0 {
-			return "genai-perf-raw"
+			return identity{"genai-perf-raw", "experiments[] of perf_analyzer requests"}
 		}
 	case has("input_config") && isGenAIPerfSummary(obj):
-		return "genai-perf"
+		return identity{"genai-perf", "input_config beside {unit, avg} metric objects, no AIPerf keys"}
 	case has("benchmarks"):
 		if b, ok := obj["benchmarks"].([]any); ok && len(b) > 0 {
 			if first := jsonx.Object(b[0]); first != nil && (first["type_"] != nil || first["metrics"] != nil) {
-				return "guidellm"
+				return identity{"guidellm", "benchmarks[] with type_ / metrics"}
 			}
 		}
-	case obj["version"] == "2023-08-31" || hasPrefixKey(obj, "results_"):
-		return "llmperf"
+	case obj["version"] == "2023-08-31":
+		return identity{"llmperf", `version "2023-08-31"`}
+	case hasPrefixKey(obj, "results_"):
+		return identity{"llmperf", "results_* keys"}
 	}
 	switch {
+	case strings.HasPrefix(backend, "sglang") && !has("model_id"):
+		return identity{"sglang", fmt.Sprintf("backend %q without vLLM's model_id key", backend)}
 	case has("dataset_name") && (has("total_output_tokens_retokenized") || has("server_info") || has("mean_e2e_latency_ms")) && !has("model_id"):
-		return "sglang"
-	case has("model_id") || (has("date") && has("backend")) ||
-		(has("backend") && (has("mean_ttft_ms") || has("request_throughput") || has("ttfts"))):
-		return "vllm"
+		return identity{"sglang", "dataset_name with SGLang's keys (server_info, *_retokenized, *_e2e_latency_ms), no model_id"}
+	case has("model_id"):
+		return identity{"vllm", "model_id key"}
+	case has("date") && has("backend"):
+		return identity{"vllm", "date and backend keys"}
+	case has("backend") && (has("mean_ttft_ms") || has("request_throughput") || has("ttfts")):
+		return identity{"vllm", "backend with vLLM's statistics keys"}
 	}
-	return ""
+	return identity{}
 }
 
 func hasPrefixKey(obj map[string]any, prefix string) bool {
@@ -204,6 +225,9 @@ func parseValue(name string, v any) (string, []*model.Run, *Part, error) {
 			part, err := parseLLMPerfResponses(name, arr)
 			return model.KindCompanion, nil, part, err
 		}
+		if isVLLMNightlyTable(arr) {
+			return model.KindResult, nil, nil, errVLLMNightlyTable
+		}
 		return model.KindOther, nil, nil, nil
 	}
 	obj, ok := v.(map[string]any)
@@ -214,10 +238,17 @@ func parseValue(name string, v any) (string, []*model.Run, *Part, error) {
 		part, err := parseAIPerfRecord(name, obj)
 		return model.KindCompanion, nil, part, err
 	}
+	id := identify(obj)
+	if id.tool == "" {
+		if keys := wrapperKeys(obj); keys != nil {
+			runs, err := parseWrapper(name, obj, keys)
+			return model.KindResult, runs, nil, err
+		}
+	}
 	var run *model.Run
 	var runs []*model.Run
 	var err error
-	switch detect(obj) {
+	switch id.tool {
 	case "vllm":
 		run, err = parseVLLM(obj)
 	case "sglang":
@@ -233,6 +264,9 @@ func parseValue(name string, v any) (string, []*model.Run, *Part, error) {
 		return model.KindCompanion, nil, part, err
 	case "guidellm":
 		runs, err = parseGuideLLM(obj)
+		for _, r := range runs {
+			r.IdentifiedBy = id.signal
+		}
 		return model.KindResult, runs, nil, err
 	default:
 		return model.KindOther, nil, nil, nil
@@ -240,6 +274,7 @@ func parseValue(name string, v any) (string, []*model.Run, *Part, error) {
 	if err != nil {
 		return model.KindResult, nil, nil, err
 	}
+	run.IdentifiedBy = id.signal
 	return model.KindResult, []*model.Run{run}, nil, nil
 }
 

@@ -81,6 +81,7 @@ func summaryOf(run *model.Run) map[string]float64 {
 func fieldsOf(run *model.Run) map[string]float64 {
 	return map[string]float64{
 		"num_prompts": run.NumPrompts.F(), "completed": run.Completed.F(), "failed": run.Failed.F(),
+		"errored": run.Errored.F(), "incomplete": run.Incomplete.F(), "cancelled": run.Cancelled.F(),
 		"request_rate": run.RequestRate.F(), "max_concurrency": run.MaxConcurrency.F(),
 		"duration_s": run.DurationS.F(), "total_input_tokens": run.TotalInputTokens.F(),
 		"total_output_tokens": run.TotalOutputTokens.F(), "request_throughput": run.RequestThroughput.F(),

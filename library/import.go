@@ -246,7 +246,9 @@ func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, p
 	// Recomputing the statistics overlaps with writing the requests.
 	recomputed := make(chan struct{})
 	go func() {
-		stats.Recompute(run)
+		if run.Sampled == nil { // a sample never stands for the run (model.Run.Used)
+			stats.Recompute(run)
+		}
 		close(recomputed)
 	}()
 	attach := func(f *model.SourceFile, role string) store.Attached {

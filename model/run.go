@@ -27,9 +27,18 @@ type Run struct {
 	Tokenizer   string `json:"tokenizer,omitempty"`
 	Dataset     string `json:"dataset,omitempty"`
 
-	NumPrompts        Num `json:"num_prompts"`
-	Completed         Num `json:"completed"`
-	Failed            Num `json:"failed"`
+	// IdentifiedBy is the signal in the file that named the tool and era (a backend field,
+	// schema or version keys), so a wrong guess can be traced to its cause.
+	IdentifiedBy string `json:"identified_by,omitempty"`
+
+	NumPrompts Num `json:"num_prompts"`
+	Completed  Num `json:"completed"`
+	Failed     Num `json:"failed"` // every request that did not succeed
+	// Errored, Incomplete and Cancelled split Failed as the tool did; unknown when the tool
+	// keeps no such categories.
+	Errored           Num `json:"errored"`
+	Incomplete        Num `json:"incomplete"`
+	Cancelled         Num `json:"cancelled"`
 	RequestRate       Num `json:"request_rate"` // requests/s, "inf" when unthrottled
 	Burstiness        Num `json:"burstiness"`
 	MaxConcurrency    Num `json:"max_concurrency"`
@@ -50,6 +59,14 @@ type Run struct {
 	// Definitions says how the tool defined a metric where tools differ (ITL pooled over
 	// gaps or averaged per request, TPOT excluding the first token …).
 	Definitions map[string]string `json:"definitions,omitempty"`
+
+	// Sampled is set when the per-request records are a sample of the requests the tool
+	// summarised (GuideLLM --output-sampling): they are then shown but never replace the
+	// tool's statistics.
+	Sampled *Sample `json:"sampled,omitempty"`
+	// ToolWarmup is the warm-up and cool-down the tool itself kept out of its statistics:
+	// the run's declared warm-up (METHOD.md rule 2). Records of them are not in Requests.
+	ToolWarmup *Warmup `json:"tool_warmup,omitempty"`
 
 	Metadata map[string]string `json:"metadata,omitempty"` // --metadata pairs
 	Extra    map[string]any    `json:"extra,omitempty"`    // every other key the file held
@@ -90,10 +107,73 @@ func NewRun(tool string) *Run {
 	return &Run{
 		Tool:       tool,
 		NumPrompts: Unknown, Completed: Unknown, Failed: Unknown, RequestRate: Unknown,
+		Errored: Unknown, Incomplete: Unknown, Cancelled: Unknown,
 		Burstiness: Unknown, MaxConcurrency: Unknown, DurationS: Unknown,
 		TotalInputTokens: Unknown, TotalOutputTokens: Unknown,
 		RequestThroughput: Unknown, Goodput: Unknown, InputThroughput: Unknown,
 		OutputThroughput: Unknown, TotalTokenThroughput: Unknown,
 		Summary: map[string]Stats{},
 	}
+}
+
+// Sample says how many successful requests the file keeps records of, out of how many the
+// tool's statistics cover.
+type Sample struct {
+	Records    int    `json:"records"`
+	Population int    `json:"population"`
+	Why        string `json:"why"` // the tool's setting or the counts that showed it
+}
+
+// Warmup is what a tool excluded before (warm-up) and after (cool-down) its measurement.
+type Warmup struct {
+	Requests int    `json:"requests"`          // warm-up requests
+	Cooldown int    `json:"cooldown"`          // cool-down requests
+	InFile   bool   `json:"in_file"`           // their records were in the file and were set aside
+	Setting  string `json:"setting,omitempty"` // the tool's setting or marker that said so
+}
+
+// Median is the statistic's median: "median", or "p50" for tools that only write quantiles
+// (llmperf). Every reader of "the median" goes through here.
+func (s Stats) Median() (Num, bool) {
+	for _, k := range []string{"median", "p50"} {
+		if v, ok := s[k]; ok && v.Known() {
+			return v, true
+		}
+	}
+	return Unknown, false
+}
+
+// Stat returns a statistic by name; "median" is found as p50 too.
+func (s Stats) Stat(name string) (Num, bool) {
+	if name == "median" {
+		return s.Median()
+	}
+	v, ok := s[name]
+	return v, ok && v.Known()
+}
+
+// Which statistics of a metric the analysis uses.
+const (
+	UsedTool       = "tool"       // the tool's own summary
+	UsedRecomputed = "recomputed" // recomputed from the complete per-request records
+)
+
+// Used says whose statistics of metric the analysis uses: recomputed ones exist only when
+// the per-request records were the whole population; "" when neither has the metric.
+func (r *Run) Used(metric string) string {
+	switch {
+	case len(r.Recomputed[metric]) > 0 && r.Sampled == nil:
+		return UsedRecomputed
+	case len(r.Summary[metric]) > 0:
+		return UsedTool
+	}
+	return ""
+}
+
+// Stats returns the statistics of metric the analysis uses (see Used).
+func (r *Run) Stats(metric string) Stats {
+	if r.Used(metric) == UsedRecomputed {
+		return r.Recomputed[metric]
+	}
+	return r.Summary[metric]
 }

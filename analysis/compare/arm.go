@@ -54,9 +54,12 @@ var stageMetrics = []stageMetric{
 	{"e2e_throughput", "both", "tok/s", true},
 }
 
-// warmup is the number of leading requests the run's manifest declares as warm-up, and
-// whether it declares any value at all.
+// warmup is the run's declared warm-up (rule 2) and whether it declares any: the warm-up the
+// tool itself excluded (recorded at import), else the manifest's workload.warmup_iters.
 func warmup(r *model.Run) (int, bool) {
+	if w := r.ToolWarmup; w != nil {
+		return w.Requests, true
+	}
 	s := r.Manifest.String("workload", "warmup_iters")
 	if s == "" {
 		return 0, false
@@ -69,17 +72,22 @@ func warmup(r *model.Run) (int, bool) {
 }
 
 // Measured returns the run's requests in issue order (when every request has a start time)
-// with the declared warm-up dropped: the requests the comparison measures.
+// with the declared warm-up dropped: the requests the comparison measures. The warm-up the
+// tool excluded is already gone from the records. A sample of the requests (Run.Sampled) is
+// not the run's population and gives nil: the tool's statistics stand for the run.
 func Measured(r *model.Run) []model.Request {
 	reqs := r.Requests
-	if len(reqs) == 0 {
+	if len(reqs) == 0 || r.Sampled != nil {
 		return nil
 	}
 	if hasStarts(reqs) {
 		reqs = append([]model.Request(nil), reqs...)
 		sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].Start < reqs[j].Start })
 	}
-	n, _ := warmup(r)
+	n := 0
+	if r.ToolWarmup == nil {
+		n, _ = warmup(r)
+	}
 	if n >= len(reqs) {
 		return nil
 	}

@@ -66,6 +66,11 @@ func (r Record) Checklist() []Check {
 			meas.Hint = "record workload.warmup_iters and discard the warm-up requests"
 		}
 	}
+	if len(r.Measurement.Sampled) > 0 && meas.State == CheckOK {
+		meas.State = CheckWarn
+		meas.Reason += "; " + strings.Join(r.Measurement.Sampled, "; ")
+		meas.Hint = "keep every request's record (GuideLLM: no --output-sampling) to compare request by request"
+	}
 	out = append(out, meas)
 
 	// Path.

@@ -92,6 +92,10 @@ func measurement(rec *Record, base, cand Arm, set Settings) []Cause {
 			reasons = append(reasons, fmt.Sprintf("%s: %d run(s) record no warm-up (workload.warmup_iters)", side, undeclared))
 		}
 		for _, rd := range a.Runs {
+			if sm := rd.Run.Sampled; sm != nil {
+				m.Sampled = append(m.Sampled, fmt.Sprintf("%s run %d: per-request records are a sample (%d of %d successful requests; %s); the tool's statistics are used",
+					side, rd.Run.ID, sm.Records, sm.Population, sm.Why))
+			}
 			if cs := coldStart(rd.Run, set.ColdStartRatio); cs != "" {
 				m.ColdStarts = append(m.ColdStarts, fmt.Sprintf("%s run %d: %s", side, rd.Run.ID, cs))
 			}
@@ -113,6 +117,7 @@ func measurement(rec *Record, base, cand Arm, set Settings) []Cause {
 		reasons = append(reasons, "cold-start TTFT spike after the declared warm-up: "+strings.Join(m.ColdStarts, "; "))
 	}
 	rec.Measurement = m
+	rec.Warnings = append(rec.Warnings, m.Sampled...)
 	w := Field{Baseline: m.WarmupIters[0], Candidate: m.WarmupIters[1], State: Same}
 	if w.Baseline != w.Candidate {
 		w.State = Differs

@@ -239,9 +239,13 @@ func requestSets(rec *Record, base, cand Arm) string {
 }
 
 // runLengths is the sorted multiset of input lengths of one run of the arm (all runs of an
-// arm replay the same request set when the seed is fixed; the first run stands for them).
+// arm replay the same request set when the seed is fixed; the first run stands for them). A
+// sample of a run's requests is not its request set.
 func runLengths(a Arm) []int {
 	for _, rd := range a.Runs {
+		if rd.Run.Sampled != nil {
+			continue
+		}
 		var out []int
 		for _, r := range rd.Run.Requests {
 			if r.InputLen < 0 {

@@ -147,7 +147,10 @@ type Measurement struct {
 	Repeats     [2]int    `json:"repeats" yaml:"repeats"`
 	WarmupIters [2]string `json:"warmup_iters" yaml:"warmup_iters"` // declared per arm
 	ColdStarts  []string  `json:"cold_starts,omitempty" yaml:"cold_starts,omitempty"`
-	Advice      []string  `json:"advice,omitempty" yaml:"advice,omitempty"` // how many more repeats are needed
+	// Sampled names the runs whose per-request records are a sample of what the tool
+	// summarised: their tool statistics are compared, their records are not.
+	Sampled []string `json:"sampled,omitempty" yaml:"sampled,omitempty"`
+	Advice  []string `json:"advice,omitempty" yaml:"advice,omitempty"` // how many more repeats are needed
 }
 
 // Buckets is rule 7: the stage comparison per input-length bucket.

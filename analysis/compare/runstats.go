@@ -99,11 +99,10 @@ func computeRunStats(r *model.Run, e edges) runStats {
 	reqs := Measured(r)
 	if len(reqs) == 0 {
 		for _, m := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL} {
-			for _, k := range []string{"median", "p50", "mean"} {
-				if v, ok := r.Summary[m][k]; ok && v.Known() {
-					out[statKey{m, bucketAll}] = v.F()
-					break
-				}
+			if v, ok := r.Summary[m].Median(); ok {
+				out[statKey{m, bucketAll}] = v.F()
+			} else if v, ok := r.Summary[m].Stat("mean"); ok {
+				out[statKey{m, bucketAll}] = v.F()
 			}
 		}
 		return out

@@ -669,21 +669,11 @@ func runsCols() []column {
 	return append(cols, column{"stats_from", kText, 22}, column{"requests", kInt, 9}, column{"bundle", kText, 30}, column{"files", kText, 40})
 }
 
-// runStat is a run's statistic: recomputed from its requests where present, else the tool's.
+// runStat is a run's statistic as the analysis uses it (model.Run.Used), and whether it was
+// recomputed from the run's requests.
 func runStat(r *model.Run, metric, stat string) (any, bool) {
-	get := func(s model.Stats) (model.Num, bool) {
-		for _, k := range []string{stat, map[string]string{"median": "p50"}[stat]} {
-			if v, ok := s[k]; ok && k != "" && v.Known() {
-				return v, true
-			}
-		}
-		return model.Unknown, false
-	}
-	if v, ok := get(r.Recomputed[metric]); ok {
-		return num(v), true
-	}
-	v, _ := get(r.Summary[metric])
-	return num(v), false
+	v, _ := r.Stats(metric).Stat(stat)
+	return num(v), r.Used(metric) == model.UsedRecomputed
 }
 
 func runsTable(entries []Entry) *table {
@@ -720,6 +710,9 @@ func runsTable(entries []Entry) *table {
 				from := "tool"
 				if len(recomputed) > 0 {
 					from = "recomputed: " + strings.Join(recomputed, ", ")
+				}
+				if sm := r.Sampled; sm != nil {
+					from = fmt.Sprintf("tool (records a sample: %d of %d)", sm.Records, sm.Population)
 				}
 				row = append(row, from, len(r.Requests), r.Bundle, strings.Join(e.Files[r.ID], ", "))
 				t.rows = append(t.rows, row)

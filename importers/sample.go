@@ -1,0 +1,33 @@
+package importers
+
+import (
+	"fmt"
+
+	"benchlens/model"
+)
+
+// markSample flags a run whose per-request records are fewer than the successful requests
+// the tool summarised: a sample (GuideLLM --output-sampling, a trimmed export) must not
+// replace the tool's statistics, so the recomputation and the analysis leave it alone. An
+// importer that knows the tool's own sampling setting has flagged the run already.
+func markSample(run *model.Run) {
+	if len(run.Requests) == 0 {
+		return
+	}
+	if run.Sampled == nil && run.Completed.Known() {
+		ok := 0
+		for i := range run.Requests {
+			if run.Requests[i].OK() {
+				ok++
+			}
+		}
+		if population := int(run.Completed.F()); ok < population {
+			run.Sampled = &model.Sample{Records: ok, Population: population,
+				Why: fmt.Sprintf("the file keeps records of %d of the %d successful requests the tool counted", ok, population)}
+		}
+	}
+	if run.Sampled != nil {
+		run.Warnings = append(run.Warnings, fmt.Sprintf("per-request records are a sample (%d of %d successful requests): "+
+			"the tool's statistics are used, not statistics recomputed from the sample", run.Sampled.Records, run.Sampled.Population))
+	}
+}
