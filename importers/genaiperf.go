@@ -193,6 +193,7 @@ func nvInputConfig(run *model.Run, obj map[string]any) error {
 		run.Backend = jsonx.Str(dig(ic, "endpoint", "type"))
 	}
 
+	nvWarmup(run, ic)
 	load := []any{ic, dig(ic, "perf_analyzer", "stimulus"), ic["loadgen"]}
 	if phases, ok := ic["phases"].([]any); ok {
 		for _, p := range phases {
@@ -214,6 +215,31 @@ func nvInputConfig(run *model.Run, obj map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// nvWarmup records the warm-up requests genai-perf (--warmup-request-count, flat
+// input_config) or AIPerf (loadgen.warmup_request_count, or a warmup phase) sent before
+// profiling: neither tool keeps them in its exports or statistics.
+func nvWarmup(run *model.Run, ic map[string]any) {
+	for _, p := range [][]string{{"warmup_request_count"}, {"loadgen", "warmup_request_count"}, {"perf_analyzer", "warmup_request_count"}} {
+		if n, ok := jsonx.Float(dig(ic, p...)); ok && n > 0 {
+			run.ToolWarmup = &model.Warmup{Requests: int(n), Setting: "input_config." + strings.Join(p, ".")}
+			return
+		}
+	}
+	phases, _ := ic["phases"].([]any)
+	for i, p := range phases {
+		ph := jsonx.Object(p)
+		if ph == nil || (ph["name"] != "warmup" && ph["exclude_from_results"] != true) {
+			continue
+		}
+		for _, k := range []string{"request_count", "requests", "count"} {
+			if n, ok := jsonx.Float(ph[k]); ok && n > 0 {
+				run.ToolWarmup = &model.Warmup{Requests: int(n), Setting: fmt.Sprintf("input_config.phases[%d].%s", i, k)}
+				return
+			}
+		}
+	}
 }
 
 // parseGenAIPerfSummary reads genai-perf's profile_export_genai_perf.json (formats/results.md 3.2).
@@ -251,9 +277,28 @@ func parseAIPerf(obj map[string]any) (*model.Run, error) {
 	run := model.NewRun("aiperf")
 	run.ToolVersion = jsonx.Str(obj["aiperf_version"])
 	run.Era = "schema " + jsonx.Str(obj["schema_version"])
-	known, err := readNVMetrics(run, obj, true)
+	metrics, nested := obj, false
+	if recs := jsonx.Object(obj["records"]); recs != nil && !has(obj, "schema_version") {
+		metrics, nested = recs, true // early AIPerf: JsonExportData.records
+		run.Era = string(eraAIPerfRecords)
+	} else if !has(obj, "schema_version") {
+		run.Era = string(eraAIPerfUnversioned)
+	}
+	known, err := readNVMetrics(run, metrics, true)
 	if err != nil {
 		return nil, err
+	}
+	if nested {
+		rest := map[string]any{}
+		for k, v := range metrics {
+			if !known[k] {
+				rest[k] = v
+			}
+		}
+		if len(rest) > 0 {
+			setExtra(run, "records", rest)
+		}
+		known = map[string]bool{"records": true}
 	}
 	if err := nvInputConfig(run, obj); err != nil {
 		return nil, err

@@ -55,7 +55,7 @@ func parseGuideLLM(obj map[string]any) ([]*model.Run, error) {
 			return nil, fmt.Errorf("benchmarks[%d]: %w", i, err)
 		}
 		if meta != nil {
-			run.Era = "≈v0.5 (metadata, config, scheduler_state)"
+			run.Era = string(eraGuideLLM05)
 		}
 		runs = append(runs, run)
 	}
@@ -65,9 +65,9 @@ func parseGuideLLM(obj map[string]any) ([]*model.Run, error) {
 func guidellmRun(bench, args map[string]any, version string) (*model.Run, error) {
 	run := model.NewRun("guidellm")
 	run.ToolVersion = version
-	run.Era = "≈v0.3 (args, run_stats)"
+	run.Era = string(eraGuideLLM03)
 	if has(bench, "config") || has(bench, "scheduler_state") {
-		run.Era = "≈v0.4 (config, scheduler_state)"
+		run.Era = string(eraGuideLLM04)
 	}
 	run.Model = firstString(args, "model")
 	for _, p := range [][]string{{"worker", "backend_model"}, {"config", "model"}, {"args", "model"}} {

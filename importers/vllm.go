@@ -32,15 +32,16 @@ var vllmKnown = map[string]bool{
 	"request_goodput:": true, "input_throughput": true, "output_throughput": true,
 	"total_token_throughput": true, "input_lens": true, "output_lens": true, "ttfts": true,
 	"itls": true, "errors": true, "start_times": true, "latencies": true, "generated_texts": true,
-	"version": true, "mode": true,
+	"version": true, "mode": true, "num_warmups": true,
 }
 
 // parseVLLM reads one vLLM result object of any era: benchmark_serving.py, `vllm bench
 // serve`, sweep run files and the Rust vllm-bench client.
 func parseVLLM(obj map[string]any) (*model.Run, error) {
 	run := model.NewRun("vllm")
-	run.Era = vllmEra(obj)
-	if strings.HasPrefix(run.Era, "vllm-bench") {
+	e := vllmEra(obj)
+	run.Era = string(e)
+	if e == eraVLLMBench {
 		run.Tool = "vllm-bench"
 	}
 	run.Date = parseDate(jsonx.Str(obj["date"]))
@@ -97,37 +98,40 @@ func parseVLLM(obj map[string]any) (*model.Run, error) {
 		model.ITL:  "pooled over every gap between streamed chunks of successful requests",
 	}
 	keepRest(run, obj, vllmKnown)
-	if run.Era == "A (early 2024 rewrite)" || run.Era == "B (v0.3-v0.4)" {
+	if n := num(obj, "num_warmups"); n.Known() && n > 0 {
+		run.ToolWarmup = &model.Warmup{Requests: int(n), Setting: "num_warmups (--num-warmups): sent before the benchmark, not in its statistics"}
+	}
+	if e == eraVLLMA || e == eraVLLMB {
 		run.Definitions[model.TPOT] = "per request: latency / output_len (early versions)"
 	}
 	return run, nil
 }
 
 // vllmEra places a result in the eras of formats/results.md 1.7 by the keys it has.
-func vllmEra(obj map[string]any) string {
+func vllmEra(obj map[string]any) era {
 	has := func(k string) bool { _, ok := obj[k]; return ok }
 	date := jsonx.Str(obj["date"])
 	switch {
 	case has("mode") || strings.Contains(date, "T"):
-		return "vllm-bench (Rust client)"
+		return eraVLLMBench
 	case has("endpoint_type") || has("label") || has("failed") || has("request_goodput"):
-		return "G (vLLM >=0.10)"
+		return eraVLLMG
 	case has("request_goodput:") && has("best_of"):
-		return "E (vLLM v0.6.5-v0.8.2)"
+		return eraVLLME2
 	case has("request_goodput:"):
-		return "F (vLLM v0.8.3-v0.9.x)"
+		return eraVLLMF
 	case has("burstiness") || has("max_concurrency"):
-		return "E (vLLM v0.6.4-v0.8.2)"
+		return eraVLLME
 	case has("total_token_throughput"):
-		return "D (vLLM v0.5.5-v0.6.3)"
+		return eraVLLMD
 	case has("request_inthroughput"):
-		return "B (v0.3-v0.4)"
+		return eraVLLMB
 	case has("total_input") || has("total_output"):
-		return "A (early 2024 rewrite)"
+		return eraVLLMA
 	case has("input_throughput") || has("std_ttft_ms"):
-		return "C (vLLM v0.4.x-v0.5.4)"
+		return eraVLLMC
 	}
-	return "unknown"
+	return eraVLLMUnknown
 }
 
 // readStats copies every {stat}_{metric}_ms key into the run's summary.

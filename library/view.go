@@ -17,6 +17,9 @@ type RunRow struct {
 	NumPrompts     model.Num `json:"num_prompts"`
 	Completed      model.Num `json:"completed"`
 	Failed         model.Num `json:"failed"`
+	Errored        model.Num `json:"errored"`    // Failed split as the tool counted;
+	Incomplete     model.Num `json:"incomplete"` // null where it keeps no such category
+	Cancelled      model.Num `json:"cancelled"`
 	RequestRate    model.Num `json:"request_rate"`
 	MaxConcurrency model.Num `json:"max_concurrency"`
 	DurationS      model.Num `json:"duration_s"`
@@ -25,6 +28,9 @@ type RunRow struct {
 	OutputThroughput     model.Num `json:"output_throughput"`
 	TotalTokenThroughput model.Num `json:"total_token_throughput"`
 	Goodput              model.Num `json:"request_goodput"`
+
+	Sampled    *model.Sample `json:"sampled"`     // per-request records a sample of the run
+	ToolWarmup *model.Warmup `json:"tool_warmup"` // warm-up the tool excluded
 
 	TTFT Metric `json:"ttft"`
 	TPOT Metric `json:"tpot"`
@@ -38,20 +44,34 @@ type RunRow struct {
 }
 
 // Metric pairs the tool's statistics with the recomputed ones (ms); either may be absent.
+// Used says which the analysis uses: "recomputed" only when the per-request records were
+// the whole population the tool summarised, else "tool".
 type Metric struct {
 	Tool       model.Stats `json:"tool"`
 	Recomputed model.Stats `json:"recomputed"`
+	Used       string      `json:"used,omitempty"`
 	Definition string      `json:"definition,omitempty"`
+}
+
+// Median is the median the analysis uses and whether it was recomputed from the requests.
+func (m Metric) Median() (model.Num, bool) {
+	s := m.Tool
+	if m.Used == model.UsedRecomputed {
+		s = m.Recomputed
+	}
+	v, ok := s.Median()
+	return v, ok && m.Used == model.UsedRecomputed
 }
 
 // Row projects a run onto its list row, with the short evidence of its files.
 func Row(r *model.Run, evidence []model.EvidenceSummary) RunRow {
 	metric := func(name string) Metric {
-		return Metric{Tool: r.Summary[name], Recomputed: r.Recomputed[name], Definition: r.Definitions[name]}
+		return Metric{Tool: r.Summary[name], Recomputed: r.Recomputed[name], Used: r.Used(name), Definition: r.Definitions[name]}
 	}
 	row := RunRow{
 		ID: r.ID, Label: r.Label, Role: r.Role, Tool: r.Tool, ToolVersion: r.ToolVersion, Era: r.Era,
 		Model: r.Model, Date: r.Date, NumPrompts: r.NumPrompts, Completed: r.Completed, Failed: r.Failed,
+		Errored: r.Errored, Incomplete: r.Incomplete, Cancelled: r.Cancelled, Sampled: r.Sampled, ToolWarmup: r.ToolWarmup,
 		RequestRate: r.RequestRate, MaxConcurrency: r.MaxConcurrency, DurationS: r.DurationS,
 		RequestThroughput: r.RequestThroughput, OutputThroughput: r.OutputThroughput,
 		TotalTokenThroughput: r.TotalTokenThroughput, Goodput: r.Goodput,

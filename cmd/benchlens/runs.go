@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"benchlens/library"
@@ -54,10 +55,10 @@ func (c *cli) writeJSON(v any) int {
 // exists (marked *), else the tool's own.
 func writeRunsTable(w io.Writer, rows []library.RunRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLABEL\tROLE\tTOOL\tMODEL\tBACKEND\tOK/N\tTTFT p50\tTPOT p50\tITL p50\tOUT tok/s")
+	fmt.Fprintln(tw, "ID\tLABEL\tROLE\tTOOL\tMODEL\tBACKEND\tOK/N\tNOT OK\tTTFT p50\tTPOT p50\tITL p50\tOUT tok/s")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s/%s\t%s\t%s\t%s\t%s\n", r.ID, r.Label, r.Role, r.Tool, short(r.Model, 36),
-			backend(r), count(r.Completed), count(r.NumPrompts), median(r.TTFT), median(r.TPOT), median(r.ITL), fixed(r.OutputThroughput, 1))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s/%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Label, r.Role, r.Tool, short(r.Model, 36),
+			backend(r), count(r.Completed), count(r.NumPrompts), notOK(r), median(r.TTFT), median(r.TPOT), median(r.ITL), fixed(r.OutputThroughput, 1))
 	}
 	tw.Flush()
 	if len(rows) == 0 {
@@ -65,14 +66,41 @@ func writeRunsTable(w io.Writer, rows []library.RunRow) {
 	}
 }
 
+// notOK prints the requests that did not succeed in the tool's own categories ("1 incomplete",
+// "2 errored, 1 cancelled"), or their count where the tool keeps none.
+func notOK(r library.RunRow) string {
+	var parts []string
+	known := false
+	for _, c := range []struct {
+		n    model.Num
+		name string
+	}{{r.Errored, "errored"}, {r.Incomplete, "incomplete"}, {r.Cancelled, "cancelled"}} {
+		if c.n.Known() {
+			known = true
+			if c.n != 0 {
+				parts = append(parts, count(c.n)+" "+c.name)
+			}
+		}
+	}
+	switch {
+	case len(parts) > 0:
+		return strings.Join(parts, ", ")
+	case known:
+		return "0"
+	}
+	return count(r.Failed)
+}
+
+// median prints the median the analysis uses, marked * when recomputed from the requests.
 func median(m library.Metric) string {
-	if v, ok := m.Recomputed["median"]; ok && v.Known() {
+	v, recomputed := m.Median()
+	if !v.Known() {
+		return "-"
+	}
+	if recomputed {
 		return fixed(v, 2) + "*"
 	}
-	if v, ok := m.Tool["median"]; ok && v.Known() {
-		return fixed(v, 2)
-	}
-	return "-"
+	return fixed(v, 2)
 }
 
 func fixed(n model.Num, prec int) string {

@@ -16,23 +16,25 @@ import (
 // runDetail is `show RUN --json`: the list row plus everything else the library holds.
 type runDetail struct {
 	library.RunRow
-	Bundle      string                 `json:"bundle"`
-	Backend     string                 `json:"backend"`
-	Tokenizer   string                 `json:"tokenizer"`
-	Burstiness  model.Num              `json:"burstiness"`
-	InputTokens model.Num              `json:"total_input_tokens"`
-	OutputTok   model.Num              `json:"total_output_tokens"`
-	InputTput   model.Num              `json:"input_throughput"`
-	Summary     map[string]model.Stats `json:"summary"`
-	Recomputed  map[string]model.Stats `json:"recomputed"`
-	Definitions map[string]string      `json:"definitions"`
-	Metadata    map[string]string      `json:"metadata"`
-	Extra       map[string]any         `json:"extra"`
-	Manifest    model.Manifest         `json:"manifest"`
-	Warnings    []string               `json:"warnings"`
-	Requests    requestsInfo           `json:"requests"`
-	Files       []store.FileInfo       `json:"files"`
-	Evidence    []model.Evidence       `json:"evidence"`
+	Bundle       string                 `json:"bundle"`
+	Backend      string                 `json:"backend"`
+	Tokenizer    string                 `json:"tokenizer"`
+	Burstiness   model.Num              `json:"burstiness"`
+	InputTokens  model.Num              `json:"total_input_tokens"`
+	OutputTok    model.Num              `json:"total_output_tokens"`
+	InputTput    model.Num              `json:"input_throughput"`
+	Summary      map[string]model.Stats `json:"summary"`
+	Recomputed   map[string]model.Stats `json:"recomputed"`
+	Used         map[string]string      `json:"used"` // per metric: "tool" or "recomputed"
+	IdentifiedBy string                 `json:"identified_by"`
+	Definitions  map[string]string      `json:"definitions"`
+	Metadata     map[string]string      `json:"metadata"`
+	Extra        map[string]any         `json:"extra"`
+	Manifest     model.Manifest         `json:"manifest"`
+	Warnings     []string               `json:"warnings"`
+	Requests     requestsInfo           `json:"requests"`
+	Files        []store.FileInfo       `json:"files"`
+	Evidence     []model.Evidence       `json:"evidence"`
 }
 
 type requestsInfo struct {
@@ -76,6 +78,12 @@ func (c *cli) show(st *store.Store, id int64, asJSON bool) int {
 		Burstiness: r.Burstiness, InputTokens: r.TotalInputTokens, OutputTok: r.TotalOutputTokens,
 		InputTput: r.InputThroughput, Summary: r.Summary, Recomputed: r.Recomputed, Definitions: r.Definitions,
 		Metadata: r.Metadata, Extra: r.Extra, Manifest: r.Manifest, Warnings: r.Warnings, Files: files}
+	d.IdentifiedBy, d.Used = r.IdentifiedBy, map[string]string{}
+	for _, src := range []map[string]model.Stats{r.Summary, r.Recomputed} {
+		for m := range src {
+			d.Used[m] = r.Used(m)
+		}
+	}
 	d.Requests.Count = len(r.Requests)
 	for i := range r.Requests {
 		if !r.Requests[i].OK() {
@@ -114,11 +122,22 @@ func writeDetail(w io.Writer, d runDetail) {
 	line("label / role", d.Label+" / "+d.Role)
 	line("tool", strings.TrimSpace(d.Tool+" "+d.ToolVersion))
 	line("format era", d.Era)
+	line("identified by", d.IdentifiedBy)
 	line("model", d.Model)
 	line("date", d.Date)
 	line("bundle", d.Bundle)
 	line("requests", fmt.Sprintf("%s ok of %s (%s failed); %d per-request records, %d gaps",
-		count(d.Completed), count(d.NumPrompts), count(d.Failed), d.Requests.Count, d.Requests.Gaps))
+		count(d.Completed), count(d.NumPrompts), notOK(d.RunRow), d.Requests.Count, d.Requests.Gaps))
+	if w := d.ToolWarmup; w != nil {
+		where := "not in the file"
+		if w.InFile {
+			where = "their records set aside"
+		}
+		line("warm-up (tool's)", fmt.Sprintf("%d warm-up, %d cool-down requests excluded by the tool, %s; %s", w.Requests, w.Cooldown, where, w.Setting))
+	}
+	if sm := d.Sampled; sm != nil {
+		line("records", fmt.Sprintf("a sample: %d of %d successful requests (%s)", sm.Records, sm.Population, sm.Why))
+	}
 	line("rate / concurrency", fixed(d.RequestRate, 2)+" req/s / "+count(d.MaxConcurrency))
 	line("duration", fixed(d.DurationS, 2)+" s")
 	line("throughput", fmt.Sprintf("%s req/s, %s out tok/s, %s total tok/s",
@@ -128,7 +147,7 @@ func writeDetail(w io.Writer, d runDetail) {
 	}
 	tw.Flush()
 
-	fmt.Fprintln(w, "\nlatency (ms)          tool's own                      recomputed from requests")
+	fmt.Fprintln(w, "\nlatency (ms)          tool's own                      recomputed from requests      used")
 	metrics := make([]string, 0, len(d.Summary)+len(d.Recomputed))
 	seen := map[string]bool{}
 	for _, m := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL} {
@@ -148,7 +167,7 @@ func writeDetail(w io.Writer, d runDetail) {
 		if d.Summary[m] == nil && d.Recomputed[m] == nil {
 			continue
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", m, statsLine(d.Summary[m]), statsLine(d.Recomputed[m]))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", m, statsLine(d.Summary[m]), statsLine(d.Recomputed[m]), d.Used[m])
 	}
 	tw.Flush()
 	for _, m := range metrics {
@@ -178,7 +197,7 @@ func statsLine(s model.Stats) string {
 	}
 	var parts []string
 	for _, k := range []string{"mean", "median", "std", "p99"} {
-		if v, ok := s[k]; ok {
+		if v, ok := s.Stat(k); ok {
 			parts = append(parts, k+" "+fixed(v, 2))
 		}
 	}
