@@ -126,7 +126,7 @@ func writeDetail(w io.Writer, d runDetail) {
 	line("model", d.Model)
 	line("date", d.Date)
 	line("bundle", d.Bundle)
-	line("requests", fmt.Sprintf("%s ok of %s (%s failed); %d per-request records, %d gaps",
+	line("requests", fmt.Sprintf("%s ok of %s, not ok: %s; %d per-request records, %d gaps",
 		count(d.Completed), count(d.NumPrompts), notOK(d.RunRow), d.Requests.Count, d.Requests.Gaps))
 	if w := d.ToolWarmup; w != nil {
 		where := "not in the file"
