@@ -105,10 +105,17 @@ func (v *runView) display(rd compare.RunData) {
 		items = append(items, widget.NewFormItem(lang.L(name), l))
 	}
 	add("Tool", strings.TrimSpace(r.Tool+" "+r.ToolVersion+" · "+r.Era))
+	add("Identified by", r.IdentifiedBy)
 	add("Model", r.Model)
 	add("Date", r.Date)
 	add("Bundle", r.Bundle)
-	add("Requests", fmt.Sprintf("%s ok of %s, %s failed; %d per-request records", num(r.Completed), num(r.NumPrompts), num(r.Failed), len(r.Requests)))
+	add("Requests", fmt.Sprintf("%s ok of %s, %s failed%s; %d per-request records", num(r.Completed), num(r.NumPrompts), num(r.Failed), categories(r), len(r.Requests)))
+	if w := r.ToolWarmup; w != nil {
+		add("Tool's warm-up", fmt.Sprintf("%d warm-up, %d cool-down requests excluded by the tool (%s)", w.Requests, w.Cooldown, w.Setting))
+	}
+	for _, w := range r.Warnings {
+		add("Warning", w)
+	}
 	add("Load", fmt.Sprintf("rate %s req/s, max concurrency %s, burstiness %s", num(r.RequestRate), num(r.MaxConcurrency), num(r.Burstiness)))
 	add("Throughput", fmt.Sprintf("%s req/s, %s output tok/s, %s total tok/s", num(r.RequestThroughput), num(r.OutputThroughput), num(r.TotalTokenThroughput)))
 	for _, sec := range []string{"stack_fingerprint", "node", "workload"} {
@@ -284,4 +291,21 @@ func pct(n model.Num) string {
 		return "?"
 	}
 	return fmt.Sprintf("%.1f%%", 100*n.F())
+}
+
+// categories is the tool's split of the failed requests, " (1 errored, 2 incomplete)", or "".
+func categories(r *model.Run) string {
+	var parts []string
+	for _, c := range []struct {
+		n    model.Num
+		name string
+	}{{r.Errored, "errored"}, {r.Incomplete, "incomplete"}, {r.Cancelled, "cancelled"}} {
+		if c.n.Known() && c.n != 0 {
+			parts = append(parts, num(c.n)+" "+c.name)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
