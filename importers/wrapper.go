@@ -28,7 +28,10 @@ func wrapperKeys(obj map[string]any) []string {
 	for k, v := range obj {
 		m := wrapperKey.FindStringSubmatch(k)
 		inner := jsonx.Object(v)
-		if m == nil || inner == nil || identify(inner).tool == "" {
+		if m == nil || inner == nil {
+			return nil
+		}
+		if tool := identify(inner).tool; tool == "" || tool == "genai-perf-raw" { // raw exports are parts, not runs
 			return nil
 		}
 		n, _ := strconv.Atoi(m[1])

@@ -72,6 +72,11 @@ func TestSampledRequestsKeepTheToolsStatistics(t *testing.T) {
 	if !hasWarning(rec.Warnings, "the tool's statistics are used") || len(rec.Measurement.Sampled) != 2 {
 		t.Errorf("record warnings %q, sampled %q", rec.Warnings, rec.Measurement.Sampled)
 	}
+	for _, c := range rec.Checklist() {
+		if c.Name == "measurement" && !strings.Contains(c.Reason, "a sample (1 of 46") {
+			t.Errorf("checklist measurement %q", c.Reason)
+		}
+	}
 	if got := rec.Perf[model.TTFT].Baseline; math.Abs(got.F()-med.F()) > 1e-9 {
 		t.Errorf("compared TTFT %v, want the tool's median %v", got, med)
 	}

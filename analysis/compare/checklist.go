@@ -66,10 +66,12 @@ func (r Record) Checklist() []Check {
 			meas.Hint = "record workload.warmup_iters and discard the warm-up requests"
 		}
 	}
-	if len(r.Measurement.Sampled) > 0 && meas.State == CheckOK {
-		meas.State = CheckWarn
+	if len(r.Measurement.Sampled) > 0 {
 		meas.Reason += "; " + strings.Join(r.Measurement.Sampled, "; ")
-		meas.Hint = "keep every request's record (GuideLLM: no --output-sampling) to compare request by request"
+		if meas.State == CheckOK {
+			meas.State = CheckWarn
+			meas.Hint = "keep every request's record (GuideLLM: no --output-sampling) to compare request by request"
+		}
 	}
 	out = append(out, meas)
 

@@ -43,6 +43,11 @@ func TestRunsAndShowTellTheirSources(t *testing.T) {
 		}
 	}
 
+	// The compare checklist and record say that run 2's records are a sample.
+	out, _, _ = bl(t, "--db", db, "compare", "--baseline", "2", "--candidate", "3")
+	if !strings.Contains(out, "measurement") || strings.Count(out, "baseline run 2: per-request records are a sample (1 of 46") != 2 {
+		t.Errorf("compare does not say run 2 is a sample in its checklist and warnings:\n%s", out)
+	}
 	out, _, _ = bl(t, "--db", db, "runs", "--json")
 	var rows []struct {
 		Incomplete *float64 `json:"incomplete"`
