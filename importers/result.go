@@ -186,7 +186,8 @@ func identify(obj map[string]any) identity {
 		return identity{"llmperf", "results_* keys"}
 	}
 	switch {
-	case strings.HasPrefix(backend, "sglang") && !has("model_id"):
+	case strings.HasPrefix(backend, "sglang") && !has("model_id") &&
+		(has("mean_ttft_ms") || has("median_e2e_latency_ms") || has("request_throughput") || has("completed") || has("ttfts")):
 		return identity{"sglang", fmt.Sprintf("backend %q without vLLM's model_id key", backend)}
 	case has("dataset_name") && (has("total_output_tokens_retokenized") || has("server_info") || has("mean_e2e_latency_ms")) && !has("model_id"):
 		return identity{"sglang", "dataset_name with SGLang's keys (server_info, *_retokenized, *_e2e_latency_ms), no model_id"}
