@@ -57,8 +57,8 @@ var stageMetrics = []stageMetric{
 // warmup is the run's declared warm-up (rule 2) and whether it declares any: the warm-up the
 // tool itself excluded (recorded at import), else the manifest's workload.warmup_iters.
 func warmup(r *model.Run) (int, bool) {
-	if w := r.ToolWarmup; w != nil {
-		return w.Requests, true
+	if toolWarmedUp(r) {
+		return r.ToolWarmup.Requests, true
 	}
 	s := r.Manifest.String("workload", "warmup_iters")
 	if s == "" {
@@ -85,7 +85,7 @@ func Measured(r *model.Run) []model.Request {
 		sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].Start < reqs[j].Start })
 	}
 	n := 0
-	if r.ToolWarmup == nil {
+	if !toolWarmedUp(r) {
 		n, _ = warmup(r)
 	}
 	if n >= len(reqs) {
@@ -93,6 +93,10 @@ func Measured(r *model.Run) []model.Request {
 	}
 	return reqs[n:]
 }
+
+// toolWarmedUp says the tool itself excluded warm-up requests: they are not in the records,
+// and nothing more is dropped.
+func toolWarmedUp(r *model.Run) bool { return r.ToolWarmup != nil && r.ToolWarmup.Requests > 0 }
 
 func hasStarts(reqs []model.Request) bool {
 	for i := range reqs {
