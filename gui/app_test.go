@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"benchlens/analysis/compare"
 	"benchlens/library"
@@ -285,4 +286,29 @@ func TestImportWhileAnnotating(t *testing.T) {
 	if len(hist) != 20 || hist[19].Note != "note 19" {
 		t.Errorf("%d annotations, last %+v", len(hist), hist[len(hist)-1])
 	}
+}
+
+// The run view says what the tool excluded and counted apart, and how the tool was known.
+func TestRunViewToolWarmup(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	u.importer.onDropped(fyne.Position{}, dropped("../library/testdata/fidelity/guidellm-warmup"))
+	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 1 })
+	for id := range u.library.rows {
+		u.run.show(id)
+	}
+	eventually(t, "the run", func() bool { return strings.Contains(u.run.title.Text, "guidellm-warmup") })
+	got := map[string]string{}
+	for _, it := range u.run.summary.Items {
+		if l, ok := it.Widget.(*widget.Label); ok {
+			got[it.Text] = l.Text
+		}
+	}
+	for name, want := range map[string]string{"Identified by": "benchmarks[]", "Tool's warm-up": "1 warm-up, 1 cool-down",
+		"Requests": "1 failed (1 incomplete)", "Warning": "measurement window"} {
+		if !strings.Contains(got[name], want) {
+			t.Errorf("run view %s = %q, want …%s…", name, got[name], want)
+		}
+	}
+	u.showView(viewRun)
+	shot(t, u, "run-tool-warmup")
 }
