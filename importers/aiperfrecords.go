@@ -102,9 +102,15 @@ func parseAIPerfRecord(name string, obj map[string]any) (*Part, error) {
 		if r.Error == "" {
 			r.Error = "error"
 		}
+	} else if md["was_cancelled"] == true {
+		r.Error = "cancelled"
 	}
-	return &Part{Tool: "aiperf", Stem: partDir(name), Requests: []model.Request{r},
-		Extra: map[string]any{"per_request_source": "AIPerf profile_export.jsonl: TPOT is AIPerf's per-request inter_token_latency, ITL its inter_chunk_latency gaps"}}, nil
+	part := &Part{Tool: "aiperf", Stem: partDir(name), Requests: []model.Request{r},
+		Extra: map[string]any{"per_request_source": "AIPerf profile_export.jsonl: TPOT is AIPerf's per-request inter_token_latency, ITL its inter_chunk_latency gaps"}}
+	if md["benchmark_phase"] == "warmup" {
+		part.Requests, part.Warmup = nil, 1
+	}
+	return part, nil
 }
 
 // partDir names a part by its folder, where AIPerf keeps one run's exports.

@@ -160,6 +160,13 @@ func pairPart(items []*Item, file *model.SourceFile, part *Part) *Item {
 
 func mergePart(run *model.Run, part *Part) {
 	run.Requests = part.Requests
+	if part.Warmup > 0 {
+		w := &model.Warmup{Requests: part.Warmup, InFile: true, Setting: "records marked as warm-up by the tool (" + part.Tool + ")"}
+		if run.ToolWarmup != nil && run.ToolWarmup.Setting != "" {
+			w.Setting += "; " + run.ToolWarmup.Setting
+		}
+		run.ToolWarmup = w
+	}
 	for k, v := range part.Extra {
 		if run.Extra == nil {
 			run.Extra = map[string]any{}

@@ -29,6 +29,9 @@ type Part struct {
 	Stem     string // the run's file stem, to pair with its summary
 	Requests []model.Request
 	Extra    map[string]any
+	// Warmup counts records the tool marked as warm-up (AIPerf's benchmark_phase "warmup"):
+	// left out of Requests, as the tool left them out of its statistics.
+	Warmup int
 }
 
 // skipKeys are large per-request members nobody analyses; skipping them halves the work on a
@@ -128,6 +131,7 @@ func parseJSON(name string, data []byte, drop func(int)) (Parsed, error) {
 				}
 				if p.Part != nil && p.Part.Tool == part.Tool {
 					p.Part.Requests = append(p.Part.Requests, part.Requests...) // one record per line
+					p.Part.Warmup += part.Warmup
 				} else {
 					p.Part = part
 				}

@@ -203,3 +203,20 @@ func causeText(rec compare.Record) string {
 	}
 	return b.String()
 }
+
+// AIPerf writes its warm-up requests into profile_export.jsonl marked benchmark_phase
+// "warmup"; its statistics leave them out, and so does benchlens.
+func TestAIPerfWarmupRecordsExcluded(t *testing.T) {
+	_, runs, rep := importOne(t, "aiperf-warmup")
+	run := wantOneRun(t, runs, rep)
+	if w := run.ToolWarmup; w == nil || w.Requests != 1 || !w.InFile || !strings.Contains(w.Setting, "phases[0]") {
+		t.Fatalf("tool warm-up %+v", run.ToolWarmup)
+	}
+	if len(run.Requests) != 2 || run.Sampled != nil {
+		t.Fatalf("%d records, sampled %+v", len(run.Requests), run.Sampled)
+	}
+	tool, got := run.Summary[model.TTFT]["mean"].F(), run.Recomputed[model.TTFT]["mean"].F()
+	if math.Abs(got-tool) > 1e-9 || run.Used(model.TTFT) != model.UsedRecomputed {
+		t.Errorf("TTFT mean recomputed %v, tool %v (used %q)", got, tool, run.Used(model.TTFT))
+	}
+}
