@@ -74,6 +74,7 @@ func Assemble(entries []Entry) ([]Item, []error) {
 			continue
 		}
 		run := model.NewRun(f.p.Part.Tool)
+		run.IdentifiedBy = "per-request records of " + f.p.Part.Tool + ", without their summary"
 		mergePart(run, f.p.Part)
 		run.Warnings = append(run.Warnings, "per-request records without their summary file")
 		items = append(items, &Item{Run: run, Result: f.file})

@@ -110,7 +110,11 @@ func parseCSV(name string, data []byte) (Parsed, bool, error) {
 		tool = "aiperf"
 	}
 	run := model.NewRun(tool)
-	run.Era = "summary CSV"
+	run.Era = string(eraSummaryCSV)
+	run.IdentifiedBy = "summary CSV (Metric,avg,… header) without std / p1 columns: genai-perf"
+	if aiperf {
+		run.IdentifiedBy = "summary CSV (Metric,avg,… header) with std / p1 columns: AIPerf"
+	}
 	known, err := readNVMetrics(run, obj, aiperf)
 	if err != nil {
 		return Parsed{Kind: model.KindResult}, true, err

@@ -36,3 +36,13 @@ const (
 	eraAIPerfRecords     era = "early export (metrics under records)"
 	eraAIPerfUnversioned era = "export without schema_version"
 )
+
+// genai-perf's summary eras, and the CSV summaries of genai-perf and AIPerf.
+const (
+	eraGenAIPerfNested era = "nested input_config (newer)"
+	eraGenAIPerfFlat   era = "flat input_config (older)"
+	eraSummaryCSV      era = "summary CSV"
+)
+
+// llmperf's summary; the version it states is appended.
+const eraLLMPerfSummary era = "summary"

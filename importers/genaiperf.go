@@ -252,9 +252,9 @@ func parseGenAIPerfSummary(obj map[string]any) (*model.Run, error) {
 	if err := nvInputConfig(run, obj); err != nil {
 		return nil, err
 	}
-	run.Era = "nested input_config (newer)"
+	run.Era = string(eraGenAIPerfNested)
 	if ic := jsonx.Object(obj["input_config"]); ic == nil || has(ic, "model") {
-		run.Era = "flat input_config (older)"
+		run.Era = string(eraGenAIPerfFlat)
 	}
 	run.ToolVersion = jsonx.Str(obj["version"])
 	known["version"] = true

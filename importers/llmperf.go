@@ -34,9 +34,9 @@ var llmperfKnown = map[string]bool{
 func parseLLMPerfSummary(name string, obj map[string]any) (*model.Run, error) {
 	run := model.NewRun("llmperf")
 	run.ToolVersion = jsonx.Str(obj["version"])
-	run.Era = "summary"
+	run.Era = string(eraLLMPerfSummary)
 	if run.ToolVersion != "" {
-		run.Era = "summary, version " + run.ToolVersion
+		run.Era = string(eraLLMPerfSummary) + ", version " + run.ToolVersion
 	}
 	run.Model = jsonx.Str(obj["model"])
 
