@@ -296,13 +296,20 @@ func TestRunViewToolWarmup(t *testing.T) {
 	for id := range u.library.rows {
 		u.run.show(id)
 	}
-	eventually(t, "the run", func() bool { return strings.Contains(u.run.title.Text, "guidellm-warmup") })
 	got := map[string]string{}
-	for _, it := range u.run.summary.Items {
-		if l, ok := it.Widget.(*widget.Label); ok {
-			got[it.Text] = l.Text
-		}
-	}
+	eventually(t, "the run", func() bool {
+		var ok bool
+		fyne.DoAndWait(func() {
+			clear(got)
+			for _, it := range u.run.summary.Items {
+				if l, isLabel := it.Widget.(*widget.Label); isLabel {
+					got[it.Text] = l.Text
+				}
+			}
+			ok = strings.Contains(u.run.title.Text, "guidellm-warmup") && got["Tool's warm-up"] != ""
+		})
+		return ok
+	})
 	for name, want := range map[string]string{"Identified by": "benchmarks[]", "Tool's warm-up": "1 warm-up, 1 cool-down",
 		"Requests": "1 failed (1 incomplete)", "Warning": "measurement window"} {
 		if !strings.Contains(got[name], want) {
