@@ -1,22 +1,8 @@
 package importers
 
-// era is a format generation of one tool, as formats/results.md names them. Logic compares
-// these constants, never the text stored on the run.
+// era is a format generation of one tool, as formats/results.md names them (vLLM's are
+// vllmEra, in vllm.go). Logic compares these constants, never the text stored on the run.
 type era string
-
-// vLLM's result eras (formats/results.md 1.7) and the Rust client's.
-const (
-	eraVLLMA       era = "A (early 2024 rewrite)"
-	eraVLLMB       era = "B (v0.3-v0.4)"
-	eraVLLMC       era = "C (vLLM v0.4.x-v0.5.4)"
-	eraVLLMD       era = "D (vLLM v0.5.5-v0.6.3)"
-	eraVLLME       era = "E (vLLM v0.6.4-v0.8.2)"
-	eraVLLME2      era = "E (vLLM v0.6.5-v0.8.2)"
-	eraVLLMF       era = "F (vLLM v0.8.3-v0.9.x)"
-	eraVLLMG       era = "G (vLLM >=0.10)"
-	eraVLLMBench   era = "vllm-bench (Rust client)"
-	eraVLLMUnknown era = "unknown"
-)
 
 // SGLang bench_serving's eras.
 const (

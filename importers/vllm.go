@@ -32,16 +32,16 @@ var vllmKnown = map[string]bool{
 	"request_goodput:": true, "input_throughput": true, "output_throughput": true,
 	"total_token_throughput": true, "input_lens": true, "output_lens": true, "ttfts": true,
 	"itls": true, "errors": true, "start_times": true, "latencies": true, "generated_texts": true,
-	"version": true, "mode": true, "num_warmups": true,
+	"version": true, "mode": true,
 }
 
 // parseVLLM reads one vLLM result object of any era: benchmark_serving.py, `vllm bench
 // serve`, sweep run files and the Rust vllm-bench client.
 func parseVLLM(obj map[string]any) (*model.Run, error) {
 	run := model.NewRun("vllm")
-	e := vllmEra(obj)
-	run.Era = string(e)
-	if e == eraVLLMBench {
+	era := vllmEraOf(obj)
+	run.Era = string(era)
+	if era == eraRustBench {
 		run.Tool = "vllm-bench"
 	}
 	run.Date = parseDate(jsonx.Str(obj["date"]))
@@ -79,6 +79,9 @@ func parseVLLM(obj map[string]any) (*model.Run, error) {
 		return nil, err
 	}
 	run.Requests = reqs
+	if n := num(obj, "num_warmups"); n.Known() && n > 0 {
+		run.ToolWarmup = &model.Warmup{Requests: int(n), Setting: "num_warmups (--num-warmups): sent before the benchmark, not in its statistics"}
+	}
 	if !run.Failed.Known() && run.NumPrompts.Known() && run.Completed.Known() {
 		run.Failed = run.NumPrompts - run.Completed
 	}
@@ -98,40 +101,55 @@ func parseVLLM(obj map[string]any) (*model.Run, error) {
 		model.ITL:  "pooled over every gap between streamed chunks of successful requests",
 	}
 	keepRest(run, obj, vllmKnown)
-	if n := num(obj, "num_warmups"); n.Known() && n > 0 {
-		run.ToolWarmup = &model.Warmup{Requests: int(n), Setting: "num_warmups (--num-warmups): sent before the benchmark, not in its statistics"}
-	}
-	if e == eraVLLMA || e == eraVLLMB {
+	if era == eraA || era == eraB {
 		run.Definitions[model.TPOT] = "per request: latency / output_len (early versions)"
 	}
 	return run, nil
 }
 
-// vllmEra places a result in the eras of formats/results.md 1.7 by the keys it has.
-func vllmEra(obj map[string]any) era {
+// vllmEra is a generation of vLLM's result format (formats/results.md 1.7); its value is the
+// label stored as the run's era.
+type vllmEra string
+
+// The eras, newest first.
+const (
+	eraRustBench vllmEra = "vllm-bench (Rust client)"
+	eraG         vllmEra = "G (vLLM >=0.10)"
+	eraE065      vllmEra = "E (vLLM v0.6.5-v0.8.2)"
+	eraF         vllmEra = "F (vLLM v0.8.3-v0.9.x)"
+	eraE064      vllmEra = "E (vLLM v0.6.4-v0.8.2)"
+	eraD         vllmEra = "D (vLLM v0.5.5-v0.6.3)"
+	eraB         vllmEra = "B (v0.3-v0.4)"
+	eraA         vllmEra = "A (early 2024 rewrite)"
+	eraC         vllmEra = "C (vLLM v0.4.x-v0.5.4)"
+	eraUnknown   vllmEra = "unknown"
+)
+
+// vllmEraOf places a result in the eras by the keys it has.
+func vllmEraOf(obj map[string]any) vllmEra {
 	has := func(k string) bool { _, ok := obj[k]; return ok }
 	date := jsonx.Str(obj["date"])
 	switch {
 	case has("mode") || strings.Contains(date, "T"):
-		return eraVLLMBench
+		return eraRustBench
 	case has("endpoint_type") || has("label") || has("failed") || has("request_goodput"):
-		return eraVLLMG
+		return eraG
 	case has("request_goodput:") && has("best_of"):
-		return eraVLLME2
+		return eraE065
 	case has("request_goodput:"):
-		return eraVLLMF
+		return eraF
 	case has("burstiness") || has("max_concurrency"):
-		return eraVLLME
+		return eraE064
 	case has("total_token_throughput"):
-		return eraVLLMD
+		return eraD
 	case has("request_inthroughput"):
-		return eraVLLMB
+		return eraB
 	case has("total_input") || has("total_output"):
-		return eraVLLMA
+		return eraA
 	case has("input_throughput") || has("std_ttft_ms"):
-		return eraVLLMC
+		return eraC
 	}
-	return eraVLLMUnknown
+	return eraUnknown
 }
 
 // readStats copies every {stat}_{metric}_ms key into the run's summary.
