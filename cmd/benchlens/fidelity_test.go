@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,6 +48,21 @@ func TestRunsAndShowTellTheirSources(t *testing.T) {
 	out, _, _ = bl(t, "--db", db, "compare", "--baseline", "2", "--candidate", "3")
 	if !strings.Contains(out, "measurement") || strings.Count(out, "baseline run 2: per-request records are a sample (1 of 46") != 2 {
 		t.Errorf("compare does not say run 2 is a sample in its checklist and warnings:\n%s", out)
+	}
+	// Exports carry it too: the runs table says whose statistics, the records their warnings.
+	if _, stderr, code := bl(t, "--db", db, "compare", "--baseline", "2", "--candidate", "3", "--save"); code != 0 {
+		t.Fatalf("compare --save: %s", stderr)
+	}
+	dir := t.TempDir()
+	for _, args := range [][]string{{"--csv", dir}, {"--md", filepath.Join(dir, "r.md")}} {
+		if _, stderr, code := bl(t, append([]string{"--db", db, "export"}, args...)...); code != 0 {
+			t.Fatalf("export %s: %s", args[0], stderr)
+		}
+	}
+	runsCSV, _ := os.ReadFile(filepath.Join(dir, "runs.csv"))
+	md, _ := os.ReadFile(filepath.Join(dir, "r.md"))
+	if !strings.Contains(string(runsCSV), "tool (records a sample: 1 of 46)") || !strings.Contains(string(md), "a sample (1 of 46") {
+		t.Errorf("exports do not say run 2 is a sample:\n%s\n%s", runsCSV, md)
 	}
 	out, _, _ = bl(t, "--db", db, "runs", "--json")
 	var rows []struct {
