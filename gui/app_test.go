@@ -291,11 +291,11 @@ func TestImportWhileAnnotating(t *testing.T) {
 // The run view says what the tool excluded and counted apart, and how the tool was known.
 func TestRunViewToolWarmup(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
-	u.importer.onDropped(fyne.Position{}, dropped("../library/testdata/fidelity/guidellm-warmup"))
-	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 1 })
-	for id := range u.library.rows {
-		u.run.show(id)
+	rep := library.Import(u.st, []string{"../library/testdata/fidelity/guidellm-warmup"}, library.Options{})
+	if len(rep.Added) != 1 || len(rep.Errors) > 0 {
+		t.Fatalf("import: %v, errors %v", rep.Added, rep.Errors)
 	}
+	u.run.show(rep.Added[0])
 	got := map[string]string{}
 	eventually(t, "the run", func() bool {
 		var ok bool
