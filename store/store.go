@@ -114,3 +114,17 @@ func isBusy(err error) bool {
 	var se sqlite3.Error
 	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
 }
+
+// SQLiteVersion returns sqlite_version() of the SQLite linked into benchlens.
+func SQLiteVersion() string {
+	db, err := sql.Open("sqlite3", ":memory:")
+	if err != nil {
+		return "unknown"
+	}
+	defer db.Close()
+	var v string
+	if err := db.QueryRow("SELECT sqlite_version()").Scan(&v); err != nil {
+		return "unknown"
+	}
+	return v
+}

@@ -52,6 +52,7 @@ func Compare(base, cand Arm, set Settings) Record {
 	if !rec.Overhead.Measured {
 		rec.Notes = append(rec.Notes, "overhead: unmeasured (no profiler traces)")
 	}
+	rec.Reproduce = recipe(base, cand)
 	return rec
 }
 

@@ -1,6 +1,9 @@
 package compare
 
-import "benchlens/model"
+import (
+	"benchlens/analysis/reproduce"
+	"benchlens/model"
+)
 
 // Verdicts (METHOD.md rule 6).
 const (
@@ -42,6 +45,7 @@ type Record struct {
 	Buckets          Buckets               `json:"buckets" yaml:"buckets"`
 	Arms             Arms                  `json:"arms" yaml:"arms"`
 	Settings         Settings              `json:"settings" yaml:"settings"`
+	Reproduce        reproduce.Recipe      `json:"reproduce" yaml:"reproduce"` // the rerun recipe of each arm
 	Warnings         []string              `json:"warnings,omitempty" yaml:"warnings,omitempty"`
 }
 

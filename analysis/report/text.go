@@ -85,6 +85,14 @@ func Text(w io.Writer, rec compare.Record) error {
 			fmt.Fprintf(&b, ":\n    %s\n", l.Text)
 		}
 	}
+	fmt.Fprintln(&b, "\nreproduce (benchlens reproduce prints it as a shell script)")
+	for _, line := range strings.Split(strings.TrimRight(rec.Reproduce.Script(), "\n"), "\n") {
+		if line == "" {
+			b.WriteString("\n")
+			continue
+		}
+		fmt.Fprintf(&b, "  %s\n", line)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"benchlens/library"
 )
 
 func main() {
@@ -41,6 +43,9 @@ commands:
   backup FILE                              write a consistent copy of the library
   check [--json] [--repair]                verify integrity and invariants (exit 1 on problems);
                                            --repair first removes orphan files
+  reproduce COMPARISON | --baseline SEL --candidate SEL
+                                           the commands that re-create each arm, as a shell script
+  --version                                benchlens, commit, build date, Go and SQLite versions
 
 SEL is a label (every run with it forms the arm) or comma-separated run ids.
 The library is --db FILE, else $BENCHLENS_DB, else library.db in the user's data directory.
@@ -66,6 +71,9 @@ func run(stdout, stderr io.Writer, args []string) int {
 				return exitUsage
 			}
 			continue
+		case a == "--version" || a == "-version" || a == "version":
+			fmt.Fprint(stdout, library.Version().Text())
+			return exitOK
 		case a == "-h" || a == "--help" || a == "help":
 			fmt.Fprint(stdout, usage)
 			return exitOK
@@ -98,6 +106,8 @@ func run(stdout, stderr io.Writer, args []string) int {
 		return c.checkCmd(rest)
 	case "settings":
 		return c.settingsCmd(rest)
+	case "reproduce":
+		return c.reproduceCmd(rest)
 	}
 	fmt.Fprintf(stderr, "benchlens: unknown command %q\n\n%s", cmd, usage)
 	return exitUsage

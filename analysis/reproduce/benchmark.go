@@ -1,0 +1,203 @@
+package reproduce
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"benchlens/model"
+)
+
+// benchEra picks the benchmark client's era from the tool and format era the importer found.
+func benchEra(run *model.Run) (Era, bool) {
+	switch run.Tool {
+	case "vllm":
+		if strings.HasPrefix(run.Era, "G") {
+			return VLLMBenchServe, true
+		}
+		return VLLMBenchmarkServing, true
+	case "sglang":
+		return SGLangBenchServing, true
+	case "genai-perf":
+		return GenAIPerf, true
+	case "aiperf":
+		return AIPerf, true
+	case "guidellm":
+		return GuideLLM, true
+	case "llmperf":
+		return LLMPerf, true
+	}
+	return Era{}, false
+}
+
+// preConcurrency reports a vLLM result era older than --max-concurrency and --burstiness
+// (they arrived with era E, v0.6.4).
+func preConcurrency(era string) bool {
+	return len(era) > 1 && era[0] >= 'A' && era[0] <= 'D' && era[1] == ' '
+}
+
+// workload is the load a run was measured under, each value as text or a placeholder.
+type workload struct {
+	model, dataset, input, output, ratio, prompts, seed, concurrency, rate, burstiness string
+	unbounded                                                                          bool // the file says no concurrency limit
+}
+
+// workloadOf reads the run's load: the result file first, the manifest second.
+func workloadOf(run *model.Run) workload {
+	m := run.Manifest
+	extra := func(k string) string {
+		switch v := run.Extra[k].(type) {
+		case nil:
+			return ""
+		case float64:
+			return strconv.FormatFloat(v, 'f', -1, 64)
+		default:
+			return fmt.Sprint(v)
+		}
+	}
+	or := func(what string, vals ...string) string {
+		if v := first(vals...); v != "" {
+			return v
+		}
+		return Placeholder(what)
+	}
+	w := workload{
+		model:   or("model", run.Model, m.String("workload", "model_name")),
+		dataset: or("dataset", run.Dataset, m.String("workload", "dataset")),
+		input:   or("input_len", m.String("workload", "input_len"), extra("random_input_len")),
+		output:  or("output_len", m.String("workload", "output_len"), extra("random_output_len")),
+		ratio:   or("range_ratio", m.String("workload", "range_ratio"), extra("random_range_ratio")),
+		prompts: or("num_prompts", numText(run.NumPrompts), m.String("workload", "num_prompts")),
+		seed:    or("seed", m.String("workload", "seed")),
+		rate:    or("request_rate", numText(run.RequestRate), m.String("workload", "request_rate")),
+	}
+	w.concurrency = first(numText(run.MaxConcurrency), m.String("workload", "max_concurrency"))
+	if w.concurrency == "" {
+		// vLLM results from era E on always write max_concurrency: null means no limit.
+		w.unbounded = run.Tool == "vllm" && run.Era != "" && strings.ContainsRune("EFG", rune(run.Era[0]))
+		if !w.unbounded {
+			w.concurrency = Placeholder("max_concurrency")
+		}
+	}
+	if b := run.Burstiness; b.Known() && b.F() != 1 {
+		w.burstiness = numText(b)
+	}
+	return w
+}
+
+// numText writes a known number as the tools print it ("inf" for an unthrottled rate).
+func numText(n model.Num) string {
+	if !n.Known() {
+		return ""
+	}
+	f := n.F()
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case f == math.Trunc(f) && math.Abs(f) < 1e15:
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// benchmarkCommand builds the command that re-runs the run's benchmark at its load point.
+func benchmarkCommand(r Run) Command {
+	run := r.Run
+	c := Command{Runs: []int64{run.ID}}
+	w := workloadOf(run)
+	era, ok := benchEra(run)
+	if !ok {
+		c.Tool = run.Tool
+		c.Args = []string{Placeholder(run.Tool + " command line")}
+		c.Notes = append(c.Notes, fmt.Sprintf("benchlens does not know %s's options: rerun it with model %s, input_len %s, output_len %s, num_prompts %s, seed %s, max_concurrency %s, request_rate %s",
+			run.Tool, w.model, w.input, w.output, w.prompts, w.seed, orNone(w.concurrency), w.rate))
+		return c
+	}
+	c.Tool = era.Name
+	c.Args = append([]string(nil), era.Program...)
+	add := func(concept, value string) {
+		if flag, ok := era.Flags[concept]; ok && value != "" {
+			c.Args = append(c.Args, flag, value)
+		}
+	}
+	switch era.Name {
+	case GuideLLM.Name:
+		add(cModel, w.model)
+		c.Args = append(c.Args, "--target", Placeholder("server URL"))
+		add(cSyntheticData, "prompt_tokens="+w.input+",output_tokens="+w.output)
+		switch {
+		case w.concurrency == "1":
+			add(cProfile, "synchronous")
+		case w.concurrency != "" && !IsPlaceholder(w.concurrency):
+			add(cProfile, "concurrent")
+			add(cRequestRate, w.concurrency)
+		case w.rate == "inf":
+			add(cProfile, "throughput")
+		default:
+			add(cProfile, "poisson")
+			add(cRequestRate, w.rate)
+		}
+		add(cNumPrompts, w.prompts)
+		add(cSeed, w.seed)
+		return c
+	}
+
+	backend := run.Backend
+	if backend == "" {
+		backend = Placeholder("backend")
+	}
+	add(cBackend, backend)
+	add(cModel, w.model)
+	if _, ok := era.Flags[cDataset]; ok {
+		add(cDataset, w.dataset)
+		if w.dataset != "random" && !IsPlaceholder(w.dataset) {
+			c.Notes = append(c.Notes, "dataset "+w.dataset+": give its --dataset-path; the random-length flags below do not apply to it")
+		}
+	}
+	add(cInputLen, w.input)
+	add(cOutputLen, w.output)
+	if _, ok := era.Flags[cRangeRatio]; ok {
+		add(cRangeRatio, w.ratio)
+	} else if w.ratio == "0" || w.ratio == "0.0" {
+		add(cInputStd, "0") // fixed lengths: no spread
+		add(cOutputStd, "0")
+	} else if _, ok := era.Flags[cInputStd]; ok {
+		c.Notes = append(c.Notes, "range_ratio "+w.ratio+" has no exact equivalent in "+era.Name+"'s standard deviations")
+	}
+	add(cNumPrompts, w.prompts)
+	add(cSeed, w.seed)
+	old := run.Tool == "vllm" && preConcurrency(run.Era)
+	switch {
+	case old:
+		c.Notes = append(c.Notes, "result era "+run.Era+" predates --max-concurrency and --burstiness; these flags were checked against the v0.6.4-0.9 script: check them with --help of that checkout")
+	case w.unbounded:
+		c.Notes = append(c.Notes, "no concurrency limit (the file's max_concurrency is null)")
+	default:
+		add(cConcurrency, w.concurrency)
+	}
+	if IsPlaceholder(w.rate) && w.concurrency != "" && !IsPlaceholder(w.concurrency) && run.Tool != "vllm" && run.Tool != "sglang" {
+		c.Notes = append(c.Notes, "request_rate not recorded: left out, the load is set by the concurrency")
+	} else {
+		add(cRequestRate, w.rate)
+	}
+	if !old {
+		add(cBurstiness, w.burstiness)
+	}
+	switch era.Name {
+	case VLLMBenchmarkServing.Name, VLLMBenchServe.Name:
+		c.Args = append(c.Args, era.Flags[cSave], "--save-detailed")
+	case SGLangBenchServing.Name:
+		c.Args = append(c.Args, era.Flags[cSave], "results.jsonl", "--output-details")
+	case GenAIPerf.Name, AIPerf.Name:
+		c.Args = append(c.Args, "--streaming")
+	}
+	return c
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

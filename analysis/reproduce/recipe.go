@@ -1,0 +1,174 @@
+// Package reproduce builds the rerun recipe of a comparison: per arm, the server command and
+// the benchmark command that re-create its conditions, and the pins no command can set
+// (driver, base stack, machine, NUMA domain, card slot) as a checklist. Every value comes from
+// what the runs' files and manifests say; a value they do not record is a visible placeholder
+// ("<seed: not recorded>"), never a guess. Flag names follow each tool's era (eras.go).
+package reproduce
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"benchlens/model"
+)
+
+// Run is one run with the server logs attached to it.
+type Run struct {
+	Run  *model.Run
+	Logs []*model.LogEvidence
+}
+
+// Recipe is the `reproduce` section of a comparison record.
+type Recipe struct {
+	Baseline  Arm `json:"baseline" yaml:"baseline"`
+	Candidate Arm `json:"candidate" yaml:"candidate"`
+}
+
+// Arm is the rerun recipe of one arm: one server command per distinct server configuration
+// among its runs (usually one), one benchmark command per distinct load point, the pins.
+type Arm struct {
+	Label     string    `json:"label" yaml:"label"`
+	Server    []Command `json:"server" yaml:"server"`
+	Benchmark []Command `json:"benchmark" yaml:"benchmark"`
+	Pins      []Pin     `json:"pins" yaml:"pins"`
+	Warmup    string    `json:"warmup" yaml:"warmup"` // how the runs' warm-up was declared
+}
+
+// Command is one command line: environment assignments, then the words to run.
+type Command struct {
+	Tool  string   `json:"tool" yaml:"tool"` // the era, e.g. "vllm bench serve (vLLM >= 0.10)"
+	Env   []string `json:"env,omitempty" yaml:"env,omitempty,flow"`
+	Args  []string `json:"args" yaml:"args,flow"`
+	Runs  []int64  `json:"runs" yaml:"runs,flow"`                  // the runs it re-creates
+	Notes []string `json:"notes,omitempty" yaml:"notes,omitempty"` // what it cannot set, where values came from
+}
+
+// Pin is a condition no command sets; Recorded is false when Value is a placeholder.
+type Pin struct {
+	Name     string `json:"name" yaml:"name"`
+	Value    string `json:"value" yaml:"value"`
+	Recorded bool   `json:"recorded" yaml:"recorded"`
+}
+
+// Placeholder is the visible stand-in for a value the files do not record.
+func Placeholder(what string) string { return "<" + what + ": not recorded>" }
+
+// IsPlaceholder reports whether a value is a Placeholder.
+func IsPlaceholder(v string) bool {
+	return strings.HasPrefix(v, "<") && strings.HasSuffix(v, ": not recorded>")
+}
+
+// Build returns the recipe of both arms.
+func Build(baseLabel string, base []Run, candLabel string, cand []Run) Recipe {
+	return Recipe{Baseline: BuildArm(baseLabel, base), Candidate: BuildArm(candLabel, cand)}
+}
+
+// BuildArm returns one arm's recipe. Runs that need the same command share it.
+func BuildArm(label string, runs []Run) Arm {
+	a := Arm{Label: label, Server: []Command{}, Benchmark: []Command{}}
+	for _, r := range runs {
+		if r.Run == nil {
+			continue
+		}
+		a.Server = merge(a.Server, serverCommand(r))
+		a.Benchmark = merge(a.Benchmark, benchmarkCommand(r))
+	}
+	a.Pins = pins(runs)
+	a.Warmup = warmup(runs)
+	return a
+}
+
+// merge adds c to cmds, or its runs to an identical command already there.
+func merge(cmds []Command, c Command) []Command {
+	key := c.key()
+	for i := range cmds {
+		if cmds[i].key() == key {
+			cmds[i].Runs = append(cmds[i].Runs, c.Runs...)
+			return cmds
+		}
+	}
+	return append(cmds, c)
+}
+
+func (c Command) key() string {
+	return c.Tool + "\x00" + strings.Join(c.Env, "\x00") + "\x01" + strings.Join(c.Args, "\x00") + "\x01" + strings.Join(c.Notes, "\x00")
+}
+
+// pinFields are the conditions of METHOD.md rule 1 that no command line sets.
+var pinFields = []struct{ name, section, key string }{
+	{"driver_version", "stack_fingerprint", "driver_version"},
+	{"base_stack_version", "stack_fingerprint", "base_stack_version"},
+	{"engine_version", "stack_fingerprint", "engine_version"},
+	{"hardware_sku", "hardware_sku", ""},
+	{"machine", "node", "machine"},
+	{"numa", "node", "numa"},
+	{"card_slot", "node", "card_slot"},
+}
+
+// pins lists each pin's values across the arm's runs; runs that disagree show every value.
+func pins(runs []Run) []Pin {
+	out := make([]Pin, 0, len(pinFields))
+	for _, f := range pinFields {
+		seen := map[string]bool{}
+		var vals []string
+		for _, r := range runs {
+			if r.Run == nil {
+				continue
+			}
+			var v string
+			if f.key == "" {
+				v = r.Run.Manifest.String(f.section)
+			} else {
+				v = r.Run.Manifest.String(f.section, f.key)
+			}
+			if v == "" && f.name == "engine_version" {
+				if l := firstLog(r); l != nil && l.Version != "" {
+					v = l.Engine + " " + l.Version
+				}
+			}
+			if v != "" && !seen[v] {
+				seen[v] = true
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			out = append(out, Pin{Name: f.name, Value: Placeholder(f.name)})
+			continue
+		}
+		out = append(out, Pin{Name: f.name, Value: strings.Join(vals, " | "), Recorded: true})
+	}
+	return out
+}
+
+// warmup says how the runs declare their warm-up: the analysis drops the first
+// workload.warmup_iters requests of each run, so a rerun keeps them in its result and declares
+// the same number in its bundle.yaml.
+func warmup(runs []Run) string {
+	seen := map[string]bool{}
+	var vals []string
+	for _, r := range runs {
+		if r.Run == nil {
+			continue
+		}
+		v := r.Run.Manifest.String("workload", "warmup_iters")
+		if v == "" {
+			v = Placeholder("warmup_iters")
+		}
+		if !seen[v] {
+			seen[v] = true
+			vals = append(vals, v)
+		}
+	}
+	sort.Strings(vals)
+	return fmt.Sprintf("first %s requests of each run dropped as warm-up: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml", strings.Join(vals, " | "))
+}
+
+func firstLog(r Run) *model.LogEvidence {
+	for _, l := range r.Logs {
+		if l != nil {
+			return l
+		}
+	}
+	return nil
+}

@@ -1,0 +1,226 @@
+package reproduce
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"benchlens/model"
+)
+
+// argList reads a testdata/flags list: the tool's real argument names, one a line.
+func argList(t *testing.T, file string) map[string]bool {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "flags", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" && !strings.HasPrefix(line, "#") {
+			out[line] = true
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s lists no arguments", file)
+	}
+	return out
+}
+
+// vllmRun is a run of a vLLM result era with a manifest recording every workload field.
+func vllmRun(id int64, era string, conc float64) *model.Run {
+	r := model.NewRun("vllm")
+	r.ID, r.Era, r.Backend, r.Model = id, era, "vllm", "meta-llama/Llama-3.1-8B-Instruct"
+	r.NumPrompts, r.RequestRate, r.MaxConcurrency = 200, model.Num(4), model.Num(conc)
+	r.Manifest = model.Manifest{"workload": map[string]any{"dataset": "random", "input_len": 1024, "output_len": 256,
+		"range_ratio": 0.0, "seed": 1234, "max_num_seqs": 64, "warmup_iters": 2}}
+	return r
+}
+
+func toolRun(tool, backend string) *model.Run {
+	r := vllmRun(1, "", 16)
+	r.Tool, r.Backend = tool, backend
+	return r
+}
+
+func vllmLog(version, target, source string) *model.LogEvidence {
+	return &model.LogEvidence{Engine: "vllm", Version: version, Dtype: "bfloat16", TargetBackend: target, TargetSource: source,
+		EngineConfig: map[string]string{"tensor_parallel_size": "2", "kv_cache_dtype": "fp8", "enforce_eager": "True"},
+		Args:         map[string]string{"max_num_seqs": "64"}}
+}
+
+// Every flag a recipe emits for an era is among that era's real argument names, read from
+// the tool's source (testdata/flags/*.txt name the file and commit).
+func TestFlagsAreTheToolsOwn(t *testing.T) {
+	ascend := vllmLog("0.9.1", "", "")
+	ascend.Engine, ascend.Args["additional_config"] = "vllm-ascend", `{"torchair_graph_config": {"enabled": true}}`
+	sglInfo := toolRun("sglang", "sglang")
+	sglInfo.Extra = map[string]any{"server_info": map[string]any{"attention_backend": "fa3", "tp_size": 1.0, "dtype": "auto",
+		"kv_cache_dtype": "auto", "max_running_requests": 64.0, "disable_cuda_graph": true}}
+	cases := []struct {
+		era Era
+		run Run
+	}{
+		{VLLMAPIServer, Run{vllmRun(1, "C (vLLM v0.4.x-v0.5.4)", 0), []*model.LogEvidence{vllmLog("0.4.2", "XFORMERS", "env")}}},
+		{VLLMServeEnv, Run{vllmRun(1, "E (vLLM v0.6.4-v0.8.2)", 16), []*model.LogEvidence{vllmLog("0.8.1", "FLASHINFER", "env")}}},
+		{VLLMServeEnv, Run{vllmRun(1, "F (vLLM v0.8.3-v0.9.x)", 16), []*model.LogEvidence{ascend}}},
+		{VLLMServe, Run{vllmRun(1, "G (vLLM >=0.10)", 16), []*model.LogEvidence{vllmLog("0.12.0", "FLASH_ATTN", "flag")}}},
+		{SGLangServer, Run{sglInfo, nil}},
+		{VLLMBenchmarkServing, Run{vllmRun(1, "E (vLLM v0.6.4-v0.8.2)", 16), nil}},
+		{VLLMBenchmarkServing, Run{vllmRun(1, "C (vLLM v0.4.x-v0.5.4)", 0), nil}},
+		{VLLMBenchServe, Run{vllmRun(1, "G (vLLM >=0.10)", 16), nil}},
+		{SGLangBenchServing, Run{toolRun("sglang", "sglang"), nil}},
+		{GenAIPerf, Run{toolRun("genai-perf", "chat"), nil}},
+		{AIPerf, Run{toolRun("aiperf", "chat"), nil}},
+		{GuideLLM, Run{toolRun("guidellm", ""), nil}},
+		{LLMPerf, Run{toolRun("llmperf", "openai"), nil}},
+	}
+	env := argList(t, "vllm-env.txt")
+	covered := map[string]bool{}
+	for _, c := range cases {
+		t.Run(c.era.Name, func(t *testing.T) {
+			arm := BuildArm("a", []Run{c.run})
+			var cmd Command
+			for _, x := range append(arm.Server, arm.Benchmark...) {
+				if x.Tool == c.era.Name {
+					cmd = x
+				}
+			}
+			if cmd.Tool == "" {
+				t.Fatalf("no command of era %q in %+v", c.era.Name, arm)
+			}
+			covered[c.era.Name] = true
+			real := argList(t, c.era.Source)
+			flags := 0
+			for _, a := range cmd.Args {
+				if strings.HasPrefix(a, "--") {
+					flags++
+					if !real[a] {
+						t.Errorf("%s emits %s, which %s does not declare", c.era.Name, a, c.era.Source)
+					}
+				}
+			}
+			if flags < 4 {
+				t.Errorf("only %d flags in %q", flags, cmd.Shell())
+			}
+			for _, e := range cmd.Env {
+				if name, _, _ := strings.Cut(e, "="); !env[name] {
+					t.Errorf("%s sets %s, not a vLLM environment variable", c.era.Name, name)
+				}
+			}
+			// The era's whole table, not just what this run needed.
+			for concept, flag := range c.era.Flags {
+				if !real[flag] {
+					t.Errorf("%s maps %s to %s, which %s does not declare", c.era.Name, concept, flag, c.era.Source)
+				}
+			}
+		})
+	}
+	for _, e := range Eras {
+		if !covered[e.Name] {
+			t.Errorf("era %q has no case", e.Name)
+		}
+	}
+}
+
+func TestServerCommandByEra(t *testing.T) {
+	ascend := vllmLog("0.9.1", "", "")
+	ascend.Engine = "vllm-ascend"
+	cases := []struct {
+		name     string
+		log      *model.LogEvidence
+		manifest model.Manifest
+		want     string
+	}{
+		{"0.12 flag", vllmLog("0.12.0", "FLASH_ATTN", "flag"),
+			nil, "vllm serve meta-llama/Llama-3.1-8B-Instruct --attention-backend FLASH_ATTN --tensor-parallel-size 2 --dtype bfloat16 --kv-cache-dtype fp8 --max-num-seqs 64 --enforce-eager"},
+		{"0.8 env", vllmLog("0.8.1", "FLASHINFER", "env"),
+			nil, "VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 2 --dtype bfloat16 --kv-cache-dtype fp8 --max-num-seqs 64 --enforce-eager"},
+		{"0.4 api_server", vllmLog("0.4.2", "XFORMERS", "env"),
+			nil, "VLLM_ATTENTION_BACKEND=XFORMERS python -m vllm.entrypoints.openai.api_server --model meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 2 --dtype bfloat16 --kv-cache-dtype fp8 --max-num-seqs 64 --enforce-eager"},
+		{"ascend", ascend,
+			nil, "VLLM_USE_V1='<VLLM_USE_V1: not recorded>' vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 2 --dtype bfloat16 --kv-cache-dtype fp8 --max-num-seqs 64 --enforce-eager"},
+		{"no log, manifest", nil,
+			model.Manifest{"stack_fingerprint": map[string]any{"engine_version": "vLLM 0.6.3"}, "path": map[string]any{"target_backend": "FLASHINFER"}},
+			"VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size '<tensor_parallel_size: not recorded>' --dtype '<dtype: not recorded>' --kv-cache-dtype '<kv_cache_dtype: not recorded>' --max-num-seqs '<max_num_seqs: not recorded>'"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := vllmRun(7, "G (vLLM >=0.10)", 16)
+			var logs []*model.LogEvidence
+			if c.log != nil {
+				logs = append(logs, c.log)
+			}
+			if c.manifest != nil {
+				r.Manifest = c.manifest
+			}
+			got := serverCommand(Run{r, logs}).Shell()
+			if got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+// An arm measured at two load points gets one benchmark command per point, each naming its
+// runs; one server serves them all.
+func TestOneBenchmarkPerLoadPoint(t *testing.T) {
+	log := vllmLog("0.12.0", "FLASH_ATTN", "flag")
+	var runs []Run
+	for i, c := range []float64{1, 16, 1, 16, 64} {
+		runs = append(runs, Run{vllmRun(int64(i+1), "G (vLLM >=0.10)", c), []*model.LogEvidence{log}})
+	}
+	a := BuildArm("sweep", runs)
+	if len(a.Server) != 1 || !slices.Equal(a.Server[0].Runs, []int64{1, 2, 3, 4, 5}) {
+		t.Fatalf("server commands %+v", a.Server)
+	}
+	want := map[string][]int64{"1": {1, 3}, "16": {2, 4}, "64": {5}}
+	if len(a.Benchmark) != 3 {
+		t.Fatalf("%d benchmark commands, want 3", len(a.Benchmark))
+	}
+	for _, c := range a.Benchmark {
+		i := slices.Index(c.Args, "--max-concurrency")
+		if i < 0 || !slices.Equal(c.Runs, want[c.Args[i+1]]) {
+			t.Errorf("%s: runs %v", c.Shell(), c.Runs)
+		}
+	}
+}
+
+// A value the files do not record is a visible placeholder, never a default.
+func TestPlaceholders(t *testing.T) {
+	r := vllmRun(3, "G (vLLM >=0.10)", 16)
+	r.Manifest = model.Manifest{"workload": map[string]any{"input_len": 512}}
+	a := BuildArm("bare", []Run{{r, nil}})
+	bench := a.Benchmark[0].Shell()
+	for _, want := range []string{"--seed '<seed: not recorded>'", "--random-output-len '<output_len: not recorded>'", "--random-input-len 512", "--num-prompts 200"} {
+		if !strings.Contains(bench, want) {
+			t.Errorf("missing %q in %s", want, bench)
+		}
+	}
+	for _, p := range a.Pins {
+		if p.Recorded || !IsPlaceholder(p.Value) {
+			t.Errorf("pin %+v should be a placeholder", p)
+		}
+	}
+	if !strings.Contains(a.Warmup, "<warmup_iters: not recorded>") {
+		t.Errorf("warm-up %q", a.Warmup)
+	}
+	script := Recipe{Baseline: a, Candidate: a}.Script()
+	if !strings.Contains(script, "#   [?] driver_version: <driver_version: not recorded>") {
+		t.Errorf("script lacks the pin checklist:\n%s", script)
+	}
+}
+
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{"FLASH_ATTN": "FLASH_ATTN", "<seed: not recorded>": "'<seed: not recorded>'",
+		`{"a": 1}`: `'{"a": 1}'`, "it's": `'it'\''s'`, "": "''", "meta-llama/Llama-3.1-8B": "meta-llama/Llama-3.1-8B"} {
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

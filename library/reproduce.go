@@ -1,0 +1,76 @@
+package library
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"benchlens/analysis/compare"
+	"benchlens/analysis/reproduce"
+	"benchlens/store"
+)
+
+// Recipe returns the rerun recipe of two arms given by selectors, from the runs' headers and
+// server logs (no per-request samples are loaded).
+func Recipe(st *store.Store, baseline, candidate string) (reproduce.Recipe, error) {
+	base, err := recipeArm(st, baseline)
+	if err != nil {
+		return reproduce.Recipe{}, err
+	}
+	cand, err := recipeArm(st, candidate)
+	if err != nil {
+		return reproduce.Recipe{}, err
+	}
+	return reproduce.Recipe{Baseline: base, Candidate: cand}, nil
+}
+
+// SavedRecipe returns the recipe a saved comparison carries, rebuilt from its runs when the
+// record predates the `reproduce` section.
+func SavedRecipe(st *store.Store, id int64) (reproduce.Recipe, error) {
+	c, err := st.Comparison(id)
+	if err != nil {
+		return reproduce.Recipe{}, err
+	}
+	var rec compare.Record
+	if err := json.Unmarshal(c.Record, &rec); err != nil {
+		return reproduce.Recipe{}, fmt.Errorf("comparison %d: damaged record: %w", id, err)
+	}
+	if hasRecipe(rec.Reproduce) {
+		return rec.Reproduce, nil
+	}
+	return Recipe(st, Selector(rec.Arms.Baseline.Runs), Selector(rec.Arms.Candidate.Runs))
+}
+
+func hasRecipe(r reproduce.Recipe) bool {
+	return len(r.Baseline.Benchmark)+len(r.Candidate.Benchmark) > 0
+}
+
+// recipeArm builds one arm's recipe from the runs a selector names.
+func recipeArm(st *store.Store, sel string) (reproduce.Arm, error) {
+	ids, err := selectRuns(st, sel)
+	if err != nil {
+		return reproduce.Arm{}, err
+	}
+	runs := make([]reproduce.Run, 0, len(ids))
+	for _, id := range ids {
+		run, err := st.RunHeader(id)
+		if err != nil {
+			return reproduce.Arm{}, err
+		}
+		r := reproduce.Run{Run: run}
+		evs, err := st.RunEvidence(id)
+		if err != nil {
+			return reproduce.Arm{}, err
+		}
+		for i := range evs {
+			if evs[i].Log != nil {
+				r.Logs = append(r.Logs, evs[i].Log)
+			}
+		}
+		runs = append(runs, r)
+	}
+	label := sel
+	if isIDList(sel) && len(runs) > 0 {
+		label = runs[0].Run.Label
+	}
+	return reproduce.BuildArm(label, runs), nil
+}
