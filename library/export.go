@@ -94,7 +94,12 @@ func Entries(st *store.Store, ids []int64, withRequests bool) ([]report.Entry, e
 		if err := json.Unmarshal(c.Record, &rec); err != nil {
 			return nil, fmt.Errorf("comparison %d: damaged record: %w", id, err)
 		}
-		e := report.Entry{ID: c.ID, SavedAt: c.CreatedAt, Record: rec, Files: map[int64][]string{}}
+		if !hasRecipe(rec.Reproduce) { // saved before records carried it
+			if rec.Reproduce, err = Recipe(st, Selector(c.BaselineRuns), Selector(c.CandidateRuns)); err != nil {
+				return nil, fmt.Errorf("comparison %d: %w", id, err)
+			}
+		}
+		e := report.Entry{ID: c.ID, SavedAt: c.CreatedAt, Record: rec, Files: map[int64][]string{}, Benchlens: Version()}
 		hist, err := st.Annotations(id)
 		if err != nil {
 			return nil, err

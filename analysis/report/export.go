@@ -14,6 +14,7 @@ import (
 
 	"benchlens/analysis/compare"
 	"benchlens/analysis/stats"
+	"benchlens/internal/version"
 	"benchlens/model"
 )
 
@@ -28,6 +29,8 @@ type Entry struct {
 	Runs       []*model.Run // the runs used (both arms), for the Runs and Requests sheets
 	// Files optionally names each run's source files (paths inside the bundle), by run id.
 	Files map[int64][]string
+	// Benchlens is the build writing the export, cited in every format.
+	Benchlens version.Info
 }
 
 // Annotation is one edit of the analyst's view of a comparison.
@@ -38,12 +41,16 @@ type Annotation struct {
 }
 
 // YAMLEntries writes the entries' records as one YAML list with METHOD.md's exact keys. Each
-// record carries two extra keys: `comparison` (id, saved_at) and `analyst` (the current
-// annotation and its history). ReadYAML reads the list back and ignores both, so the records
-// come back as they were written.
+// record carries extra keys: `comparison` (id, saved_at), `analyst` (the current annotation
+// and its history) and `benchlens` (the build that wrote it). ReadYAML reads the list back
+// and ignores them, so the records come back as they were written.
 func YAMLEntries(w io.Writer, entries []Entry) error {
 	list := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, e := range entries {
+		var by *version.Info
+		if e.Benchlens.Version != "" {
+			by = &e.Benchlens
+		}
 		var n yaml.Node
 		if err := n.Encode(e.Record); err != nil {
 			return fmt.Errorf("comparison %d: %w", e.ID, err)
@@ -57,13 +64,15 @@ func YAMLEntries(w io.Writer, entries []Entry) error {
 				ID      int64  `yaml:"id"`
 				SavedAt string `yaml:"saved_at,omitempty"`
 			} `yaml:"comparison"`
-			Analyst yamlAnalyst `yaml:"analyst"`
+			Analyst   yamlAnalyst   `yaml:"analyst"`
+			Benchlens *version.Info `yaml:"benchlens,omitempty"`
 		}{
 			Comparison: struct {
 				ID      int64  `yaml:"id"`
 				SavedAt string `yaml:"saved_at,omitempty"`
 			}{e.ID, e.SavedAt},
-			Analyst: newYAMLAnalyst(e),
+			Analyst:   newYAMLAnalyst(e),
+			Benchlens: by,
 		}); err != nil {
 			return fmt.Errorf("comparison %d: %w", e.ID, err)
 		}
@@ -146,7 +155,7 @@ type table struct {
 
 // tables builds every table of the export from the entries.
 func tables(entries []Entry) []*table {
-	return []*table{verdictsTable(entries), stagesTable(entries), conditionsTable(entries), evidenceTable(entries), runsTable(entries)}
+	return []*table{verdictsTable(entries), stagesTable(entries), conditionsTable(entries), evidenceTable(entries), runsTable(entries), reproduceTable(entries)}
 }
 
 // num turns a model.Num into a cell value: nil when unknown, "inf" / "-inf" for infinities
@@ -242,7 +251,7 @@ func verdictsTable(entries []Entry) *table {
 	for i, e := range entries {
 		m := map[string]any{}
 		for _, kv := range flattenRecord(e.Record) {
-			if skip[kv.key] {
+			if skip[kv.key] || strings.HasPrefix(kv.key, "reproduce.") { // its own sheet
 				continue
 			}
 			if _, ok := index[kv.key]; !ok {

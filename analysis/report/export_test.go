@@ -13,6 +13,7 @@ import (
 
 	"benchlens/analysis/compare"
 	"benchlens/analysis/stats"
+	"benchlens/internal/version"
 	"benchlens/model"
 )
 
@@ -305,5 +306,43 @@ func TestWarmupDroppedByStartTime(t *testing.T) {
 		if v > 500 {
 			t.Errorf("the warm-up request (issued first, TTFT 900 ms) is in the export's CDF: %v", got)
 		}
+	}
+}
+
+// Every export names the benchlens that wrote it and carries the rerun recipe; the YAML
+// still reads back into the bare records.
+func TestExportsCiteBenchlensAndRecipe(t *testing.T) {
+	entries := testEntries(t)
+	by := version.Info{Version: "v9.8.7", Commit: "0123456789abcdef", BuildDate: "2026-11-30T00:00:00Z", Go: "go1.26.8", SQLite: "3.50.4"}
+	for i := range entries {
+		entries[i].Benchlens = by
+	}
+	var y bytes.Buffer
+	if err := YAMLEntries(&y, entries); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(y.String(), "  benchlens:\n    version: v9.8.7\n    commit: 0123456789abcdef\n") {
+		t.Errorf("YAML lacks the benchlens block")
+	}
+	if !strings.Contains(y.String(), "reproduce:\n    baseline:\n") {
+		t.Errorf("YAML lacks the recipe")
+	}
+	if recs, err := ReadYAML(bytes.NewReader(y.Bytes())); err != nil || len(recs) != 4 || len(recs[0].Reproduce.Baseline.Benchmark) == 0 {
+		t.Errorf("read back: %v, %d records", err, len(recs))
+	}
+	var md bytes.Buffer
+	if err := Markdown(&md, entries); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(md.String(), "_Judged and written by benchlens v9.8.7 (commit 0123456789ab, built 2026-11-30T00:00:00Z, go1.26.8, SQLite 3.50.4)._\n") {
+		t.Errorf("Markdown footer:\n%s", md.String()[max(0, md.Len()-300):])
+	}
+	if strings.Count(md.String(), "```sh\n# Rerun recipe") != 4 {
+		t.Error("Markdown lacks a recipe per comparison")
+	}
+	_, f := exportXLSX(t, entries, XLSXOptions{})
+	props, err := f.GetDocProps()
+	if err != nil || props.Creator != "benchlens" || props.Version != "v9.8.7" || !strings.Contains(props.Description, "commit 0123456789ab") {
+		t.Errorf("xlsx properties %+v %v", props, err)
 	}
 }

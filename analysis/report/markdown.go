@@ -12,7 +12,8 @@ var checkMark = map[string]string{compare.CheckOK: "âœ…", compare.CheckWarn: "âš
 
 // Markdown writes a short summary per comparison to paste into a pull request: the title,
 // the verdict (and the analyst's override with its reason), the causes, a stage table, the
-// evidence checklist and the analyst's note.
+// evidence checklist, the analyst's note and the rerun recipe; the footer names the
+// benchlens that wrote it.
 func Markdown(w io.Writer, entries []Entry) error {
 	var b strings.Builder
 	for i, e := range entries {
@@ -20,6 +21,9 @@ func Markdown(w io.Writer, entries []Entry) error {
 			b.WriteString("\n---\n\n")
 		}
 		markdownEntry(&b, e)
+	}
+	if len(entries) > 0 {
+		markdownFooter(&b, entries[0].Benchlens)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -104,6 +108,7 @@ func markdownEntry(b *strings.Builder, e Entry) {
 			fmt.Fprintf(b, "Tags: %s\n", mdInline(strings.Join(a.Tags, ", ")))
 		}
 	}
+	markdownRecipe(b, r.Reproduce)
 }
 
 // mdInline keeps text on one line and stops it from breaking a table cell.

@@ -158,7 +158,8 @@ func clip(s string) string {
 }
 
 // XLSX writes the entries as one workbook: Verdicts, Charts, Stages, Conditions, Evidence,
-// Runs, optionally Requests, and CDF data. Every table has a styled, frozen header row and an
+// Runs, Reproduce, optionally Requests, and CDF data; the document properties name the
+// benchlens that wrote it. Every table has a styled, frozen header row and an
 // autofilter; numbers carry their units in the number format. Strings are always written as
 // text, never as formulas, so a note such as =HYPERLINK(…) stays inert.
 func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
@@ -178,7 +179,7 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 	if nCharts > 0 {
 		names = append(names, SheetCharts)
 	}
-	names = append(names, SheetStages, SheetConditions, SheetEvidence, SheetRuns)
+	names = append(names, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce)
 	if opt.Requests {
 		names = append(names, SheetRequests)
 	}
@@ -195,7 +196,7 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 	}
 
 	stagesT, spans := stagesTableSpans(entries)
-	for _, t := range []*table{verdictsTable(entries), stagesT, conditionsTable(entries), evidenceTable(entries), runsTable(entries)} {
+	for _, t := range []*table{verdictsTable(entries), stagesT, conditionsTable(entries), evidenceTable(entries), runsTable(entries), reproduceTable(entries)} {
 		freezeCols := 0
 		if t.sheet == SheetVerdicts {
 			freezeCols = 1
@@ -212,6 +213,13 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 	if nCharts > 0 {
 		if err := writeCharts(f, st, entries[:nCharts], spans); err != nil {
 			return fmt.Errorf("sheet %s: %w", SheetCharts, err)
+		}
+	}
+	if len(entries) > 0 && entries[0].Benchlens.Version != "" {
+		v := entries[0].Benchlens
+		if err := f.SetDocProps(&excelize.DocProperties{Creator: "benchlens", Title: "benchlens comparisons",
+			Description: "Judged and written by " + v.String(), Version: v.Version, Identifier: v.Commit}); err != nil {
+			return err
 		}
 	}
 	_, err = f.WriteTo(w)

@@ -116,7 +116,7 @@ func TestXLSXWorkbook(t *testing.T) {
 	entries := testEntries(t)
 	data, f := exportXLSX(t, entries, XLSXOptions{})
 
-	wantSheets := []string{SheetVerdicts, SheetCharts, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetCDF}
+	wantSheets := []string{SheetVerdicts, SheetCharts, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce, SheetCDF}
 	if got := f.GetSheetList(); !slices.Equal(got, wantSheets) {
 		t.Fatalf("sheets %v, want %v", got, wantSheets)
 	}
@@ -323,6 +323,27 @@ func TestXLSXWorkbook(t *testing.T) {
 		t.Errorf("files %q", got)
 	}
 
+	// Reproduce: per comparison and arm, the server and benchmark commands and 7 pins.
+	ph := header(t, f, SheetReproduce)
+	prows, _ := f.GetRows(SheetReproduce)
+	count := map[string]int{}
+	for _, row := range prows[1:] {
+		kind, text := row[ph["kind"]-1], row[ph["command_or_value"]-1]
+		count[kind]++
+		if kind == "benchmark" && !strings.Contains(text, "--seed") {
+			t.Errorf("benchmark command without --seed: %s", text)
+		}
+	}
+	if count["server"] != 8 || count["benchmark"] != 8 || count["pin"] != 4*2*7 {
+		t.Errorf("Reproduce rows by kind %v", count)
+	}
+	vh := header(t, f, SheetVerdicts)
+	for name := range vh {
+		if strings.HasPrefix(name, "reproduce") {
+			t.Errorf("Verdicts flattens the recipe into %s", name)
+		}
+	}
+
 	// Charts: three per comparison (stage deltas with intervals, TTFT and TPOT CDFs).
 	var charts []string
 	for name := range files {
@@ -366,7 +387,7 @@ func TestXLSXWorkbook(t *testing.T) {
 func TestXLSXRequestsAndNoCharts(t *testing.T) {
 	entries := testEntries(t)[:2]
 	_, f := exportXLSX(t, entries, XLSXOptions{Requests: true, Charts: -1})
-	want := []string{SheetVerdicts, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetRequests}
+	want := []string{SheetVerdicts, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce, SheetRequests}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Fatalf("sheets %v", got)
 	}
@@ -396,7 +417,7 @@ func TestXLSXRequestsAndNoCharts(t *testing.T) {
 
 func TestXLSXEmpty(t *testing.T) {
 	_, f := exportXLSX(t, nil, XLSXOptions{Requests: true})
-	if got := f.GetSheetList(); len(got) != 6 {
+	if got := f.GetSheetList(); len(got) != 7 {
 		t.Errorf("sheets %v", got)
 	}
 }
