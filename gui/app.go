@@ -91,6 +91,7 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 	w.SetContent(container.NewBorder(nil, container.NewBorder(nil, nil, nil, u.importer.bar, u.status), nil, nil, split))
 	w.SetOnDropped(u.importer.onDropped)
 	u.shortcuts()
+	u.menu()
 	u.restoreWindowSize()
 
 	u.library.reload(func() {

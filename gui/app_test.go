@@ -119,6 +119,16 @@ func TestDropCompareAnnotateReopen(t *testing.T) {
 	u.verdict.tags.SetText("attention, decode")
 	u.verdict.flush()
 	shot(t, u, "verdict")
+	test.Tap(u.verdict.copy)
+	recipe := fyne.CurrentApp().Clipboard().Content()
+	for _, want := range []string{"#!/bin/sh", "--attention-backend FLASH_ATTN", "--attention-backend FLASHINFER", "vllm bench serve", "--seed 1234"} {
+		if !strings.Contains(recipe, want) {
+			t.Errorf("copied recipe lacks %q:\n%s", want, recipe)
+		}
+	}
+	if m := u.win.MainMenu(); m == nil || len(m.Items) != 1 || m.Items[0].Items[0].Label != "About benchlens" {
+		t.Error("no Help > About benchlens menu")
+	}
 	cmp := u.verdict.current
 	u.st.Close()
 

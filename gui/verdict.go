@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"benchlens/analysis/compare"
+	"benchlens/library"
 	"benchlens/store"
 )
 
@@ -35,6 +36,7 @@ type verdictView struct {
 	byline   *widget.Label
 	history  *widget.Label
 	problem  *widget.Label
+	copy     *widget.Button // the rerun recipe to the clipboard
 
 	list    []store.Comparison
 	current int64
@@ -74,9 +76,8 @@ func newVerdictView(u *App) *verdictView {
 	}
 	v.override.OnChanged = func(string) { v.edited() }
 
-	exports := container.NewHBox(
-		widget.NewButton(lang.L("Export…"), v.exportDialog),
-	)
+	v.copy = widget.NewButton(lang.L("Copy rerun commands"), v.copyRecipe)
+	exports := container.NewHBox(widget.NewButton(lang.L("Export…"), v.exportDialog), v.copy)
 	form := widget.NewForm(
 		widget.NewFormItem(lang.L("Note"), v.note),
 		widget.NewFormItem(lang.L("Tags"), v.tags),
@@ -279,6 +280,22 @@ func (v *verdictView) exportDialog() {
 	}
 	v.flush()
 	showExport(v.u, v.current)
+}
+
+// copyRecipe puts the comparison's rerun recipe on the clipboard, as `benchlens reproduce`
+// prints it.
+func (v *verdictView) copyRecipe() {
+	if v.current == 0 {
+		dialog.ShowInformation(lang.L("Copy rerun commands"), lang.L("Save a comparison first."), v.u.win)
+		return
+	}
+	r, err := library.SavedRecipe(v.u.st, v.current)
+	if err != nil {
+		v.problem.SetText(err.Error())
+		return
+	}
+	v.u.fyneApp.Clipboard().SetContent(library.Script(r, v.current))
+	v.u.setStatus(lang.L("Rerun commands copied to the clipboard"))
 }
 
 // localTime shows a stored UTC time in the analyst's time zone, to the second.

@@ -3,6 +3,7 @@ package library
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"benchlens/analysis/compare"
 	"benchlens/analysis/reproduce"
@@ -73,4 +74,20 @@ func recipeArm(st *store.Store, sel string) (reproduce.Arm, error) {
 		label = runs[0].Run.Label
 	}
 	return reproduce.BuildArm(label, runs), nil
+}
+
+// Script is the recipe as a shell script with a header naming where it came from (comparison
+// id, or 0 for two arms) and the benchlens that wrote it: what `benchlens reproduce` prints
+// and the app copies.
+func Script(r reproduce.Recipe, id int64) string {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	if id != 0 {
+		fmt.Fprintf(&b, "# benchlens reproduce %d: comparison %d, %s vs %s\n", id, id, r.Baseline.Label, r.Candidate.Label)
+	} else {
+		fmt.Fprintf(&b, "# benchlens reproduce: %s vs %s\n", r.Baseline.Label, r.Candidate.Label)
+	}
+	fmt.Fprintf(&b, "# by %s\n", Version())
+	b.WriteString(r.Script())
+	return b.String()
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 
 	"benchlens/analysis/reproduce"
@@ -44,19 +43,7 @@ func (c *cli) reproduceCmd(args []string) int {
 		if err != nil {
 			return c.fail(err)
 		}
-		writeScript(c.stdout, r, id)
+		fmt.Fprint(c.stdout, library.Script(r, id))
 		return exitOK
 	})
-}
-
-// writeScript writes the recipe as a shell script with a header naming its source.
-func writeScript(w io.Writer, r reproduce.Recipe, id int64) {
-	fmt.Fprintln(w, "#!/bin/sh")
-	if id != 0 {
-		fmt.Fprintf(w, "# benchlens reproduce %d: comparison %d, %s vs %s\n", id, id, r.Baseline.Label, r.Candidate.Label)
-	} else {
-		fmt.Fprintf(w, "# benchlens reproduce: %s vs %s\n", r.Baseline.Label, r.Candidate.Label)
-	}
-	fmt.Fprintf(w, "# by %s\n", library.Version())
-	fmt.Fprint(w, r.Script())
 }
