@@ -1,13 +1,20 @@
-# benchlens: `make run` shows the sample library, `make test` runs the checks.
-# Both install what cgo (SQLite) and Fyne need when it is missing (Debian, root or sudo).
+# benchlens: `make run` shows the sample library, `make test` runs the checks, `make package`
+# builds the Linux desktop package (dist/benchlens.tar.xz) and `make package-test` installs it
+# into a temporary prefix and starts it under Xvfb. They install what cgo (SQLite) and Fyne
+# need when it is missing (Debian, root or sudo).
 
 GO        ?= go
 BIN       := bin/benchlens
 DEMO_DB   := .benchlens/demo.db
 DEB_PKGS  := gcc pkg-config libgl1-mesa-dev xorg-dev
+# fyne package, from the fyne.io/tools module (go run fetches it through the module proxy once).
+FYNE      := $(GO) run fyne.io/tools/cmd/fyne@v1.7.4
+# The build date, and the commit for trees the go tool cannot stamp (a git worktree).
+STAMP     = -X benchlens/internal/version.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ) \
+            -X benchlens/internal/version.commit=$(shell git rev-parse HEAD 2>/dev/null)
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test bench fuzz clean
+.PHONY: all deps build run test bench fuzz package package-test clean
 
 all: build
 
@@ -23,7 +30,7 @@ deps:
 	@command -v $(GO) >/dev/null || { echo "Go is needed: https://go.dev/doc/install"; exit 1; }
 
 build: deps
-	$(GO) build -o $(BIN) ./cmd/benchlens
+	$(GO) build -ldflags "$(STAMP)" -o $(BIN) ./cmd/benchlens
 
 # run opens the desktop app on the sample library (loaded into it on first start); without a
 # display it loads the samples and prints the library instead.
@@ -49,5 +56,21 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz FuzzParseFile -fuzztime 60s ./importers/
 	for p in serverlog utilisation trace; do $(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./importers/$$p/; done
 
+# package builds dist/benchlens.tar.xz with fyne package: the binary, a .desktop entry, the
+# icon and metadata of FyneApp.toml, and a Makefile that installs them (make install
+# PREFIX=…). FyneApp.toml is restored afterwards: fyne package bumps its build number.
+package: deps
+	mkdir -p dist
+	$(GO) build -ldflags "-s -w $(STAMP)" -o dist/benchlens ./cmd/benchlens
+	cp FyneApp.toml dist/FyneApp.toml.orig
+	$(FYNE) package --target linux --executable dist/benchlens --name benchlens; \
+		status=$$?; mv dist/FyneApp.toml.orig FyneApp.toml; \
+		[ $$status = 0 ] && mv benchlens.tar.xz dist/ && rm dist/benchlens
+
+# package-test installs the package into a temporary prefix and starts the installed app under
+# Xvfb (display PACKAGE_TEST_DISPLAY, default :97), keeping a screenshot in dist/.
+package-test: package
+	scripts/package-test.sh dist/benchlens.tar.xz dist/installed.png
+
 clean:
-	rm -rf bin .benchlens
+	rm -rf bin .benchlens dist

@@ -329,3 +329,40 @@ func TestRunViewToolWarmup(t *testing.T) {
 	u.showView(viewRun)
 	shot(t, u, "run-tool-warmup")
 }
+
+// Help > About says which build this is, as --version does.
+func TestAboutDialog(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	u.showAbout()
+	top := u.win.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("no About dialog")
+	}
+	var texts []string
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok {
+			texts = append(texts, l.Text)
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, x := range c.Objects {
+				walk(x)
+			}
+		}
+		if w, ok := o.(fyne.Widget); ok {
+			if r := test.WidgetRenderer(w); r != nil {
+				for _, x := range r.Objects() {
+					walk(x)
+				}
+			}
+		}
+	}
+	walk(top)
+	all := strings.Join(texts, "\n")
+	for _, want := range []string{"benchlens ", "commit:", "sqlite:     3."} {
+		if !strings.Contains(all, want) {
+			t.Errorf("About lacks %q: %q", want, all)
+		}
+	}
+	shot(t, u, "about")
+}
