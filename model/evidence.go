@@ -136,9 +136,9 @@ type GapBin struct {
 
 // OpStat is a device op's share of the trace.
 type OpStat struct {
-	Name   string  `json:"name"`
-	Count  int     `json:"count"`
-	TimeUs float64 `json:"time_us"`
+	Name   string  `json:"name" yaml:"name"` // yaml tags too: comparison records quote top ops
+	Count  int     `json:"count" yaml:"count"`
+	TimeUs float64 `json:"time_us" yaml:"time_us"`
 }
 
 // EvidenceSummary is the part of a file's evidence that lists of runs show.
