@@ -83,27 +83,33 @@ var (
 	}
 )
 
+// vllmBenchFlags are the options benchmark_serving.py and `vllm bench serve` share, and
+// genAIPerfFlags those genai-perf and its successor AIPerf share.
+var (
+	vllmBenchFlags = map[string]string{cBackend: "--backend", cModel: "--model", cDataset: "--dataset-name",
+		cInputLen: "--random-input-len", cOutputLen: "--random-output-len", cRangeRatio: "--random-range-ratio",
+		cNumPrompts: "--num-prompts", cSeed: "--seed", cConcurrency: "--max-concurrency", cRequestRate: "--request-rate",
+		cBurstiness: "--burstiness", cSave: "--save-result"}
+	genAIPerfFlags = map[string]string{cModel: "--model", cBackend: "--endpoint-type", cInputLen: "--synthetic-input-tokens-mean",
+		cInputStd: "--synthetic-input-tokens-stddev", cOutputLen: "--output-tokens-mean", cOutputStd: "--output-tokens-stddev",
+		cNumPrompts: "--request-count", cSeed: "--random-seed", cConcurrency: "--concurrency", cRequestRate: "--request-rate"}
+)
+
 // Benchmark eras.
 var (
 	// VLLMBenchmarkServing is benchmarks/benchmark_serving.py of a vLLM checkout (result eras A-F).
 	VLLMBenchmarkServing = Era{
 		Name:    "benchmarks/benchmark_serving.py (vLLM < 0.10)",
 		Program: []string{"python", "benchmarks/benchmark_serving.py"},
-		Flags: map[string]string{cBackend: "--backend", cModel: "--model", cDataset: "--dataset-name",
-			cInputLen: "--random-input-len", cOutputLen: "--random-output-len", cRangeRatio: "--random-range-ratio",
-			cNumPrompts: "--num-prompts", cSeed: "--seed", cConcurrency: "--max-concurrency", cRequestRate: "--request-rate",
-			cBurstiness: "--burstiness", cSave: "--save-result"},
-		Source: "vllm-benchmark-serving.txt",
+		Flags:   vllmBenchFlags,
+		Source:  "vllm-benchmark-serving.txt",
 	}
 	// VLLMBenchServe is the `vllm bench serve` CLI (result era G, vLLM >= 0.10).
 	VLLMBenchServe = Era{
 		Name:    "vllm bench serve (vLLM >= 0.10)",
 		Program: []string{"vllm", "bench", "serve"},
-		Flags: map[string]string{cBackend: "--backend", cModel: "--model", cDataset: "--dataset-name",
-			cInputLen: "--random-input-len", cOutputLen: "--random-output-len", cRangeRatio: "--random-range-ratio",
-			cNumPrompts: "--num-prompts", cSeed: "--seed", cConcurrency: "--max-concurrency", cRequestRate: "--request-rate",
-			cBurstiness: "--burstiness", cSave: "--save-result"},
-		Source: "vllm-bench-serve.txt",
+		Flags:   vllmBenchFlags,
+		Source:  "vllm-bench-serve.txt",
 	}
 	// SGLangBenchServing is `python -m sglang.bench_serving`.
 	SGLangBenchServing = Era{
@@ -119,19 +125,15 @@ var (
 	GenAIPerf = Era{
 		Name:    "genai-perf profile",
 		Program: []string{"genai-perf", "profile"},
-		Flags: map[string]string{cModel: "--model", cBackend: "--endpoint-type", cInputLen: "--synthetic-input-tokens-mean",
-			cInputStd: "--synthetic-input-tokens-stddev", cOutputLen: "--output-tokens-mean", cOutputStd: "--output-tokens-stddev",
-			cNumPrompts: "--request-count", cSeed: "--random-seed", cConcurrency: "--concurrency", cRequestRate: "--request-rate"},
-		Source: "genai-perf.txt",
+		Flags:   genAIPerfFlags,
+		Source:  "genai-perf.txt",
 	}
 	// AIPerf is `aiperf profile`, genai-perf's successor with the same option names.
 	AIPerf = Era{
 		Name:    "aiperf profile",
 		Program: []string{"aiperf", "profile"},
-		Flags: map[string]string{cModel: "--model", cBackend: "--endpoint-type", cInputLen: "--synthetic-input-tokens-mean",
-			cInputStd: "--synthetic-input-tokens-stddev", cOutputLen: "--output-tokens-mean", cOutputStd: "--output-tokens-stddev",
-			cNumPrompts: "--request-count", cSeed: "--random-seed", cConcurrency: "--concurrency", cRequestRate: "--request-rate"},
-		Source: "aiperf.txt",
+		Flags:   genAIPerfFlags,
+		Source:  "aiperf.txt",
 	}
 	// GuideLLM is `guidellm benchmark run`: the load is a profile and a rate, the request shape
 	// a synthetic --data spec.
