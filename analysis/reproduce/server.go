@@ -40,7 +40,10 @@ func facts(r Run) serverFacts {
 		f.engine, f.version, f.from = "sglang", run.ToolVersion, "the result's server_info"
 		for k, v := range info {
 			switch v.(type) {
-			case map[string]any, []any, nil:
+			case map[string]any, []any:
+				continue
+			case nil:
+				f.args[k] = "None" // as the server's own log prints an unset argument
 				continue
 			}
 			f.args[k] = fmt.Sprint(v)
@@ -132,7 +135,12 @@ func serverCommand(r Run) Command {
 		add(cTP, known("tp_size", f.args["tp_size"]))
 		add(cDtype, known("dtype", f.args["dtype"]))
 		add(cKVCacheDtype, known("kv_cache_dtype", f.args["kv_cache_dtype"]))
-		add(cMaxNumSeqs, known("max_running_requests", f.args["max_running_requests"], r.Run.Manifest.String("workload", "max_num_seqs")))
+		switch v, ok := f.args["max_running_requests"]; {
+		case ok && (v == "None" || v == "<nil>") && r.Run.Manifest.String("workload", "max_num_seqs") == "":
+			c.Notes = append(c.Notes, "max_running_requests is None in the server's arguments: the server default")
+		default:
+			add(cMaxNumSeqs, known("max_running_requests", v, r.Run.Manifest.String("workload", "max_num_seqs")))
+		}
 		switch strings.ToLower(f.args["disable_cuda_graph"]) {
 		case "true":
 			c.Args = append(c.Args, era.Flags[cNoCUDAGraph])

@@ -50,6 +50,20 @@ func TestReproduceGolden(t *testing.T) {
 	}
 	golden(t, "reproduce_h100.golden.sh", stableVersion(out))
 
+	// Real files of two other tools: SGLang bench_serving (its server_info gives the server)
+	// and AIPerf (no server facts at all).
+	for _, lf := range [][2]string{{"sgl", "04_agg_n50_in128_out64_c8.jsonl"}, {"aip", "06_profile_export_aiperf.json"}} {
+		label, file := lf[0], lf[1]
+		if out, stderr, code := bl(t, "--db", db, "import", "--label", label, filepath.Join(fixtures, file)); code != 0 || !strings.Contains(out, "imported 1 runs") {
+			t.Fatalf("import %s: exit %d %s %s", file, code, out, stderr)
+		}
+	}
+	out, stderr, code = bl(t, "--db", db, "reproduce", "--baseline", "sgl", "--candidate", "aip")
+	if code != 0 {
+		t.Fatalf("reproduce sgl aip: exit %d %s", code, stderr)
+	}
+	golden(t, "reproduce_sglang_aiperf.golden.sh", stableVersion(out))
+
 	for _, args := range [][]string{{"reproduce"}, {"reproduce", "x"}, {"reproduce", "--baseline", "fp16"}, {"reproduce", "1", "--baseline", "a", "--candidate", "b"}} {
 		if _, _, code := bl(t, append([]string{"--db", db}, args...)...); code != exitUsage {
 			t.Errorf("%v: exit %d, want usage", args, code)
