@@ -20,8 +20,11 @@ func Compare(st *store.Store, baseline, candidate string, set compare.Settings) 
 	return compare.Compare(base, cand, set), nil
 }
 
-// SaveComparison stores a record with its settings and input runs.
+// SaveComparison stores a record with its settings and input runs, and this build as the one
+// that judged it.
 func SaveComparison(st *store.Store, baseline, candidate string, rec compare.Record) (int64, error) {
+	judge := Version()
+	rec.Benchlens = &judge
 	settings, err := json.Marshal(rec.Settings)
 	if err != nil {
 		return 0, err

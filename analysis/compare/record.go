@@ -2,6 +2,7 @@ package compare
 
 import (
 	"benchlens/analysis/reproduce"
+	"benchlens/internal/version"
 	"benchlens/model"
 )
 
@@ -46,7 +47,9 @@ type Record struct {
 	Arms             Arms                  `json:"arms" yaml:"arms"`
 	Settings         Settings              `json:"settings" yaml:"settings"`
 	Reproduce        reproduce.Recipe      `json:"reproduce" yaml:"reproduce"` // the rerun recipe of each arm
-	Warnings         []string              `json:"warnings,omitempty" yaml:"warnings,omitempty"`
+	// Benchlens is the build that judged the comparison, set when it is saved.
+	Benchlens *version.Info `json:"benchlens,omitempty" yaml:"benchlens,omitempty"`
+	Warnings  []string      `json:"warnings,omitempty" yaml:"warnings,omitempty"`
 }
 
 // Condition states.

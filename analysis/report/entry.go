@@ -17,7 +17,8 @@ type Entry struct {
 	Runs       []*model.Run // the runs used (both arms), for the Runs and Requests sheets
 	// Files optionally names each run's source files (paths inside the bundle), by run id.
 	Files map[int64][]string
-	// Benchlens is the build writing the export, cited in every format.
+	// Benchlens is the build writing the export, cited in every format beside the build that
+	// judged the comparison (Record.Benchlens).
 	Benchlens version.Info
 }
 

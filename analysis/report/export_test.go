@@ -314,15 +314,18 @@ func TestWarmupDroppedByStartTime(t *testing.T) {
 func TestExportsCiteBenchlensAndRecipe(t *testing.T) {
 	entries := testEntries(t)
 	by := version.Info{Version: "v9.8.7", Commit: "0123456789abcdef", BuildDate: "2026-11-30T00:00:00Z", Go: "go1.26.8", SQLite: "3.50.4"}
+	judge := version.Info{Version: "v9.8.6", Commit: "fedcba9876543210", BuildDate: "2026-11-29T00:00:00Z", Go: "go1.26.8", SQLite: "3.50.4"}
 	for i := range entries {
 		entries[i].Benchlens = by
+		entries[i].Record.Benchlens = &judge
 	}
 	var y bytes.Buffer
 	if err := YAMLEntries(&y, entries); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(y.String(), "  benchlens:\n    version: v9.8.7\n    commit: 0123456789abcdef\n") {
-		t.Errorf("YAML lacks the benchlens block")
+	if !strings.Contains(y.String(), "  exported_by:\n    version: v9.8.7\n    commit: 0123456789abcdef\n") ||
+		!strings.Contains(y.String(), "  benchlens:\n    version: v9.8.6\n") {
+		t.Errorf("YAML lacks the blocks of the judging and the exporting build")
 	}
 	if !strings.Contains(y.String(), "reproduce:\n    baseline:\n") {
 		t.Errorf("YAML lacks the recipe")
@@ -334,8 +337,11 @@ func TestExportsCiteBenchlensAndRecipe(t *testing.T) {
 	if err := Markdown(&md, entries); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(md.String(), "_Judged and written by benchlens v9.8.7 (commit 0123456789ab, built 2026-11-30T00:00:00Z, go1.26.8, SQLite 3.50.4)._\n") {
+	if !strings.HasSuffix(md.String(), "_Written by benchlens v9.8.7 (commit 0123456789ab, built 2026-11-30T00:00:00Z, go1.26.8, SQLite 3.50.4)._\n") {
 		t.Errorf("Markdown footer:\n%s", md.String()[max(0, md.Len()-300):])
+	}
+	if strings.Count(md.String(), "Judged by benchlens v9.8.6 (commit fedcba987654,") != 4 {
+		t.Error("Markdown does not say which build judged each comparison")
 	}
 	if strings.Count(md.String(), "```sh\n# Rerun recipe") != 4 {
 		t.Error("Markdown lacks a recipe per comparison")

@@ -36,6 +36,9 @@ func markdownEntry(b *strings.Builder, e Entry) {
 		fmt.Fprintf(b, " (comparison #%d)", e.ID)
 	}
 	b.WriteString("\n\n")
+	if r.Benchlens != nil {
+		fmt.Fprintf(b, "Judged by %s.\n\n", r.Benchlens)
+	}
 	fmt.Fprintf(b, "Baseline: %d runs (%s); candidate: %d runs (%s).\n\n",
 		len(r.Arms.Baseline.Runs), ids(r.Arms.Baseline.Runs), len(r.Arms.Candidate.Runs), ids(r.Arms.Candidate.Runs))
 	if a.StatusOverride != "" && a.StatusOverride != r.Status {

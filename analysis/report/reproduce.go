@@ -58,5 +58,5 @@ func markdownFooter(b *strings.Builder, v version.Info) {
 	if v.Version == "" {
 		return
 	}
-	fmt.Fprintf(b, "\n---\n\n_Judged and written by %s._\n", v)
+	fmt.Fprintf(b, "\n---\n\n_Written by %s._\n", v)
 }

@@ -218,7 +218,7 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 	if len(entries) > 0 && entries[0].Benchlens.Version != "" {
 		v := entries[0].Benchlens
 		if err := f.SetDocProps(&excelize.DocProperties{Creator: "benchlens", Title: "benchlens comparisons",
-			Description: "Judged and written by " + v.String(), Version: v.Version, Identifier: v.Commit}); err != nil {
+			Description: "Written by " + v.String(), Version: v.Version, Identifier: v.Commit}); err != nil {
 			return err
 		}
 	}

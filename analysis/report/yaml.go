@@ -11,7 +11,8 @@ import (
 
 // YAMLEntries writes the entries' records as one YAML list with METHOD.md's exact keys. Each
 // record carries extra keys: `comparison` (id, saved_at), `analyst` (the current annotation
-// and its history) and `benchlens` (the build that wrote it). ReadYAML reads the list back
+// and its history) and `exported_by` (the build that wrote the file; the record's own
+// `benchlens` is the build that judged it). ReadYAML reads the list back
 // and ignores them, so the records come back as they were written.
 func YAMLEntries(w io.Writer, entries []Entry) error {
 	list := &yaml.Node{Kind: yaml.SequenceNode}
@@ -33,15 +34,15 @@ func YAMLEntries(w io.Writer, entries []Entry) error {
 				ID      int64  `yaml:"id"`
 				SavedAt string `yaml:"saved_at,omitempty"`
 			} `yaml:"comparison"`
-			Analyst   yamlAnalyst   `yaml:"analyst"`
-			Benchlens *version.Info `yaml:"benchlens,omitempty"`
+			Analyst    yamlAnalyst   `yaml:"analyst"`
+			ExportedBy *version.Info `yaml:"exported_by,omitempty"`
 		}{
 			Comparison: struct {
 				ID      int64  `yaml:"id"`
 				SavedAt string `yaml:"saved_at,omitempty"`
 			}{e.ID, e.SavedAt},
-			Analyst:   newYAMLAnalyst(e),
-			Benchlens: by,
+			Analyst:    newYAMLAnalyst(e),
+			ExportedBy: by,
 		}); err != nil {
 			return fmt.Errorf("comparison %d: %w", e.ID, err)
 		}

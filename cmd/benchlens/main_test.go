@@ -180,6 +180,11 @@ func TestExport(t *testing.T) {
 			t.Errorf("export %s: exit %d %s", flag, code, stderr)
 		}
 	}
+	// Each saved record names the build that judged it; each export the build that wrote it.
+	y, _ := os.ReadFile(outputs["--yaml"])
+	if n := strings.Count(string(y), "\n  benchlens:\n    version: "); n != 2 || !strings.Contains(string(y), "\n  exported_by:\n") {
+		t.Errorf("YAML export: %d benchlens blocks, exported_by present %v", n, strings.Contains(string(y), "exported_by"))
+	}
 	md, _ := os.ReadFile(outputs["--md"])
 	if !strings.Contains(string(md), "established") || !strings.Contains(string(md), "offset_by_overhead") {
 		t.Errorf("markdown summary lacks the verdicts:\n%s", md)
