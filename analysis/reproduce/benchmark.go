@@ -184,6 +184,13 @@ func benchmarkCommand(r Run) Command {
 	if !old {
 		add(cBurstiness, w.burstiness)
 	}
+	if w := run.ToolWarmup; w != nil && w.Requests > 0 {
+		if _, ok := era.Flags[cWarmup]; ok && !w.InFile {
+			add(cWarmup, strconv.Itoa(w.Requests))
+		} else {
+			c.Notes = append(c.Notes, fmt.Sprintf("the tool set %d warm-up request(s) apart (%s): set the same warm-up", w.Requests, w.Setting))
+		}
+	}
 	switch era.Name {
 	case VLLMBenchmarkServing.Name, VLLMBenchServe.Name:
 		c.Args = append(c.Args, era.Flags[cSave], "--save-detailed")

@@ -38,6 +38,7 @@ const (
 	cRequestRate   = "request_rate"
 	cBurstiness    = "burstiness"
 	cProfile       = "profile" // GuideLLM's rate type
+	cWarmup        = "warmup"  // warm-up requests the tool sends and leaves out of its statistics
 	cSave          = "save"
 	cSyntheticData = "synthetic_data" // GuideLLM's --data prompt_tokens=…,output_tokens=…
 )
@@ -92,7 +93,8 @@ var (
 		cBurstiness: "--burstiness", cSave: "--save-result"}
 	genAIPerfFlags = map[string]string{cModel: "--model", cBackend: "--endpoint-type", cInputLen: "--synthetic-input-tokens-mean",
 		cInputStd: "--synthetic-input-tokens-stddev", cOutputLen: "--output-tokens-mean", cOutputStd: "--output-tokens-stddev",
-		cNumPrompts: "--request-count", cSeed: "--random-seed", cConcurrency: "--concurrency", cRequestRate: "--request-rate"}
+		cNumPrompts: "--request-count", cSeed: "--random-seed", cConcurrency: "--concurrency", cRequestRate: "--request-rate",
+		cWarmup: "--warmup-request-count"}
 )
 
 // Benchmark eras.
@@ -104,11 +106,12 @@ var (
 		Flags:   vllmBenchFlags,
 		Source:  "vllm-benchmark-serving.txt",
 	}
-	// VLLMBenchServe is the `vllm bench serve` CLI (result era G, vLLM >= 0.10).
+	// VLLMBenchServe is the `vllm bench serve` CLI (result era G, vLLM >= 0.10), which adds
+	// --num-warmups.
 	VLLMBenchServe = Era{
 		Name:    "vllm bench serve (vLLM >= 0.10)",
 		Program: []string{"vllm", "bench", "serve"},
-		Flags:   vllmBenchFlags,
+		Flags:   with(vllmBenchFlags, cWarmup, "--num-warmups"),
 		Source:  "vllm-bench-serve.txt",
 	}
 	// SGLangBenchServing is `python -m sglang.bench_serving`.
@@ -118,7 +121,7 @@ var (
 		Flags: map[string]string{cBackend: "--backend", cModel: "--model", cDataset: "--dataset-name",
 			cInputLen: "--random-input-len", cOutputLen: "--random-output-len", cRangeRatio: "--random-range-ratio",
 			cNumPrompts: "--num-prompts", cSeed: "--seed", cConcurrency: "--max-concurrency", cRequestRate: "--request-rate",
-			cSave: "--output-file"},
+			cSave: "--output-file", cWarmup: "--warmup-requests"},
 		Source: "sglang-bench-serving.txt",
 	}
 	// GenAIPerf is `genai-perf profile` (synthetic prompts; the request count is --request-count).
@@ -158,3 +161,13 @@ var (
 // Eras lists every era, for the flag test and the README table.
 var Eras = []Era{VLLMAPIServer, VLLMServeEnv, VLLMServe, SGLangServer,
 	VLLMBenchmarkServing, VLLMBenchServe, SGLangBenchServing, GenAIPerf, AIPerf, GuideLLM, LLMPerf}
+
+// with returns a copy of flags with one more concept.
+func with(flags map[string]string, concept, flag string) map[string]string {
+	out := make(map[string]string, len(flags)+1)
+	for k, v := range flags {
+		out[k] = v
+	}
+	out[concept] = flag
+	return out
+}

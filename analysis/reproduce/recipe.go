@@ -8,6 +8,7 @@ package reproduce
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"benchlens/model"
@@ -141,27 +142,40 @@ func pins(runs []Run) []Pin {
 	return out
 }
 
-// warmup says how the runs declare their warm-up: the analysis drops the first
-// workload.warmup_iters requests of each run, so a rerun keeps them in its result and declares
-// the same number in its bundle.yaml.
+// warmup says how the runs declare their warm-up: the tool's own (sent apart and left out
+// of its statistics; the benchmark command sets it), or the first workload.warmup_iters
+// requests of each run, which the analysis drops, so a rerun keeps them in its result and
+// declares the same number in its bundle.yaml.
 func warmup(runs []Run) string {
-	seen := map[string]bool{}
-	var vals []string
+	tool, manifest := map[string]bool{}, map[string]bool{}
 	for _, r := range runs {
-		if r.Run == nil {
-			continue
-		}
-		v := r.Run.Manifest.String("workload", "warmup_iters")
-		if v == "" {
-			v = Placeholder("warmup_iters")
-		}
-		if !seen[v] {
-			seen[v] = true
-			vals = append(vals, v)
+		switch {
+		case r.Run == nil:
+		case r.Run.ToolWarmup != nil && r.Run.ToolWarmup.Requests > 0:
+			tool[strconv.Itoa(r.Run.ToolWarmup.Requests)] = true
+		case r.Run.Manifest.String("workload", "warmup_iters") != "":
+			manifest[r.Run.Manifest.String("workload", "warmup_iters")] = true
+		default:
+			manifest[Placeholder("warmup_iters")] = true
 		}
 	}
-	sort.Strings(vals)
-	return fmt.Sprintf("first %s requests of each run dropped as warm-up: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml", strings.Join(vals, " | "))
+	var parts []string
+	if len(tool) > 0 {
+		parts = append(parts, fmt.Sprintf("%s request(s) sent apart by the tool itself (set on the benchmark command)", joinKeys(tool)))
+	}
+	if len(manifest) > 0 {
+		parts = append(parts, fmt.Sprintf("the first %s request(s) of each run dropped by the analysis: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml", joinKeys(manifest)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func joinKeys(m map[string]bool) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, " | ")
 }
 
 func firstLog(r Run) *model.LogEvidence {

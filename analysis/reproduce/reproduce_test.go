@@ -224,3 +224,23 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+// A warm-up the tool itself sent apart is set on the benchmark command, in the era's words;
+// a tool without such a flag gets a note.
+func TestToolWarmup(t *testing.T) {
+	for _, c := range []struct {
+		run  *model.Run
+		want string
+	}{
+		{vllmRun(1, "G (vLLM >=0.10)", 16), "--num-warmups 4"},
+		{toolRun("aiperf", "chat"), "--warmup-request-count 4"},
+		{toolRun("llmperf", "openai"), "# note: the tool set 4 warm-up request(s) apart"},
+	} {
+		c.run.ToolWarmup = &model.Warmup{Requests: 4, Setting: "test"}
+		a := BuildArm("w", []Run{{c.run, nil}})
+		script := Recipe{Baseline: a, Candidate: a}.Script()
+		if !strings.Contains(script, c.want) || !strings.Contains(a.Warmup, "4 request(s) sent apart by the tool") {
+			t.Errorf("%s: want %q in\n%s\nwarm-up %q", c.run.Tool, c.want, script, a.Warmup)
+		}
+	}
+}

@@ -13,7 +13,7 @@
 #   [ ] machine: lab-h100-01
 #   [ ] numa: 0
 #   [ ] card_slot: 3
-# Warm-up: first 2 requests of each run dropped as warm-up: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml.
+# Warm-up: the first 2 request(s) of each run dropped by the analysis: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml.
 
 # server 1/1 (vllm serve (vLLM >= 0.12)), for runs 1,2,3,4,5; leave it running:
 vllm serve meta-llama/Llama-3.1-8B-Instruct \
@@ -47,7 +47,7 @@ vllm bench serve \
 #   [ ] machine: lab-h100-01
 #   [ ] numa: 0
 #   [ ] card_slot: 3
-# Warm-up: first 2 requests of each run dropped as warm-up: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml.
+# Warm-up: the first 2 request(s) of each run dropped by the analysis: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml.
 
 # server 1/1 (vllm serve (vLLM >= 0.12)), for runs 21,22,23,24,25; leave it running:
 vllm serve meta-llama/Llama-3.1-8B-Instruct \

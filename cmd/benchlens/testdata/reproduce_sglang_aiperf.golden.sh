@@ -13,7 +13,7 @@
 #   [?] machine: <machine: not recorded>
 #   [?] numa: <numa: not recorded>
 #   [?] card_slot: <card_slot: not recorded>
-# Warm-up: first <warmup_iters: not recorded> requests of each run dropped as warm-up: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml.
+# Warm-up: the first <warmup_iters: not recorded> request(s) of each run dropped by the analysis: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml.
 
 # server 1/1 (python -m sglang.launch_server), for runs 42; leave it running:
 # note: max_running_requests is None in the server's arguments: the server default
@@ -48,7 +48,7 @@ python -m sglang.bench_serving \
 #   [?] machine: <machine: not recorded>
 #   [?] numa: <numa: not recorded>
 #   [?] card_slot: <card_slot: not recorded>
-# Warm-up: first <warmup_iters: not recorded> requests of each run dropped as warm-up: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml.
+# Warm-up: the first <warmup_iters: not recorded> request(s) of each run dropped by the analysis: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml.
 
 # server 1/1 (unknown server), for runs 43; leave it running:
 # note: no server log and no stack_fingerprint.engine_version: attach the server's startup log to rebuild this command
