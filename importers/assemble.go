@@ -1,6 +1,7 @@
 package importers
 
 import (
+	"benchlens/importers/position"
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
@@ -33,7 +34,11 @@ func Assemble(entries []Entry) ([]Item, []error) {
 	manifests := map[string]model.Manifest{}
 	for _, e := range entries {
 		sf := NewSourceFile(e.Path, e.Data)
-		p, err := ParseFileDropping(e.Path, e.Data, e.Drop)
+		var p Parsed
+		err := Guard(e.Path, func() (err error) {
+			p, err = ParseFileDropping(e.Path, e.Data, e.Drop)
+			return err
+		})
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -50,6 +55,9 @@ func Assemble(entries []Entry) ([]Item, []error) {
 			continue // refused whole; reported above
 		}
 		sf.Kind = p.Kind
+		if p.Kind == model.KindOther && err == nil {
+			errs = append(errs, &position.Error{File: e.Path, Offset: -1, Err: &Skip{Why: unread}})
+		}
 		files = append(files, parsed{sf, p})
 	}
 
@@ -101,6 +109,9 @@ func Assemble(entries []Entry) ([]Item, []error) {
 	}
 	return out, errs
 }
+
+// unread explains a file kept beside the runs without being read.
+const unread = "kept beside the runs, unread: no result, log, trace or utilisation format recognised"
 
 // NewSourceFile describes a file. Its content hash is left to the caller, who may compute
 // it on another core while this one parses.

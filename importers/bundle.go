@@ -14,13 +14,15 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"benchlens/importers/position"
 )
 
-// Entry is one file of a bundle, in memory. Archives are never unpacked to disk. A large
-// plain file is mapped rather than read: Drop lets go of the pages before an offset once every
-// reader has passed it, and Close unmaps it; both are no-ops for files read into the heap.
+// Entry is one file of a bundle. Archives are never unpacked beside the bundle: a small member
+// is read into the heap, a large one (or a large plain file) is mapped, members from a file
+// written to an unlinked temporary file first. Drop lets go of the pages before an offset once
+// every reader has passed it, and Close unmaps it; both are no-ops for files in the heap.
 type Entry struct {
 	Path  string // slash-separated, starting with the bundle's own name
 	Data  []byte
@@ -28,7 +30,7 @@ type Entry struct {
 	Close func()
 }
 
-// mapAbove is the size from which plain files are mapped instead of read.
+// mapAbove is the size from which files are mapped instead of read into the heap.
 const mapAbove = 32 << 20
 
 func heapEntry(path string, data []byte) Entry {
@@ -49,29 +51,29 @@ type Limits struct {
 var DefaultLimits = Limits{MaxBytes: 8 << 30, MaxEntries: 100_000, MaxDepth: 3, MaxRatio: 200}
 
 // ratioFloor is the expansion below which the ratio is not checked: small files compress
-// arbitrarily well without being bombs.
-const ratioFloor = 64 << 20
+// arbitrarily well without being bombs. It is counted per member and per archive, so a bomb
+// is refused after a few megabytes whatever its members declare.
+const ratioFloor = 4 << 20
 
-// ReadBundle reads a file, a folder (recursively), a .zip or a .tar.gz / .tgz. Archives found
-// inside a folder or another archive are opened too. Unreadable parts are reported and skipped.
-func ReadBundle(root string, lim Limits) ([]Entry, []error) {
+// ReadBundle reads a file, a folder (recursively), a .zip, a .tar, a .tar.gz / .tgz or a
+// gzipped file. Archives found inside a folder or another archive are opened too. Unreadable
+// parts are reported and skipped; so is every file not read (links, devices, pipes): Skipped
+// names them.
+func ReadBundle(root string, lim Limits) (entries []Entry, errs []error) {
 	r := &reader{lim: lim}
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, []error{&position.Error{File: root, Offset: -1, Err: errors.Unwrap(err)}}
 	}
 	base := filepath.Base(filepath.Clean(root))
+	if !info.IsDir() && !info.Mode().IsRegular() {
+		r.fail(root, errors.New(kindOf(info.Mode())+": only regular files are read; refused"))
+		return nil, r.errs
+	}
 	if info.IsDir() {
 		r.walkDir(root, base)
-	} else if info.Size() >= mapAbove && !isArchiveName(base) {
-		r.mapLarge(root, base, info.Size())
 	} else {
-		data, err := r.readFile(root, info.Size())
-		if err != nil {
-			r.fail(root, err)
-		} else {
-			r.add(base, data, 0)
-		}
+		r.openFile(root, base)
 	}
 	sort.Slice(r.entries, func(i, j int) bool { return r.entries[i].Path < r.entries[j].Path })
 	return r.entries, r.errs
@@ -90,35 +92,32 @@ func (r *reader) fail(name string, err error) {
 	r.errs = append(r.errs, &position.Error{File: name, Offset: -1, Err: err})
 }
 
+func (r *reader) skip(name, why string) {
+	r.fail(name, &Skip{Why: why})
+}
+
 func (r *reader) walkDir(dir, prefix string) {
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			r.fail(p, err)
 			return nil
 		}
-		if d.IsDir() || !d.Type().IsRegular() {
-			return nil // symlinks and devices are not followed
+		if d.IsDir() {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			r.skipLink(dir, p)
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			r.skip(p, kindOf(d.Type())+": only regular files are read")
+			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)
-		info, err := d.Info()
-		if err != nil {
-			r.fail(p, err)
-			return nil
+		r.openFile(p, path.Join(prefix, filepath.ToSlash(rel)))
+		if r.full() {
+			return filepath.SkipAll
 		}
-		name := path.Join(prefix, filepath.ToSlash(rel))
-		if info.Size() >= mapAbove && !isArchiveName(name) {
-			r.mapLarge(p, name, info.Size())
-			return nil
-		}
-		data, err := r.readFile(p, info.Size())
-		if err != nil {
-			r.fail(p, err)
-			if errors.Is(err, errTooLarge) {
-				return filepath.SkipAll
-			}
-			return nil
-		}
-		r.add(name, data, 0)
 		return nil
 	})
 	if err != nil {
@@ -126,40 +125,116 @@ func (r *reader) walkDir(dir, prefix string) {
 	}
 }
 
-// mapLarge adds a large plain file by mapping it.
-func (r *reader) mapLarge(p, name string, size int64) {
-	if err := r.reserve(size); err != nil {
-		r.fail(p, err)
+// skipLink reports a symbolic link in a folder: links are not followed, so that a bundle is
+// what its folder holds and a loop cannot trap the walk.
+func (r *reader) skipLink(dir, p string) {
+	target, err := filepath.EvalSymlinks(p)
+	switch {
+	case err != nil:
+		r.skip(p, fmt.Sprintf("symbolic link that does not resolve (%v); not followed", errors.Unwrap(err)))
+	case !within(filepath.ToSlash(target), filepath.ToSlash(mustAbs(dir))):
+		r.skip(p, "symbolic link to "+quoteName(target)+", outside the folder; not followed")
+	default:
+		r.skip(p, "symbolic link to "+quoteName(target)+"; not followed (the folder's own copy is read)")
+	}
+}
+
+func mustAbs(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeIrregular != 0, m&fs.ModeCharDevice != 0:
+		return "special file"
+	}
+	return "not a regular file"
+}
+
+// full reports whether the bundle has reached its byte budget.
+func (r *reader) full() bool { return r.total >= r.lim.MaxBytes }
+
+// openFile reads one file of the file system: an archive or a gzip is opened in place, a large
+// plain file is mapped, a small one read. Only regular files are opened (a FIFO would block,
+// /dev/zero never end); the check is made on the open file, so it cannot change in between.
+func (r *reader) openFile(p, name string) {
+	// O_NONBLOCK: should a pipe take the file's place after the check, opening it must not hang.
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		r.fail(p, errors.Unwrap(err))
 		return
 	}
-	if len(r.entries) >= r.lim.MaxEntries {
-		r.fail(name, fmt.Errorf("more than %d files in one bundle", r.lim.MaxEntries))
-		return
-	}
-	data, drop, unmap, err := mapFile(p, size)
+	defer f.Close()
+	info, err := f.Stat()
 	if err != nil {
 		r.fail(p, err)
 		return
 	}
-	r.entries = append(r.entries, Entry{Path: name, Data: data, Drop: drop, Close: unmap})
-}
-
-func isArchiveName(name string) bool {
-	lower := strings.ToLower(name)
-	for _, ext := range []string{".zip", ".tar.gz", ".tgz", ".tar"} {
-		if strings.HasSuffix(lower, ext) {
-			return true
+	if !info.Mode().IsRegular() {
+		r.skip(p, kindOf(info.Mode())+": only regular files are read")
+		return
+	}
+	var magic [4]byte
+	n, _ := f.ReadAt(magic[:], 0)
+	switch kind := archiveKind(name, magic[:n]); {
+	case kind != "":
+		r.openArchive(name, kind, f, info.Size(), nil, 0)
+	case info.Size() >= mapAbove:
+		if err := r.reserve(info.Size()); err != nil {
+			r.fail(p, err)
+			return
 		}
+		data, drop, unmap, err := mapOpen(f, info.Size())
+		if err != nil {
+			r.fail(p, err)
+			return
+		}
+		r.keep(Entry{Path: name, Data: data, Drop: drop, Close: unmap})
+	default:
+		if err := r.reserve(info.Size()); err != nil {
+			r.fail(p, err)
+			return
+		}
+		data, err := io.ReadAll(io.LimitReader(f, info.Size()))
+		if err != nil {
+			r.fail(p, err)
+			return
+		}
+		r.keep(heapEntry(name, data))
 	}
-	return false
 }
 
-func (r *reader) readFile(p string, size int64) ([]byte, error) {
-	if err := r.reserve(size); err != nil {
-		return nil, err
+// archiveKind names how a file is opened: "zip", "tar", "tar.gz", "gz" or "" for a plain file.
+func archiveKind(name string, head []byte) string {
+	lower := strings.ToLower(name)
+	gz := len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b
+	switch {
+	case strings.HasSuffix(lower, ".zip") || (bytes.HasPrefix(head, []byte("PK\x03\x04")) && !strings.HasSuffix(lower, ".xlsx")):
+		return "zip"
+	case strings.HasSuffix(lower, ".tar.gz") || strings.HasSuffix(lower, ".tgz"):
+		return "tar.gz"
+	case strings.HasSuffix(lower, ".tar"):
+		return "tar"
+	case gz:
+		return "gz"
 	}
-	return os.ReadFile(p)
+	return ""
 }
+
+func isArchiveName(name string) bool { return archiveKind(name, nil) != "" }
 
 func (r *reader) reserve(n int64) error {
 	if r.total+n > r.lim.MaxBytes {
@@ -169,28 +244,28 @@ func (r *reader) reserve(n int64) error {
 	return nil
 }
 
-// add keeps a file, or opens it when it is an archive.
-func (r *reader) add(name string, data []byte, depth int) {
-	lower := strings.ToLower(name)
-	switch {
-	case strings.HasSuffix(lower, ".zip") || (bytes.HasPrefix(data, []byte("PK\x03\x04")) && !strings.HasSuffix(lower, ".xlsx")):
-		r.openZip(name, data, depth)
-	case strings.HasSuffix(lower, ".tar.gz") || strings.HasSuffix(lower, ".tgz"):
-		r.openTarGz(name, data, depth)
-	case strings.HasSuffix(lower, ".tar"):
-		r.openTar(name, tar.NewReader(bytes.NewReader(data)), archiveRoot(name), depth)
-	default:
-		if len(r.entries) >= r.lim.MaxEntries {
-			r.fail(name, fmt.Errorf("more than %d files in one bundle", r.lim.MaxEntries))
-			return
-		}
-		r.entries = append(r.entries, heapEntry(name, data))
+// keep adds a file that is no archive.
+func (r *reader) keep(e Entry) {
+	if len(r.entries) >= r.lim.MaxEntries {
+		e.Close()
+		r.fail(e.Path, fmt.Errorf("more than %d files in one bundle", r.lim.MaxEntries))
+		return
 	}
+	r.entries = append(r.entries, e)
+}
+
+// add keeps a file read from memory (an embedded bundle), or opens it when it is an archive.
+func (r *reader) add(name string, data []byte, depth int) {
+	if kind := archiveKind(name, data[:min(len(data), 4)]); kind != "" {
+		r.openArchive(name, kind, bytes.NewReader(data), int64(len(data)), nil, depth)
+		return
+	}
+	r.keep(heapEntry(name, data))
 }
 
 // archiveRoot names an archive's contents after the archive, without its extension.
 func archiveRoot(name string) string {
-	for _, ext := range []string{".tar.gz", ".tgz", ".zip", ".tar"} {
+	for _, ext := range []string{".tar.gz", ".tgz", ".zip", ".tar", ".gz"} {
 		if strings.HasSuffix(strings.ToLower(name), ext) {
 			return name[:len(name)-len(ext)]
 		}
@@ -198,26 +273,53 @@ func archiveRoot(name string) string {
 	return name
 }
 
-func (r *reader) nested(name string, depth int) bool {
+// openArchive reads the members of an archive (or the one file in a gzip) from src, whose size
+// is the archive's own size on disk or in its parent.
+func (r *reader) openArchive(name, kind string, src io.ReaderAt, size int64, parent *meter, depth int) {
 	if depth >= r.lim.MaxDepth {
 		r.fail(name, fmt.Errorf("archives nested deeper than %d", r.lim.MaxDepth))
-		return false
-	}
-	return true
-}
-
-func (r *reader) openZip(name string, data []byte, depth int) {
-	if !r.nested(name, depth) {
 		return
 	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	m := &meter{name: name, up: parent, ratio: r.lim.MaxRatio}
+	in := &countingReaderAt{r: src, n: &m.in}
+	stream := io.NewSectionReader(in, 0, size)
+	switch kind {
+	case "zip":
+		r.openZip(name, in, size, m, depth)
+	case "tar":
+		r.openTar(name, tar.NewReader(stream), m, depth)
+	case "tar.gz", "gz":
+		gz, err := gzip.NewReader(stream)
+		if err != nil {
+			r.fail(name, fmt.Errorf("not a readable gzip file: %v", err))
+			return
+		}
+		defer gz.Close()
+		if kind == "gz" {
+			// A gzipped file keeps its name: it is read as what it holds.
+			if err := r.extract(name, gz, m, depth); err != nil {
+				r.fail(name, err)
+			}
+			return
+		}
+		r.openTar(name, tar.NewReader(gz), m, depth)
+	}
+}
+
+func (r *reader) openZip(name string, src io.ReaderAt, size int64, m *meter, depth int) {
+	zr, err := zip.NewReader(src, size)
 	if err != nil {
 		r.fail(name, fmt.Errorf("not a readable zip archive: %v", err))
 		return
 	}
 	root := archiveRoot(name)
+	read := 0
 	for _, f := range zr.File {
-		if f.FileInfo().IsDir() || !f.Mode().IsRegular() {
+		if f.FileInfo().IsDir() {
+			continue
+		}
+		if !f.Mode().IsRegular() {
+			r.skip(name+"!"+f.Name, kindOf(f.Mode())+" in the archive; not followed")
 			continue
 		}
 		inner, ok := safeJoin(root, f.Name)
@@ -225,58 +327,57 @@ func (r *reader) openZip(name string, data []byte, depth int) {
 			r.fail(name+"!"+f.Name, errors.New("entry escapes the archive; refused"))
 			continue
 		}
-		data, err := r.readLimited(func() (io.ReadCloser, error) {
-			rc, err := f.Open()
-			if err != nil {
-				return nil, err
-			}
-			return struct {
-				io.Reader
-				io.Closer
-			}{&ratioReader{r: rc, in: int64(f.CompressedSize64), max: r.lim.MaxRatio}, rc}, nil
-		})
+		rc, err := f.Open()
+		if err != nil {
+			r.fail(inner, err)
+			continue
+		}
+		read++
+		err = r.extract(inner, rc, m, depth+1)
+		rc.Close()
 		if err != nil {
 			r.fail(inner, err)
 			if errors.Is(err, errTooLarge) || errors.Is(err, errBomb) {
 				return
 			}
-			continue
 		}
-		r.add(inner, data, depth+1)
+	}
+	if read == 0 {
+		r.skip(name, "archive holds no files")
 	}
 }
 
-func (r *reader) openTarGz(name string, data []byte, depth int) {
-	if !r.nested(name, depth) {
-		return
-	}
-	gz, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		r.fail(name, fmt.Errorf("not a readable gzip file: %v", err))
-		return
-	}
-	defer gz.Close()
-	r.openTar(name, tar.NewReader(&ratioReader{r: gz, in: int64(len(data)), max: r.lim.MaxRatio}), archiveRoot(name), depth)
-}
-
-func (r *reader) openTar(name string, tr *tar.Reader, root string, depth int) {
+func (r *reader) openTar(name string, tr *tar.Reader, m *meter, depth int) {
+	root := archiveRoot(name)
+	read := 0
+	defer func() {
+		if read == 0 {
+			r.skip(name, "archive holds no files")
+		}
+	}()
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
 			return
 		}
 		if err != nil {
-			if errors.Is(err, errBomb) {
+			if errors.Is(err, errBomb) || errors.Is(err, errTooLarge) {
 				r.fail(name, err)
 			} else {
 				r.fail(name, fmt.Errorf("broken tar archive: %v", err))
 			}
+			read = -1
 			return
 		}
-		if h.Typeflag != tar.TypeReg {
-			if h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink {
-				r.fail(name+"!"+h.Name, errors.New("links in archives are not followed; refused"))
-			}
+		switch h.Typeflag {
+		case tar.TypeReg:
+		case tar.TypeDir:
+			continue
+		case tar.TypeSymlink, tar.TypeLink:
+			r.fail(name+"!"+h.Name, errors.New("links in archives are not followed; refused"))
+			continue
+		default:
+			r.skip(name+"!"+h.Name, "special file in the archive; not read")
 			continue
 		}
 		inner, ok := safeJoin(root, h.Name)
@@ -284,34 +385,72 @@ func (r *reader) openTar(name string, tr *tar.Reader, root string, depth int) {
 			r.fail(name+"!"+h.Name, errors.New("entry escapes the archive; refused"))
 			continue
 		}
-		data, err := r.readLimited(func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
-		if err != nil {
+		read++
+		if err := r.extract(inner, tr, m, depth+1); err != nil {
 			r.fail(inner, err)
 			if errors.Is(err, errTooLarge) || errors.Is(err, errBomb) {
+				read = -1
 				return
 			}
-			continue
 		}
-		r.add(inner, data, depth+1)
 	}
 }
 
-// readLimited reads an archive member without trusting its declared size.
-func (r *reader) readLimited(open func() (io.ReadCloser, error)) ([]byte, error) {
-	rc, err := open()
+// extract reads one member by the bytes it actually yields, never its declared size, counting
+// them against the bundle's budget and the archive's ratio as they arrive. A small member
+// stays in the heap; a large one goes to an unlinked temporary file that is then mapped like
+// a plain file, so a gigabyte member costs no more memory than a gigabyte file.
+func (r *reader) extract(name string, src io.Reader, m *meter, depth int) error {
+	mr := &memberReader{r: src, m: m, inStart: m.in, budget: r}
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(mr, mapAbove))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer rc.Close()
-	left := r.lim.MaxBytes - r.total
-	data, err := io.ReadAll(io.LimitReader(rc, left+1))
+	var e Entry
+	if n < mapAbove {
+		e = heapEntry(name, buf.Bytes())
+	} else {
+		e, err = spill(name, &buf, mr)
+		if err != nil {
+			return err
+		}
+	}
+	var magic []byte
+	if len(e.Data) >= 4 {
+		magic = e.Data[:4]
+	}
+	if kind := archiveKind(name, magic); kind != "" {
+		r.openArchive(name, kind, bytes.NewReader(e.Data), int64(len(e.Data)), m, depth)
+		e.Close()
+		return nil
+	}
+	r.keep(e)
+	return nil
+}
+
+// spill writes a large member to an unlinked temporary file and maps it.
+func spill(name string, head *bytes.Buffer, rest io.Reader) (Entry, error) {
+	f, err := os.CreateTemp("", "benchlens-member-*")
 	if err != nil {
-		return nil, err
+		return Entry{}, fmt.Errorf("no room for a temporary copy: %v", err)
 	}
-	if err := r.reserve(int64(len(data))); err != nil {
-		return nil, err
+	defer f.Close()
+	os.Remove(f.Name()) // unlinked: nothing is left behind, whatever happens next
+	n, err := head.WriteTo(f)
+	if err == nil {
+		var m int64
+		m, err = io.Copy(f, rest)
+		n += m
 	}
-	return data, nil
+	if err != nil {
+		return Entry{}, err
+	}
+	data, drop, unmap, err := mapOpen(f, n)
+	if err != nil {
+		return Entry{}, err
+	}
+	return Entry{Path: name, Data: data, Drop: drop, Close: unmap}, nil
 }
 
 // safeJoin places an archive member under root, refusing absolute paths and "..".
@@ -356,23 +495,4 @@ func ReadFS(fsys fs.FS, root, name string, lim Limits) ([]Entry, []error) {
 	}
 	sort.Slice(r.entries, func(i, j int) bool { return r.entries[i].Path < r.entries[j].Path })
 	return r.entries, r.errs
-}
-
-// errBomb refuses an archive that expands far beyond what real bundles do.
-var errBomb = errors.New("expands more than the allowed ratio: refused as a decompression bomb")
-
-// ratioReader stops reading once the output outgrows the compressed input by the limit.
-type ratioReader struct {
-	r       io.Reader
-	in, out int64
-	max     int64
-}
-
-func (rr *ratioReader) Read(p []byte) (int, error) {
-	n, err := rr.r.Read(p)
-	rr.out += int64(n)
-	if rr.max > 0 && rr.out > ratioFloor && rr.out > rr.max*max(rr.in, 1) {
-		return n, fmt.Errorf("%w (%d bytes from %d)", errBomb, rr.out, rr.in)
-	}
-	return n, err
 }

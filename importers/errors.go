@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"benchlens/importers/position"
+	"benchlens/internal/textsafe"
 )
 
 // fileError makes err a *position.Error naming file. An error that already carries a
@@ -46,3 +47,19 @@ func describe(v any) string {
 
 // errf builds an error without a position; the caller adds the file and offset.
 func errf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// quoteName quotes a file name that holds control characters or is no valid UTF-8, so a name
+// with a newline or a terminal escape cannot break or forge a line of a report.
+func quoteName(name string) string { return textsafe.Quote(name) }
+
+// Skip is an input left out or kept unread on purpose (a link, a pipe, a file of no known
+// format): the import report names it as a note, not as a refusal.
+type Skip struct{ Why string }
+
+func (s *Skip) Error() string { return s.Why }
+
+// IsSkip reports whether err is a note about a file left unread rather than a refusal.
+func IsSkip(err error) bool {
+	var s *Skip
+	return errors.As(err, &s)
+}

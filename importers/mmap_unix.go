@@ -8,15 +8,14 @@ import (
 	"syscall"
 )
 
-// mapFile maps a large file read-only instead of reading it into the heap. Pages the import
-// has finished with can be dropped from memory (drop), so a gigabyte result never sits in
-// memory whole; pages touched again are read back from the page cache.
-func mapFile(path string, size int64) (data []byte, drop func(upTo int), unmap func(), err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, nil, err
+// mapOpen maps a large open file read-only instead of reading it into the heap. Pages the
+// import has finished with can be dropped from memory (drop), so a gigabyte result never sits
+// in memory whole; pages touched again are read back from the page cache. The mapping outlives
+// the file's descriptor.
+func mapOpen(f *os.File, size int64) (data []byte, drop func(upTo int), unmap func(), err error) {
+	if size == 0 {
+		return nil, func(int) {}, func() {}, nil
 	}
-	defer f.Close()
 	data, err = syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		return nil, nil, nil, err

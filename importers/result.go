@@ -104,7 +104,9 @@ func parseJSON(name string, data []byte, drop func(int)) (Parsed, error) {
 		v, err := dec.Decode()
 		if err != nil {
 			if first && !looksLikeResultName(name) {
-				return Parsed{Kind: model.KindOther}, nil // text that merely starts with '{'
+				// Text that merely starts with '{' or '[' (an SGLang log's "[2025-…"): the
+				// text formats get their turn.
+				return Parsed{Kind: sniffText(name, data)}, nil
 			}
 			return p, err
 		}
@@ -320,6 +322,6 @@ func isManifestName(name string) bool {
 // looksLikeResultName is used only to decide whether a broken file deserves an error: a
 // broken .json or .jsonl is a result gone wrong, not an attachment.
 func looksLikeResultName(name string) bool {
-	lower := strings.ToLower(name)
+	lower := strings.TrimSuffix(strings.ToLower(name), ".gz") // read through the gzip
 	return strings.HasSuffix(lower, ".json") || strings.HasSuffix(lower, ".jsonl")
 }

@@ -29,7 +29,11 @@ func readEvidence(st *store.Store, items []importers.Item, lim importers.Limits,
 					continue
 				}
 			}
-			ev, err := importers.ReadEvidence(f, lim)
+			var ev *model.Evidence
+			err := importers.Guard(f.Name, func() (err error) {
+				ev, err = importers.ReadEvidence(f, lim)
+				return err
+			})
 			if err != nil {
 				errs = append(errs, err)
 				out[f.Name] = nil

@@ -47,6 +47,21 @@ type Report struct {
 	Added    []int64 // ids of new runs
 	Existing []int64 // runs already in the library (same content)
 	Errors   []error
+	// Skipped names each input left out or kept unread on purpose (a link, a pipe, a file of
+	// no known format), with what was done with it and why: one line each, not a refusal.
+	Skipped []error
+}
+
+// note files an error from the importers as a refusal or, for a file left unread on purpose,
+// as a skip.
+func (r *Report) note(errs ...error) {
+	for _, err := range errs {
+		if importers.IsSkip(err) {
+			r.Skipped = append(r.Skipped, err)
+		} else {
+			r.Errors = append(r.Errors, err)
+		}
+	}
 }
 
 // Import reads every path (file, folder, .zip, .tar.gz) and stores its runs, each in its own
@@ -70,7 +85,7 @@ func Import(st *store.Store, paths []string, opt Options) Report {
 			break
 		}
 		entries, errs := importers.ReadBundle(p, lim)
-		rep.Errors = append(rep.Errors, errs...)
+		rep.note(errs...)
 		if len(entries) == 0 && len(errs) == 0 {
 			rep.Errors = append(rep.Errors, &position.Error{File: p, Offset: -1, Err: errors.New("no files")})
 		}
@@ -93,6 +108,7 @@ func (r *Report) add(o Report) {
 	r.Added = append(r.Added, o.Added...)
 	r.Existing = append(r.Existing, o.Existing...)
 	r.Errors = append(r.Errors, o.Errors...)
+	r.Skipped = append(r.Skipped, o.Skipped...)
 }
 
 // ImportEntries stores the runs of one bundle already read into memory (the embedded demo
@@ -108,7 +124,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	owner := store.NewOwner()
 	prep := prepareAhead(st, owner, entries, opt.Stop)
 	items, errs := importers.Assemble(entries)
-	rep.Errors = append(rep.Errors, errs...)
+	rep.note(errs...)
 	if len(items) == 0 && len(errs) == 0 {
 		rep.Errors = append(rep.Errors, &position.Error{File: bundle, Offset: -1, Err: errors.New("no benchmark result found")})
 	}
@@ -200,8 +216,12 @@ func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop
 				continue
 			}
 			f := importers.NewSourceFile(e.Path, e.Data)
-			f.SHA256 = hashDropping(e)
-			id, err := st.PutFile(f, owner, e.Drop)
+			var id int64
+			err := importers.Guard(e.Path, func() (err error) {
+				f.SHA256 = hashDropping(e)
+				id, err = st.PutFile(f, owner, e.Drop)
+				return err
+			})
 			out[e.Path] = prepared{sha: f.SHA256, id: id, err: err}
 		}
 	}()

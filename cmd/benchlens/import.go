@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"benchlens/importers"
+	"benchlens/internal/textsafe"
 	"benchlens/library"
 	"benchlens/store"
 )
@@ -30,7 +31,10 @@ func (c *cli) importCmd(args []string) int {
 // report prints what an import did: a line per refused input, then the totals.
 func (c *cli) report(rep library.Report) int {
 	for _, err := range rep.Errors {
-		fmt.Fprintf(c.stderr, "refused: %v\n", err)
+		fmt.Fprintf(c.stderr, "refused: %s\n", textsafe.Line(err.Error()))
+	}
+	for _, err := range rep.Skipped {
+		fmt.Fprintf(c.stderr, "skipped: %s\n", textsafe.Line(err.Error()))
 	}
 	fmt.Fprintf(c.stdout, "imported %d runs", len(rep.Added))
 	if len(rep.Existing) > 0 {
@@ -38,6 +42,9 @@ func (c *cli) report(rep library.Report) int {
 	}
 	if len(rep.Errors) > 0 {
 		fmt.Fprintf(c.stdout, ", %d inputs refused", len(rep.Errors))
+	}
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintf(c.stdout, ", %d not read", len(rep.Skipped))
 	}
 	fmt.Fprintln(c.stdout)
 	if len(rep.Errors) > 0 {

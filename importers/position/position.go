@@ -3,7 +3,11 @@
 // it; callers find it with errors.As (x/perf's benchfmt.SyntaxError is the model).
 package position
 
-import "fmt"
+import (
+	"fmt"
+
+	"benchlens/internal/textsafe"
+)
 
 // Error is a refused input. It prints as one line, "file: line N, byte B: cause", leaving out
 // what is unknown.
@@ -27,7 +31,7 @@ func (e *Error) Error() string {
 	if e.File == "" {
 		return fmt.Sprintf("%s%v", at, e.Err)
 	}
-	return fmt.Sprintf("%s: %s%v", e.File, at, e.Err)
+	return fmt.Sprintf("%s: %s%v", textsafe.Quote(e.File), at, e.Err)
 }
 
 func (e *Error) Unwrap() error { return e.Err }

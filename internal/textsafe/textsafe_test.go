@@ -1,0 +1,18 @@
+package textsafe
+
+import "testing"
+
+func TestQuote(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"run.json", "run.json"},
+		{"résultat.json", "résultat.json"},
+		{"a\nimported 99 runs", `"a\nimported 99 runs"`},
+		{"\x1b[31mred.json", `"\x1b[31mred.json"`},
+		{"bad\xffname", `"bad\xffname"`},
+		{"rtl\u202eredro.json", `"rtl\u202eredro.json"`},
+	} {
+		if got := Quote(c.in); got != c.want {
+			t.Errorf("Quote(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
