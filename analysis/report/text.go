@@ -3,6 +3,7 @@
 package report
 
 import (
+	"benchlens/internal/textsafe"
 	"fmt"
 	"io"
 	"math"
@@ -26,8 +27,8 @@ var stageRows = []struct{ key, title string }{
 // the verdict with its causes.
 func Text(w io.Writer, rec compare.Record) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "baseline:  %s (%d runs: %s)\n", rec.Arms.Baseline.Label, len(rec.Arms.Baseline.Runs), ids(rec.Arms.Baseline.Runs))
-	fmt.Fprintf(&b, "candidate: %s (%d runs: %s)\n\n", rec.Arms.Candidate.Label, len(rec.Arms.Candidate.Runs), ids(rec.Arms.Candidate.Runs))
+	fmt.Fprintf(&b, "baseline:  %s (%d runs: %s)\n", textsafe.Quote(rec.Arms.Baseline.Label), len(rec.Arms.Baseline.Runs), ids(rec.Arms.Baseline.Runs))
+	fmt.Fprintf(&b, "candidate: %s (%d runs: %s)\n\n", textsafe.Quote(rec.Arms.Candidate.Label), len(rec.Arms.Candidate.Runs), ids(rec.Arms.Candidate.Runs))
 
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "stage\tbaseline\tcandidate\tdelta\tinterval\t")

@@ -80,7 +80,7 @@ func (c *cli) comparisons(st *store.Store, asJSON bool) int {
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSAVED\tBASELINE\tCANDIDATE\tSTATUS")
 	for _, cmp := range list {
-		fmt.Fprintf(tw, "%d\t%s\t%s (%d runs)\t%s (%d runs)\t%s\n", cmp.ID, cmp.CreatedAt, cmp.Baseline, len(cmp.BaselineRuns), cmp.Candidate, len(cmp.CandidateRuns), cmp.Status)
+		fmt.Fprintf(tw, "%d\t%s\t%s (%d runs)\t%s (%d runs)\t%s\n", cmp.ID, cmp.CreatedAt, q(cmp.Baseline), len(cmp.BaselineRuns), q(cmp.Candidate), len(cmp.CandidateRuns), cmp.Status)
 	}
 	tw.Flush()
 	return exitOK

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"benchlens/internal/textsafe"
 	"fmt"
 	"io"
 	"sort"
@@ -119,13 +120,13 @@ func writeDetail(w io.Writer, d runDetail) {
 		}
 	}
 	line("run", strconv.FormatInt(d.ID, 10))
-	line("label / role", d.Label+" / "+d.Role)
+	line("label / role", q(d.Label)+" / "+d.Role)
 	line("tool", strings.TrimSpace(d.Tool+" "+d.ToolVersion))
 	line("format era", d.Era)
 	line("identified by", d.IdentifiedBy)
-	line("model", d.Model)
+	line("model", q(d.Model))
 	line("date", d.Date)
-	line("bundle", d.Bundle)
+	line("bundle", q(d.Bundle))
 	line("requests", fmt.Sprintf("%s ok of %s, not ok: %s; %d per-request records, %d gaps",
 		count(d.Completed), count(d.NumPrompts), notOK(d.RunRow), d.Requests.Count, d.Requests.Gaps))
 	if w := d.ToolWarmup; w != nil {
@@ -178,15 +179,15 @@ func writeDetail(w io.Writer, d runDetail) {
 	if len(d.Metadata) > 0 {
 		fmt.Fprintln(w, "\nmetadata")
 		for _, k := range sortedKeys(d.Metadata) {
-			fmt.Fprintf(w, "  %s = %s\n", k, d.Metadata[k])
+			fmt.Fprintf(w, "  %s = %s\n", q(k), q(fmt.Sprint(d.Metadata[k])))
 		}
 	}
 	for _, warn := range d.Warnings {
-		fmt.Fprintf(w, "\nwarning: %s\n", warn)
+		fmt.Fprintf(w, "\nwarning: %s\n", q(warn))
 	}
 	fmt.Fprintln(w, "\nfiles")
 	for _, f := range d.Files {
-		fmt.Fprintf(w, "  %-10s %-12s %9d B  %s\n", f.Role, f.Kind, f.Size, f.Name)
+		fmt.Fprintf(w, "  %-10s %-12s %9d B  %s\n", f.Role, f.Kind, f.Size, q(f.Name))
 	}
 }
 
@@ -212,3 +213,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// q quotes text from the files (names, labels, models) that holds control characters, so it
+// cannot break or forge a line on the terminal.
+func q(s string) string { return textsafe.Quote(s) }
