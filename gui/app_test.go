@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -91,16 +92,15 @@ func TestDropCompareAnnotateReopen(t *testing.T) {
 	}
 	shot(t, u, "library")
 
-	done := make(chan struct{}, 4)
-	u.compare.done = func() { done <- struct{}{} }
+	compared := watchComparisons(u)
 	u.compare.setArm(true, "baseline")
 	u.compare.setArm(false, "fallback")
-	waitDone(t, done)
+	compared(t, "baseline", "fallback")
 	if !strings.Contains(u.compare.verdict.Text, "not established") || !strings.Contains(u.compare.causes.Text, "target_not_hit") {
 		t.Errorf("fallback verdict: %q %q", u.compare.verdict.Text, u.compare.causes.Text)
 	}
 	u.compare.setArm(false, "established")
-	waitDone(t, done)
+	compared(t, "baseline", "established")
 	if !strings.Contains(u.compare.verdict.Text, "gain established") {
 		t.Errorf("established verdict: %q", u.compare.verdict.Text)
 	}
@@ -143,12 +143,24 @@ func TestDropCompareAnnotateReopen(t *testing.T) {
 	}
 }
 
-func waitDone(t *testing.T, done chan struct{}) {
-	t.Helper()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("the comparison did not finish")
+// watchComparisons returns a wait for the comparison of two given arms to be on display. It
+// waits for that state, not for a count of finished comparisons: under load, a comparison
+// started before the arms were both set may finish in between.
+func watchComparisons(u *App) func(t *testing.T, base, cand string) {
+	var mu sync.Mutex
+	var shown [2]string
+	u.compare.done = func() {
+		mu.Lock()
+		shown = u.compare.sels
+		mu.Unlock()
+	}
+	return func(t *testing.T, base, cand string) {
+		t.Helper()
+		eventually(t, "the comparison of "+base+" with "+cand, func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return shown == [2]string{base, cand}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"benchlens/internal/textsafe"
 	"fmt"
 	"strings"
 
@@ -105,6 +106,11 @@ func (im *importer) run(what string, work func(library.Options) library.Report, 
 			}
 			if len(rep.Errors) > 0 {
 				msg += fmt.Sprintf(lang.L(", %d refused"), len(rep.Errors))
+			}
+			if len(rep.Skipped) > 0 {
+				msg += fmt.Sprintf(lang.L(", %d not read"), len(rep.Skipped))
+			}
+			if len(rep.Errors)+len(rep.Skipped) > 0 {
 				im.showRefused(rep)
 			}
 			im.u.setStatus(msg)
@@ -116,11 +122,15 @@ func (im *importer) run(what string, work func(library.Options) library.Report, 
 	}()
 }
 
-// showRefused lists every refused input with its one-line reason.
+// showRefused lists every refused input, then every input left unread, with its one-line
+// reason.
 func (im *importer) showRefused(rep library.Report) {
-	lines := make([]string, len(rep.Errors))
-	for i, err := range rep.Errors {
-		lines[i] = err.Error()
+	var lines []string
+	for _, err := range rep.Errors {
+		lines = append(lines, lang.L("refused:")+" "+textsafe.Line(err.Error()))
+	}
+	for _, err := range rep.Skipped {
+		lines = append(lines, lang.L("not read:")+" "+textsafe.Line(err.Error()))
 	}
 	list := widget.NewList(func() int { return len(lines) },
 		func() fyne.CanvasObject {
@@ -131,7 +141,11 @@ func (im *importer) showRefused(rep library.Report) {
 		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(lines[i]) })
 	scroll := container.NewVScroll(list)
 	scroll.SetMinSize(fyne.NewSize(640, 260))
-	d := dialog.NewCustom(fmt.Sprintf(lang.L("%d inputs refused"), len(lines)), lang.L("Close"), scroll, im.u.win)
+	title := fmt.Sprintf(lang.L("%d inputs refused"), len(rep.Errors))
+	if len(rep.Skipped) > 0 {
+		title += fmt.Sprintf(lang.L(", %d not read"), len(rep.Skipped))
+	}
+	d := dialog.NewCustom(title, lang.L("Close"), scroll, im.u.win)
 	d.Show()
 }
 

@@ -105,6 +105,7 @@ func Assemble(entries []Entry) ([]Item, []error) {
 		it.Run.Manifest = manifestFor(path.Dir(it.Result.Name), manifests)
 		applyManifest(it.Run)
 		markSample(it.Run)
+		flagImplausible(it.Run)
 		out = append(out, *it)
 	}
 	return out, errs

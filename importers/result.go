@@ -143,6 +143,13 @@ func parseJSON(name string, data []byte, drop func(int)) (Parsed, error) {
 			return p, nil // a trace or other JSON: its own importer reads it
 		}
 	}
+	if dec.Replaced > 0 {
+		w := fmt.Sprintf("%s%s from byte %d: %d strings had characters replaced; save it as UTF-8 (it may be Latin-1)",
+			model.EncodingPrefix, quoteName(name), dec.FirstReplaced, dec.Replaced)
+		for _, r := range p.Runs {
+			r.Warnings = append(r.Warnings, w)
+		}
+	}
 	return p, nil
 }
 

@@ -11,6 +11,13 @@ const (
 // Stats maps a statistic (mean, median, std, min, max, p50, p99, p99.9 …) to its value in ms.
 type Stats map[string]Num
 
+// Run warnings about the data itself start with one of these, so a comparison can put them in
+// its checklist: values no measurement can give, and characters lost to a wrong encoding.
+const (
+	ImplausiblePrefix = "implausible values: "
+	EncodingPrefix    = "not valid UTF-8: "
+)
+
 // Run is one benchmark execution, normalised across tools and eras.
 type Run struct {
 	ID     int64  `json:"id"`

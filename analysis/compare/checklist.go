@@ -73,6 +73,18 @@ func (r Record) Checklist() []Check {
 			meas.Hint = "keep every request's record (GuideLLM: no --output-sampling) to compare request by request"
 		}
 	}
+	if len(r.DataQuality) > 0 {
+		data := r.DataQuality[0]
+		if n := len(r.DataQuality) - 1; n > 0 {
+			data += fmt.Sprintf(" (and %d more)", n)
+		}
+		if meas.State == CheckOK {
+			meas.State, meas.Reason, meas.Hint = CheckWarn, data, ""
+		} else {
+			meas.Reason += "; " + data
+		}
+		meas.Hint = strings.TrimPrefix(meas.Hint+"; check the benchmark's clock and the file's encoding", "; ")
+	}
 	out = append(out, meas)
 
 	// Path.
@@ -181,6 +193,24 @@ func (r Record) stageMismatchNotes() []string {
 	for _, n := range r.Notes {
 		if strings.HasPrefix(n, "stage mismatch") {
 			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// dataQuality gathers the runs' warnings about their own data, naming arm and run.
+func dataQuality(base, cand Arm) []string {
+	var out []string
+	for _, arm := range []struct {
+		name string
+		a    Arm
+	}{{"baseline", base}, {"candidate", cand}} {
+		for _, rd := range arm.a.Runs {
+			for _, w := range rd.Run.Warnings {
+				if strings.HasPrefix(w, model.ImplausiblePrefix) || strings.HasPrefix(w, model.EncodingPrefix) {
+					out = append(out, fmt.Sprintf("%s run %d: %s", arm.name, rd.Run.ID, w))
+				}
+			}
 		}
 	}
 	return out

@@ -23,6 +23,7 @@ func Compare(base, cand Arm, set Settings) Record {
 	causes := conditions(&rec, base, cand, set)
 	rec.Workload["repeat_count"] = repeatField(len(base.Runs), len(cand.Runs))
 	causes = append(causes, measurement(&rec, base, cand, set)...)
+	rec.DataQuality = dataQuality(base, cand)
 
 	e, lens := baselineEdges(base, set)
 	arms := []Arm{base, cand}

@@ -50,6 +50,9 @@ type Record struct {
 	// Benchlens is the build that judged the comparison, set when it is saved.
 	Benchlens *version.Info `json:"benchlens,omitempty" yaml:"benchlens,omitempty"`
 	Warnings  []string      `json:"warnings,omitempty" yaml:"warnings,omitempty"`
+	// DataQuality lists the runs' warnings about their data (implausible values, replaced
+	// characters), each naming its arm and run.
+	DataQuality []string `json:"data_quality,omitempty" yaml:"data_quality,omitempty"`
 }
 
 // Condition states.

@@ -31,6 +31,9 @@ type Decoder struct {
 	Progress func(offset int)
 	mark     int
 	depth    int
+	// Replaced counts the strings kept with invalid UTF-8 replaced by U+FFFD (a Latin-1 file,
+	// say); FirstReplaced is the offset of the first such string.
+	Replaced, FirstReplaced int
 }
 
 // progressStep is how often Progress hears from the decoder.
@@ -336,8 +339,13 @@ func (d *Decoder) skip(level int) error {
 }
 
 func (d *Decoder) str() (string, error) {
+	start := d.pos
 	b, err := d.strBytes()
 	if !utf8.Valid(b) {
+		if d.Replaced == 0 {
+			d.FirstReplaced = start
+		}
+		d.Replaced++
 		return validUTF8(b), err
 	}
 	return string(b), err

@@ -1,0 +1,58 @@
+package importers
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"benchlens/model"
+)
+
+// flagImplausible warns on a run whose latencies are negative, per request or in the tool's
+// own statistics: a clock that stepped back or a file edited by hand. The run is kept, as the
+// file is, so the analyst can see it; the warning is stored with it.
+func flagImplausible(run *model.Run) {
+	var found []string
+	perRequest := func(what string, get func(r *model.Request) []float64) {
+		n, lowest := 0, math.Inf(1)
+		for i := range run.Requests {
+			bad := false
+			for _, v := range get(&run.Requests[i]) {
+				if v < 0 {
+					bad, lowest = true, min(lowest, v)
+				}
+			}
+			if bad {
+				n++
+			}
+		}
+		if n > 0 {
+			found = append(found, fmt.Sprintf("%d requests with a negative %s (lowest %.2f ms)", n, what, lowest*1000))
+		}
+	}
+	perRequest("TTFT", func(r *model.Request) []float64 { return []float64{r.TTFT} })
+	perRequest("TPOT", func(r *model.Request) []float64 { return []float64{r.TPOT} })
+	perRequest("latency", func(r *model.Request) []float64 { return []float64{r.Latency} })
+	perRequest("inter-token gap", func(r *model.Request) []float64 { return r.ITL })
+	metrics := make([]string, 0, len(run.Summary))
+	for m := range run.Summary {
+		metrics = append(metrics, m)
+	}
+	sort.Strings(metrics)
+	for _, m := range metrics {
+		stats := run.Summary[m]
+		keys := make([]string, 0, len(stats))
+		for k, v := range stats {
+			if v.Known() && v < 0 {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			found = append(found, fmt.Sprintf("the tool's %s %s is %.2f ms", m, k, stats[k].F()))
+		}
+	}
+	for _, f := range found {
+		run.Warnings = append(run.Warnings, model.ImplausiblePrefix+f)
+	}
+}

@@ -1,0 +1,53 @@
+package library
+
+import (
+	"strings"
+	"testing"
+
+	"benchlens/analysis/compare"
+)
+
+// A negative latency and a Latin-1 file import (the data is kept as the file says) but each
+// run carries a stored warning, and the comparison's checklist flags the measurement.
+func TestImplausibleValuesAreFlagged(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"base/result.json": `{"date": "20250101-000000", "backend": "vllm", "model_id": "m", "num_prompts": 2, "completed": 2,
+			"mean_ttft_ms": -10.2, "ttfts": [-0.06546, 0.0201], "itls": [[0.01], [0.011]], "output_lens": [2, 2], "input_lens": [8, 8]}`,
+		"base/bundle.yaml": "label: base\nrole: baseline\n",
+		"cand/result.json": "{\"date\": \"20250101-000100\", \"backend\": \"vllm\", \"model_id\": \"mod\xe8le\", \"num_prompts\": 2, \"completed\": 2, \"mean_ttft_ms\": 10.0}",
+		"cand/bundle.yaml": "label: cand\nrole: candidate\n",
+	})
+	st := openStore(t)
+	rep := Import(st, []string{dir}, Options{})
+	if len(rep.Added) != 2 || len(rep.Errors) != 0 {
+		t.Fatalf("import: %+v", rep)
+	}
+	want := map[string][]string{
+		"base": {"implausible values: 1 requests with a negative TTFT (lowest -65.46 ms)", "implausible values: the tool's ttft mean is -10.20 ms"},
+		"cand": {"not valid UTF-8: bundle/cand/result.json from byte", "Latin-1"},
+	}
+	for _, id := range rep.Added {
+		run, err := st.Run(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := strings.Join(run.Warnings, "\n")
+		for _, w := range want[run.Label] {
+			if !strings.Contains(all, w) {
+				t.Errorf("%s: warnings %q lack %q", run.Label, run.Warnings, w)
+			}
+		}
+	}
+	rec, err := Compare(st, "base", "cand", compare.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rec.Checklist() {
+		if c.Name == "measurement" && (c.State == compare.CheckOK || !strings.Contains(c.Reason, "negative TTFT") && !strings.Contains(c.Reason, "UTF-8")) {
+			t.Errorf("measurement check: %+v", c)
+		}
+	}
+	if len(rec.DataQuality) != 3 {
+		t.Errorf("data quality %q", rec.DataQuality)
+	}
+}
