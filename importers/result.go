@@ -34,6 +34,10 @@ type Part struct {
 	Warmup int
 }
 
+// maxString bounds a string kept from a result: no field benchlens reads is longer, and a
+// file holding one giant string must not need its size again in heap.
+const maxString = 1 << 20
+
 // skipKeys are large per-request members nobody analyses; skipping them halves the work on a
 // --save-detailed file.
 var skipKeys = map[string]bool{"generated_texts": true}
@@ -98,6 +102,7 @@ func parseJSON(name string, data []byte, drop func(int)) (Parsed, error) {
 	dec := jsonx.NewDecoder(data)
 	dec.SkipKeys = skipKeys
 	dec.Progress = drop
+	dec.MaxString = maxString
 	p := Parsed{Kind: model.KindOther}
 	for first := true; dec.More(); first = false {
 		start := dec.Offset()

@@ -34,6 +34,9 @@ type Decoder struct {
 	// Replaced counts the strings kept with invalid UTF-8 replaced by U+FFFD (a Latin-1 file,
 	// say); FirstReplaced is the offset of the first such string.
 	Replaced, FirstReplaced int
+	// MaxString, if positive, bounds the strings kept: a longer one is checked whole but kept
+	// cut, so a gigabyte string costs no gigabyte of heap.
+	MaxString int
 }
 
 // progressStep is how often Progress hears from the decoder.
@@ -341,6 +344,14 @@ func (d *Decoder) skip(level int) error {
 func (d *Decoder) str() (string, error) {
 	start := d.pos
 	b, err := d.strBytes()
+	cut := d.MaxString > 0 && len(b) > d.MaxString
+	if cut {
+		n := d.MaxString
+		for n > 0 && !utf8.RuneStart(b[n]) {
+			n--
+		}
+		b = append(b[:n:n], fmt.Sprintf("… (cut: longer than %d bytes)", d.MaxString)...)
+	}
 	if !utf8.Valid(b) {
 		if d.Replaced == 0 {
 			d.FirstReplaced = start
@@ -412,7 +423,9 @@ func (d *Decoder) unescape(start int) ([]byte, error) {
 		case c < 0x20:
 			return nil, d.errorf("control character %s in string", quoteByte(c))
 		case c != '\\':
-			out = append(out, c)
+			if d.MaxString <= 0 || len(out) <= d.MaxString { // one byte more tells str to cut
+				out = append(out, c)
+			}
 			d.pos++
 			continue
 		}
@@ -460,6 +473,9 @@ func (d *Decoder) unescape(start int) ([]byte, error) {
 		default:
 			d.pos -= 2
 			return nil, d.errorf("invalid escape \\%c", e)
+		}
+		if d.MaxString > 0 && len(out) > d.MaxString+utf8.UTFMax {
+			out = out[:d.MaxString+1]
 		}
 	}
 }

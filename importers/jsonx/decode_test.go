@@ -7,7 +7,9 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"benchlens/importers/position"
 )
@@ -230,4 +232,24 @@ func sameJSON(std, v any) bool {
 		return true
 	}
 	return reflect.DeepEqual(std, v)
+}
+
+// A string beyond MaxString is checked whole but kept cut at a character boundary, with or
+// without escapes.
+func TestMaxStringCuts(t *testing.T) {
+	for _, body := range []string{strings.Repeat("é", 40), strings.Repeat(`\n\u00e9`, 40)} {
+		d := NewDecoder([]byte(`{"s": "` + body + `", "n": 1}`))
+		d.MaxString = 9
+		v, err := d.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := v.(map[string]any)["s"].(string)
+		if !strings.HasSuffix(s, "… (cut: longer than 9 bytes)") || len(s) > 9+len("… (cut: longer than 9 bytes)") || !utf8.ValidString(s) || d.Replaced != 0 {
+			t.Errorf("%q (replaced %d)", s, d.Replaced)
+		}
+		if v.(map[string]any)["n"] != int64(1) && v.(map[string]any)["n"] != float64(1) {
+			t.Errorf("after the cut string: %v", v)
+		}
+	}
 }
