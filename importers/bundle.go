@@ -234,8 +234,6 @@ func archiveKind(name string, head []byte) string {
 	return ""
 }
 
-func isArchiveName(name string) bool { return archiveKind(name, nil) != "" }
-
 func (r *reader) reserve(n int64) error {
 	if r.total+n > r.lim.MaxBytes {
 		return fmt.Errorf("%w: more than %d bytes once expanded", errTooLarge, r.lim.MaxBytes)
