@@ -27,8 +27,9 @@ type Item struct {
 func Assemble(entries []Entry) ([]Item, []error) {
 	var errs []error
 	type parsed struct {
-		file *model.SourceFile
-		p    Parsed
+		file     *model.SourceFile
+		p        Parsed
+		reported bool // a line of the report names it already
 	}
 	files := make([]parsed, 0, len(entries))
 	manifests := map[string]model.Manifest{}
@@ -42,11 +43,12 @@ func Assemble(entries []Entry) ([]Item, []error) {
 		if err != nil {
 			errs = append(errs, err)
 		}
+		reported := err != nil
 		if p.Kind == model.KindManifest {
 			m, err := ParseManifest(e.Path, e.Data)
 			if err != nil {
 				errs = append(errs, err)
-				p.Kind = model.KindOther
+				p.Kind, reported = model.KindOther, true
 			} else {
 				manifests[path.Dir(e.Path)] = m
 			}
@@ -55,10 +57,7 @@ func Assemble(entries []Entry) ([]Item, []error) {
 			continue // refused whole; reported above
 		}
 		sf.Kind = p.Kind
-		if p.Kind == model.KindOther && err == nil {
-			errs = append(errs, &position.Error{File: e.Path, Offset: -1, Err: &Skip{Why: unread}})
-		}
-		files = append(files, parsed{sf, p})
+		files = append(files, parsed{sf, p, reported})
 	}
 
 	var items []*Item
@@ -94,10 +93,15 @@ func Assemble(entries []Entry) ([]Item, []error) {
 			continue
 		}
 		dir := attachDir(path.Dir(f.file.Name), runDirs)
+		taken := false
 		for _, it := range items {
 			if within(path.Dir(it.Result.Name), dir) {
 				it.Attachments = append(it.Attachments, f.file)
+				taken = true
 			}
+		}
+		if why := unread(f.p.Kind, taken); why != "" && !f.reported {
+			errs = append(errs, &position.Error{File: f.file.Name, Offset: -1, Err: &Skip{Why: why}})
 		}
 	}
 	out := make([]Item, 0, len(items))
@@ -111,8 +115,18 @@ func Assemble(entries []Entry) ([]Item, []error) {
 	return out, errs
 }
 
-// unread explains a file kept beside the runs without being read.
-const unread = "kept beside the runs, unread: no result, log, trace or utilisation format recognised"
+// unread explains what became of a file that is no result, or "" when it is read as evidence.
+func unread(kind string, taken bool) string {
+	switch {
+	case kind == model.KindOther && taken:
+		return "kept beside the runs, unread: no result, log, trace or utilisation format recognised"
+	case kind == model.KindOther:
+		return "not stored: no result, log, trace or utilisation format recognised, and no run beside it"
+	case !taken && kind != model.KindManifest:
+		return "not stored: a " + kind + " file with no run beside it"
+	}
+	return ""
+}
 
 // NewSourceFile describes a file. Its content hash is left to the caller, who may compute
 // it on another core while this one parses.
