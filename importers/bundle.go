@@ -152,6 +152,8 @@ func mustAbs(p string) string {
 
 func kindOf(m fs.FileMode) string {
 	switch {
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
 	case m&fs.ModeNamedPipe != 0:
 		return "named pipe (FIFO)"
 	case m&fs.ModeSocket != 0:

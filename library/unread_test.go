@@ -93,7 +93,7 @@ func TestNothingUnreadGoesUnnamed(t *testing.T) {
 		"notes.txt":        "unread",
 		"sub/placeholder":  "unread",
 		"empty.zip":        "no files",
-		"links.zip!link":   "not followed",
+		"links.zip!link":   "symbolic link in the archive; not followed",
 	} {
 		if line := lineFor(t, rep, file); !strings.Contains(line, frag) {
 			t.Errorf("%s: %q lacks %q", file, line, frag)
