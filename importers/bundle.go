@@ -132,7 +132,7 @@ func (r *reader) skipLink(dir, p string) {
 	switch {
 	case err != nil:
 		r.skip(p, fmt.Sprintf("symbolic link that does not resolve (%v); not followed", errors.Unwrap(err)))
-	case !within(filepath.ToSlash(target), filepath.ToSlash(mustAbs(dir))):
+	case !within(filepath.ToSlash(mustAbs(target)), filepath.ToSlash(mustAbs(dir))):
 		r.skip(p, "symbolic link to "+quoteName(target)+", outside the folder; not followed")
 	default:
 		r.skip(p, "symbolic link to "+quoteName(target)+"; not followed (the folder's own copy is read)")
