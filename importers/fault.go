@@ -6,9 +6,9 @@ import (
 	"runtime/debug"
 )
 
-// errShrank names what a fault on a mapped file means: another program truncated the file
+// ErrShrank names what a fault on a mapped file means: another program truncated the file
 // while it was being read.
-var errShrank = errors.New("the file shrank while it was being read; import it again once it is complete")
+var ErrShrank = errors.New("the file shrank while it was being read; import it again once it is complete")
 
 // Guard runs fn and turns a fault on mapped memory (a mapped file truncated under the import
 // would otherwise kill the process with SIGBUS) into an error naming the file, so the rest of
@@ -21,7 +21,7 @@ func Guard(name string, fn func() error) (err error) {
 			if _, fault := p.(interface{ Addr() uintptr }); !fault {
 				panic(p)
 			}
-			err = &position.Error{File: name, Offset: -1, Err: errShrank}
+			err = &position.Error{File: name, Offset: -1, Err: ErrShrank}
 		}
 	}()
 	return fn()

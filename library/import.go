@@ -135,7 +135,10 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	// the statistics are recomputed.
 	for i := range entries {
 		p := prep(entries[i].Path)
-		if p.err != nil && !errors.Is(p.err, ErrInterrupted) {
+		switch {
+		case errors.Is(p.err, importers.ErrShrank):
+			rep.Errors = appendOnce(rep.Errors, p.err) // parsing it likely faulted too: one line
+		case p.err != nil && !errors.Is(p.err, ErrInterrupted):
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: not stored: %w", entries[i].Path, p.err))
 		}
 		if entries[i].Close != nil {
@@ -306,4 +309,14 @@ func Fingerprint(run *model.Run, it importers.Item) string {
 		fmt.Fprintf(sum, "|%s|%d", it.Result.SHA256, it.Index) // nothing measured: the file is the identity
 	}
 	return hex.EncodeToString(sum.Sum(nil))
+}
+
+// appendOnce adds err unless an error with the same text is there already.
+func appendOnce(errs []error, err error) []error {
+	for _, e := range errs {
+		if e.Error() == err.Error() {
+			return errs
+		}
+	}
+	return append(errs, err)
 }
