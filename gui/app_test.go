@@ -35,6 +35,9 @@ func newTestApp(t *testing.T, dbPath string) (*App, fyne.App) {
 	t.Cleanup(func() { st.Close() })
 	u := New(a, w, st, Options{})
 	w.Resize(fyne.NewSize(1280, 820))
+	// The library loads off the UI thread, and the test driver runs its result on that
+	// thread: wait until it is shown before touching the window.
+	eventually(t, "the library to load", func() bool { return strings.Contains(u.status.Text, "runs in") })
 	return u, a
 }
 

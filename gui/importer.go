@@ -97,7 +97,6 @@ func (im *importer) run(what string, work func(library.Options) library.Report, 
 	go func() {
 		rep := work(opt)
 		fyne.Do(func() {
-			im.busy = false
 			im.last = rep
 			im.bar.Hide()
 			msg := fmt.Sprintf(lang.L("Imported %d runs"), len(rep.Added))
@@ -118,6 +117,9 @@ func (im *importer) run(what string, work func(library.Options) library.Report, 
 			if done != nil {
 				done(rep)
 			}
+			// Busy until the views have taken the new runs in: the arms they pick
+			// must not land on top of the analyst's (or a test's) next choice.
+			im.busy = false
 		})
 	}()
 }
