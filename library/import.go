@@ -125,7 +125,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	prep := prepareAhead(st, owner, entries, opt.Stop)
 	items, errs := importers.Assemble(entries)
 	rep.note(errs...)
-	if len(items) == 0 && len(errs) == 0 {
+	if len(items) == 0 && len(rep.Errors) == 0 {
 		rep.Errors = append(rep.Errors, &position.Error{File: bundle, Offset: -1, Err: errors.New("no benchmark result found")})
 	}
 	fileID := func(name string) int64 { return prep(name).id }
