@@ -129,10 +129,10 @@ func (im *importer) run(what string, work func(library.Options) library.Report, 
 func (im *importer) showRefused(rep library.Report) {
 	var lines []string
 	for _, err := range rep.Errors {
-		lines = append(lines, lang.L("refused:")+" "+textsafe.Line(err.Error()))
+		lines = append(lines, lang.L("refused:")+" "+textsafe.Quote(err.Error()))
 	}
 	for _, err := range rep.Skipped {
-		lines = append(lines, lang.L("not read:")+" "+textsafe.Line(err.Error()))
+		lines = append(lines, lang.L("not read:")+" "+textsafe.Quote(err.Error()))
 	}
 	list := widget.NewList(func() int { return len(lines) },
 		func() fyne.CanvasObject {

@@ -31,10 +31,10 @@ func (c *cli) importCmd(args []string) int {
 // report prints what an import did: a line per refused input, then the totals.
 func (c *cli) report(rep library.Report) int {
 	for _, err := range rep.Errors {
-		fmt.Fprintf(c.stderr, "refused: %s\n", textsafe.Line(err.Error()))
+		fmt.Fprintf(c.stderr, "refused: %s\n", textsafe.Quote(err.Error()))
 	}
 	for _, err := range rep.Skipped {
-		fmt.Fprintf(c.stderr, "skipped: %s\n", textsafe.Line(err.Error()))
+		fmt.Fprintf(c.stderr, "skipped: %s\n", textsafe.Quote(err.Error()))
 	}
 	fmt.Fprintf(c.stdout, "imported %d runs", len(rep.Added))
 	if len(rep.Existing) > 0 {

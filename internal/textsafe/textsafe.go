@@ -10,6 +10,7 @@ import (
 )
 
 // Quote returns s unchanged when it is plain printable text, and strconv.Quote(s) otherwise.
+// Applied to a whole report line, it keeps a line holding a name nobody quoted on one line.
 func Quote(s string) string {
 	if Plain(s) {
 		return s
@@ -23,7 +24,3 @@ func Plain(s string) bool {
 		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r)
 	})
 }
-
-// Line makes a report line safe to print: a line that still holds control characters (a name
-// the message did not quote) is quoted whole, so it stays one line.
-func Line(s string) string { return Quote(s) }
