@@ -78,10 +78,9 @@ func (r Record) Checklist() []Check {
 		if n := len(r.DataQuality) - 1; n > 0 {
 			data += fmt.Sprintf(" (and %d more)", n)
 		}
+		meas.Reason += "; " + data
 		if meas.State == CheckOK {
-			meas.State, meas.Reason, meas.Hint = CheckWarn, data, ""
-		} else {
-			meas.Reason += "; " + data
+			meas.State = CheckWarn
 		}
 		meas.Hint = strings.TrimPrefix(meas.Hint+"; check the benchmark's clock and the file's encoding", "; ")
 	}
