@@ -32,14 +32,15 @@ deps:
 build: deps
 	$(GO) build -ldflags "$(STAMP)" -o $(BIN) ./cmd/benchlens
 
-# run opens the desktop app on the sample library (loaded into it on first start); without a
-# display it loads the samples and prints the library instead.
+# run loads the samples into its own demo library (only this one: the app never adds samples
+# to a library) and opens the desktop app on it; without a display it prints the library.
 run: build
+	@$(BIN) --db $(DEMO_DB) demo >/dev/null
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ] || [ "$$(uname)" = Darwin ]; then \
 		$(BIN) --db $(DEMO_DB); \
 	else \
 		echo "no display: printing the sample library instead of opening the app"; \
-		$(BIN) --db $(DEMO_DB) demo && $(BIN) --db $(DEMO_DB) runs; \
+		$(BIN) --db $(DEMO_DB) runs; \
 	fi
 
 test: deps

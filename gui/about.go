@@ -9,10 +9,9 @@ import (
 	"benchlens/library"
 )
 
-// menu gives the window its Help menu with the About dialog.
-func (u *App) menu() {
-	about := fyne.NewMenuItem(lang.L("About benchlens"), u.showAbout)
-	u.win.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu(lang.L("Help"), about)))
+// helpMenu is the window's Help menu, with the About dialog.
+func (u *App) helpMenu() *fyne.Menu {
+	return fyne.NewMenu(lang.L("Help"), fyne.NewMenuItem(lang.L("About benchlens"), u.showAbout))
 }
 
 // showAbout says which benchlens this is, as `benchlens --version` does: what a report

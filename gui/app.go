@@ -8,10 +8,13 @@ import (
 	"embed"
 	"os"
 	"os/user"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	_ "benchlens/internal/clocale" // before Fyne reads the locale
@@ -29,8 +32,9 @@ func init() {
 
 // Options adjust the app.
 type Options struct {
-	// LoadDemoIfEmpty imports the built-in sample bundles when the library is empty.
-	LoadDemoIfEmpty bool
+	// SampleLibrary is a library file of its own for the built-in sample bundles, offered by
+	// "Open the sample library" (filled on first open). Samples never enter another library.
+	SampleLibrary string
 	// OpenLibrary opens another library file (Settings); nil hides the button.
 	OpenLibrary func(path string) (*store.Store, error)
 }
@@ -57,14 +61,17 @@ type App struct {
 	settings *settingsView
 	importer *importer
 
-	tabs   *container.AppTabs
-	status *widget.Label
-	arms   *armCache
+	tabs     *container.AppTabs
+	empty    fyne.CanvasObject // shown instead of the views while the library has no runs
+	status   *widget.Label
+	statusMu sync.Mutex
+	arms     *armCache
 }
 
 // New builds the app's window content for an open library.
 func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 	u := &App{fyneApp: a, win: w, st: st, opt: opt, status: widget.NewLabel(""), arms: newArmCache()}
+	u.status.Truncation = fyne.TextTruncateEllipsis // a long message never widens the window
 	u.settings = newSettingsView(u)
 	u.run = newRunView(u)
 	u.compare = newCompareView(u)
@@ -86,19 +93,16 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 		a.Preferences().SetInt("view.last", u.tabs.SelectedIndex())
 	}
 
-	split := container.NewHSplit(u.library.content, u.tabs)
-	split.SetOffset(0.28)
+	u.empty = u.emptyState()
+	u.empty.Hide()
+	split := container.NewHSplit(u.library.content, container.NewStack(u.tabs, u.empty))
+	split.SetOffset(0.26)
 	w.SetContent(container.NewBorder(nil, container.NewBorder(nil, nil, nil, u.importer.bar, u.status), nil, nil, split))
 	w.SetOnDropped(u.importer.onDropped)
-	u.shortcuts()
-	u.menu()
+	w.SetMainMenu(u.mainMenu())
 	u.restoreWindowSize()
 
-	u.library.reload(func() {
-		if opt.LoadDemoIfEmpty && u.library.count() == 0 {
-			u.importer.loadDemo()
-		}
-	})
+	u.library.reload(nil)
 	u.verdict.reload()
 	return u
 }
@@ -109,8 +113,13 @@ func (u *App) Window() fyne.Window { return u.win }
 // Store is the open library.
 func (u *App) Store() *store.Store { return u.st }
 
-// setStatus shows a one-line message at the bottom of the window.
-func (u *App) setStatus(msg string) { u.status.SetText(msg) }
+// setStatus shows a one-line message at the bottom of the window. The lock matters only
+// under fyne's test driver, whose fyne.Do runs on the calling goroutine.
+func (u *App) setStatus(msg string) {
+	u.statusMu.Lock()
+	defer u.statusMu.Unlock()
+	u.status.SetText(msg)
+}
 
 // showView switches to a view.
 func (u *App) showView(i int) {
@@ -127,12 +136,55 @@ func (u *App) libraryChanged() {
 	u.verdict.reload()
 }
 
+// showEmpty puts the empty state in place of the views while the library has no runs.
+func (u *App) showEmpty(empty bool) {
+	if empty {
+		u.tabs.Hide()
+		u.empty.Show()
+	} else {
+		u.empty.Hide()
+		u.tabs.Show()
+	}
+}
+
+// emptyState greets an empty library: import bundles, or look at the sample library.
+func (u *App) emptyState() fyne.CanvasObject {
+	title := widget.NewLabelWithStyle(lang.L("This library has no runs yet."), fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	title.SizeName = theme.SizeNameSubHeadingText
+	hint := widget.NewLabel(lang.L("Import benchmark bundles (result folders, .zip or .tar.gz), or drop them on the window."))
+	hint.Wrapping = fyne.TextWrapWord
+	hint.Alignment = fyne.TextAlignCenter
+	buttons := container.NewHBox(
+		widget.NewButtonWithIcon(lang.L("Import files…"), theme.FileIcon(), u.importer.chooseFiles),
+		widget.NewButtonWithIcon(lang.L("Import folder…"), theme.FolderOpenIcon(), u.importer.chooseFolder),
+	)
+	if u.opt.SampleLibrary != "" {
+		buttons.Add(widget.NewButton(lang.L("Open the sample library"), u.openSampleLibrary))
+	}
+	return container.NewCenter(container.NewVBox(title, hint, container.NewCenter(buttons)))
+}
+
+// openSampleLibrary switches to the sample library, loading the samples into it when empty.
+func (u *App) openSampleLibrary() {
+	st, err := store.Open(u.opt.SampleLibrary)
+	if err != nil {
+		dialog.ShowError(err, u.win)
+		return
+	}
+	u.switchLibrary(st)
+	runs, err := st.Runs()
+	if err == nil && len(runs) == 0 {
+		u.importer.loadDemo()
+	}
+}
+
 // switchLibrary replaces the open library (Settings → open another).
 func (u *App) switchLibrary(st *store.Store) {
 	old := u.st
 	u.st = st
 	u.fyneApp.Preferences().SetString("library.path", st.Path())
 	u.settings.reload()
+	u.settings.libPath.SetText(st.Path())
 	u.libraryChanged()
 	if old != nil {
 		old.Close()

@@ -34,8 +34,8 @@ func newChartView(render func(w, h int) (image.Image, error)) *chartView {
 
 func (c *chartView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(c.img) }
 
-// MinSize keeps charts readable.
-func (c *chartView) MinSize() fyne.Size { return fyne.NewSize(360, 240) }
+// MinSize keeps charts readable and still fits a 1024×700 window.
+func (c *chartView) MinSize() fyne.Size { return fyne.NewSize(320, 210) }
 
 func (c *chartView) Resize(s fyne.Size) {
 	c.BaseWidget.Resize(s)
@@ -48,6 +48,16 @@ func (c *chartView) setRender(render func(w, h int) (image.Image, error)) {
 	c.render = render
 	c.mu.Unlock()
 	c.schedule(c.Size(), true)
+}
+
+// clear blanks the chart until the next setRender.
+func (c *chartView) clear() {
+	c.mu.Lock()
+	c.render = nil
+	c.gen++
+	c.mu.Unlock()
+	c.img.Image = nil
+	c.img.Refresh()
 }
 
 func (c *chartView) schedule(s fyne.Size, force bool) {

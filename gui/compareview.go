@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"gonum.org/v1/plot"
 
@@ -32,13 +34,16 @@ type compareView struct {
 	u       *App
 	content fyne.CanvasObject
 
-	baseline, candidate *widget.SelectEntry
+	baseline, candidate *armPicker
 	verdict             *widget.Label
 	causes              *widget.Label
 	checklist           *fyne.Container
 	stages              *fyne.Container
 	charts              map[string]*chartView
 	save                *widget.Button
+	// sections are the cards of the left column, top to bottom; a new panel is one more.
+	sections *fyne.Container
+	savedID  int64 // the library id of the comparison on screen once saved, else 0
 
 	mu      sync.Mutex
 	gen     int
@@ -54,13 +59,13 @@ var compareCharts = []string{"ttft_cdf", "tpot_cdf", "itl_cdf", "stage_deltas", 
 
 func newCompareView(u *App) *compareView {
 	v := &compareView{u: u, charts: map[string]*chartView{}}
-	v.baseline = widget.NewSelectEntry(nil)
-	v.baseline.SetPlaceHolder(lang.L("label or run ids"))
-	v.candidate = widget.NewSelectEntry(nil)
-	v.candidate.SetPlaceHolder(lang.L("label or run ids"))
-	v.baseline.OnChanged = func(string) { v.schedule() }
-	v.candidate.OnChanged = func(string) { v.schedule() }
+	v.baseline = newArmPicker(lang.L("label or run ids"))
+	v.candidate = newArmPicker(lang.L("label or run ids"))
+	v.baseline.OnChosen = func(string) { v.schedule() }
+	v.candidate.OnChosen = func(string) { v.schedule() }
 	v.verdict = widget.NewLabelWithStyle(lang.L("Pick a baseline and a candidate arm."), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.verdict.Wrapping = fyne.TextWrapWord
+	v.verdict.SizeName = theme.SizeNameSubHeadingText
 	v.causes = widget.NewLabel("")
 	v.causes.Wrapping = fyne.TextWrapWord
 	v.checklist = container.NewVBox()
@@ -74,17 +79,20 @@ func newCompareView(u *App) *compareView {
 		v.charts[k] = c
 		grid = append(grid, c)
 	}
-	pick := widget.NewForm(
-		widget.NewFormItem(lang.L("Baseline"), v.baseline),
-		widget.NewFormItem(lang.L("Candidate"), v.candidate),
+	pick := container.NewGridWithColumns(2,
+		container.NewBorder(nil, nil, widget.NewLabel(lang.L("Baseline")), nil, v.baseline.content),
+		container.NewBorder(nil, nil, widget.NewLabel(lang.L("Candidate")), nil, v.candidate.content),
 	)
-	left := container.NewVScroll(container.NewVBox(
-		widget.NewCard(lang.L("Verdict"), "", container.NewVBox(v.verdict, v.causes, v.save)),
+	v.sections = container.NewVBox(
+		widget.NewCard("", "", container.NewVBox(v.verdict, v.causes, container.NewHBox(v.save))),
 		widget.NewCard(lang.L("Evidence"), lang.L("What METHOD.md asks for, and what to record next time."), v.checklist),
 		widget.NewCard(lang.L("Stages"), lang.L("Median of per-run medians; ~ = no significant change"), v.stages),
-	))
-	split := container.NewHSplit(left, container.NewVScroll(container.NewGridWrap(fyne.NewSize(460, 300), grid...)))
-	split.SetOffset(0.42)
+	)
+	charts := &chartGrid{}
+	chartScroll := container.NewVScroll(container.New(charts, grid...))
+	charts.resized = chartScroll.Refresh
+	split := container.NewHSplit(vscroll(v.sections), chartScroll)
+	split.SetOffset(0.5)
 	v.content = container.NewBorder(pick, nil, nil, nil, split)
 	v.reloadArms()
 	return v
@@ -96,13 +104,14 @@ func (v *compareView) reloadArms() {
 	if err != nil {
 		return
 	}
-	v.baseline.SetOptions(labels)
-	v.candidate.SetOptions(labels)
-	if v.baseline.Text == "" && v.candidate.Text == "" {
+	v.baseline.setOptions(labels)
+	v.candidate.setOptions(labels)
+	if v.baseline.chosen == "" && v.candidate.chosen == "" {
 		base, cand := defaultArms(v.u, labels)
 		if base != "" && cand != "" {
-			v.baseline.SetText(base)
-			v.candidate.SetText(cand)
+			v.baseline.chosen = base
+			v.baseline.entry.SetText(base)
+			v.candidate.setChosen(cand)
 		}
 	}
 }
@@ -146,17 +155,18 @@ func defaultArms(u *App, labels []string) (string, string) {
 // setArm fills one picker (from the library's "Use as …" buttons).
 func (v *compareView) setArm(baseline bool, sel string) {
 	if baseline {
-		v.baseline.SetText(sel)
+		v.baseline.setChosen(sel)
 	} else {
-		v.candidate.SetText(sel)
+		v.candidate.setChosen(sel)
 	}
 }
 
 func (v *compareView) settingsChanged() { v.schedule() }
 
-// schedule runs the comparison off the UI thread; a newer request supersedes an older one.
+// schedule runs the comparison of the chosen arms off the UI thread; a newer request
+// supersedes an older one. What the previous pair showed is cleared at once.
 func (v *compareView) schedule() {
-	base, cand := strings.TrimSpace(v.baseline.Text), strings.TrimSpace(v.candidate.Text)
+	base, cand := v.baseline.chosen, v.candidate.chosen
 	if base == "" || cand == "" {
 		return
 	}
@@ -165,7 +175,7 @@ func (v *compareView) schedule() {
 	gen := v.gen
 	v.started = time.Now()
 	v.mu.Unlock()
-	v.verdict.SetText(lang.L("Comparing…"))
+	v.clear(fmt.Sprintf(lang.L("Comparing %s with %s…"), base, cand), widget.MediumImportance)
 	settings := v.u.settings.Settings()
 	st, cache := v.u.st, v.u.arms
 	go func() {
@@ -186,11 +196,8 @@ func (v *compareView) schedule() {
 				return
 			}
 			if err != nil {
-				v.record = nil
-				v.save.Disable()
-				v.verdict.SetText(err.Error())
-				v.verdict.Importance = widget.DangerImportance
-				v.verdict.Refresh()
+				v.clear(err.Error(), widget.DangerImportance)
+				v.finished()
 				return
 			}
 			p := v.u.fyneApp.Preferences()
@@ -199,6 +206,21 @@ func (v *compareView) schedule() {
 			v.display(rec, plots, base, cand)
 		})
 	}()
+}
+
+// clear removes the previous pair's evidence and shows msg in its place.
+func (v *compareView) clear(msg string, imp widget.Importance) {
+	v.record, v.savedID = nil, 0
+	v.save.Disable()
+	v.verdict.SetText(msg)
+	v.verdict.Importance = imp
+	v.verdict.Refresh()
+	v.causes.SetText("")
+	v.checklist.RemoveAll()
+	v.stages.RemoveAll()
+	for _, c := range v.charts {
+		c.clear()
+	}
 }
 
 func firstErr(errs ...error) error {
@@ -224,25 +246,12 @@ func statusImportance(status string) widget.Importance {
 }
 
 func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, base, cand string) {
-	v.record, v.sels = &rec, [2]string{base, cand}
+	v.record, v.sels, v.savedID = &rec, [2]string{base, cand}, 0
 	v.save.Enable()
-	v.verdict.SetText(fmt.Sprintf(lang.L("Verdict: %s"), statusText(rec.Status)))
+	v.verdict.SetText(headline(rec.Status, rec))
 	v.verdict.Importance = statusImportance(rec.Status)
 	v.verdict.Refresh()
-	var causes []string
-	for _, c := range rec.Causes {
-		causes = append(causes, "• "+c.Code+": "+c.Reason)
-	}
-	for _, n := range rec.Notes {
-		causes = append(causes, "· "+n)
-	}
-	for _, w := range rec.Warnings {
-		causes = append(causes, "⚠ "+w)
-	}
-	if len(causes) == 0 {
-		causes = append(causes, lang.L("No cause against the attribution."))
-	}
-	v.causes.SetText(strings.Join(causes, "\n"))
+	v.causes.SetText(causesText(rec))
 
 	v.checklist.Objects = nil
 	for _, c := range rec.Checklist() {
@@ -264,12 +273,110 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, b
 	}
 	v.mu.Lock()
 	v.Took = time.Since(v.started)
-	done := v.done
 	v.mu.Unlock()
 	v.u.setStatus(fmt.Sprintf(lang.L("Compared %s (%d runs) with %s (%d runs) in %d ms"), base, len(rec.Arms.Baseline.Runs), cand, len(rec.Arms.Candidate.Runs), v.Took.Milliseconds()))
+	v.finished()
+}
+
+// finished tells a waiting test that a comparison request has been answered.
+func (v *compareView) finished() {
+	v.mu.Lock()
+	done := v.done
+	v.mu.Unlock()
 	if done != nil {
 		done()
 	}
+}
+
+// headline is the verdict with the size of the change it rests on: "Gain established —
+// TPOT −9.1 %, p=0.008".
+func headline(status string, rec compare.Record) string {
+	h := fmt.Sprintf(lang.L("Verdict: %s"), statusText(status))
+	if g := gainText(rec); g != "" {
+		h += " — " + g
+	}
+	return h
+}
+
+// gainText is the largest significant stage change, else the decode (TPOT) change with "~".
+func gainText(rec compare.Record) string {
+	var best *compare.StageDelta
+	var name string
+	for _, r := range stageRows {
+		d, ok := rec.Perf[r.key]
+		if !ok || !d.Delta.Known() || !d.Significant {
+			continue
+		}
+		if best == nil || math.Abs(d.Delta.F()) > math.Abs(best.Delta.F()) {
+			best, name = &d, r.title
+		}
+	}
+	if best == nil {
+		d, ok := rec.Perf[model.TPOT]
+		if !ok || !d.Delta.Known() {
+			return ""
+		}
+		best, name = &d, "TPOT"
+	}
+	name, _, _ = strings.Cut(name, " (")
+	s := name + " " + strings.Replace(deltaText(*best), "-", "−", 1)
+	if best.P.Known() {
+		s += ", p" + report.P(best.P.F())
+	}
+	return s
+}
+
+// causesText lists the causes in words with their codes, then notes and warnings.
+func causesText(rec compare.Record) string {
+	var lines []string
+	for _, c := range rec.Causes {
+		lines = append(lines, "• "+codeText(c.Code)+": "+c.Reason)
+	}
+	for _, n := range rec.Notes {
+		lines = append(lines, "· "+n)
+	}
+	for _, w := range rec.Warnings {
+		lines = append(lines, "⚠ "+w)
+	}
+	if len(lines) == 0 {
+		lines = append(lines, lang.L("No cause against the attribution."))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// codeWords names a cause code of METHOD.md in words ("" when unknown).
+func codeWords(code string) string {
+	switch code {
+	case compare.EnvironmentDiffers:
+		return lang.L("environment differs")
+	case compare.LoadDrift:
+		return lang.L("load drifted")
+	case compare.ConditionsUnverified:
+		return lang.L("conditions unverified")
+	case compare.MeasurementUncontrolled:
+		return lang.L("measurement uncontrolled")
+	case compare.TargetNotHit:
+		return lang.L("target backend not hit")
+	case compare.PathUnchanged:
+		return lang.L("path unchanged")
+	case compare.PathUnverified:
+		return lang.L("path unverified")
+	case compare.MixedPaths:
+		return lang.L("mixed paths")
+	case compare.OffsetByOverhead:
+		return lang.L("offset by overhead")
+	case compare.BottleneckNotInStage:
+		return lang.L("bottleneck not in the stage")
+	}
+	return ""
+}
+
+// codeText is a cause code in words with the code beside it: "load drifted (load_drift)".
+func codeText(code string) string {
+	if w := codeWords(code); w != "" {
+		return w + " (" + code + ")"
+	}
+	return code
 }
 
 // statusText is a verdict in plain words.
@@ -287,71 +394,121 @@ func statusText(s string) string {
 
 var checkColours = map[string]color.NRGBA{
 	compare.CheckOK:   {R: 0x2e, G: 0x9e, B: 0x44, A: 0xff},
-	compare.CheckWarn: {R: 0xe3, G: 0x9b, B: 0x12, A: 0xff},
+	compare.CheckWarn: {R: 0xc7, G: 0x85, B: 0x00, A: 0xff},
 	compare.CheckFail: {R: 0xd2, G: 0x3f, B: 0x31, A: 0xff},
 }
 
-// checkRow is one line of the checklist: a coloured dot, the check, its reason and a hint.
+// checkGlyphs tell the states apart without colour (colour-blind readers, greyscale prints).
+var checkGlyphs = map[string]string{compare.CheckOK: "✓", compare.CheckWarn: "!", compare.CheckFail: "✗"}
+
+// checkRow is one line of the checklist: a coloured glyph, the check, its reason and, when
+// something is missing or wrong, what to record next time.
 func checkRow(c compare.Check) fyne.CanvasObject {
-	dot := canvas.NewCircle(checkColours[c.State])
-	dot.StrokeWidth = 0
-	dotBox := container.New(layout.NewGridWrapLayout(fyne.NewSize(14, 14)), dot)
+	glyph := canvas.NewText(checkGlyphs[c.State], checkColours[c.State])
+	glyph.TextStyle = fyne.TextStyle{Bold: true}
+	glyph.TextSize = theme.TextSubHeadingSize()
+	glyph.Alignment = fyne.TextAlignCenter
+	glyphBox := container.New(layout.NewGridWrapLayout(fyne.NewSize(20, 24)), glyph)
 	name := widget.NewLabelWithStyle(lang.L(c.Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	reason := widget.NewLabel(c.Reason)
 	reason.Wrapping = fyne.TextWrapWord
 	body := container.NewVBox(reason)
-	if c.Hint != "" {
+	if c.Hint != "" && c.State != compare.CheckOK {
 		hint := widget.NewLabelWithStyle(lang.L("Next time")+": "+c.Hint, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		hint.Wrapping = fyne.TextWrapWord
 		body.Add(hint)
 	}
-	return container.NewBorder(nil, nil, container.NewVBox(container.NewHBox(dotBox, name)), nil, body)
+	return container.NewBorder(nil, nil, container.NewVBox(container.NewHBox(glyphBox, name)), nil, body)
 }
 
-// stageTable is the benchstat-style table of the stages.
+// stageRows are the stages the table shows, in order.
+var stageRows = []struct{ key, title string }{
+	{model.TTFT, "TTFT (prefill)"}, {model.TPOT, "TPOT (decode)"}, {model.ITL, "ITL (decode)"},
+	{model.E2EL, "E2E latency"}, {"e2e_throughput", "output tok/s"},
+}
+
+// stageTable is the benchstat-style table of the stages: medians, the delta, its interval
+// and test, each column as wide as its widest cell so nothing wraps.
 func stageTable(rec compare.Record) fyne.CanvasObject {
-	grid := container.NewGridWithColumns(4,
-		bold(lang.L("stage")), bold(lang.L("baseline")), bold(lang.L("candidate")), bold(lang.L("delta")))
-	rows := []struct{ key, title string }{
-		{model.TTFT, "TTFT (prefill)"}, {model.TPOT, "TPOT (decode)"}, {model.ITL, "ITL (decode)"},
-		{model.E2EL, "E2E latency"}, {"e2e_throughput", "output tok/s"},
+	cells := []fyne.CanvasObject{
+		bold(lang.L("stage")), bold(lang.L("baseline")), bold(lang.L("candidate")), bold(lang.L("delta")),
+		bold(lang.L("interval")), bold(lang.L("test")),
 	}
-	for _, r := range rows {
+	for _, r := range stageRows {
 		d, ok := rec.Perf[r.key]
 		if !ok || !d.Baseline.Known() {
 			continue
 		}
-		delta := widget.NewLabel(report.Delta(d))
-		delta.Wrapping = fyne.TextWrapWord
+		delta := widget.NewLabel(deltaText(d))
 		switch {
 		case d.Better:
 			delta.Importance = widget.SuccessImportance
 		case d.Worse:
 			delta.Importance = widget.DangerImportance
 		}
-		grid.Add(widget.NewLabel(r.title))
-		grid.Add(widget.NewLabel(report.Value(d.Baseline) + " " + d.Unit))
-		grid.Add(widget.NewLabel(report.Value(d.Candidate) + " " + d.Unit))
-		grid.Add(delta)
+		test := "-"
+		if d.P.Known() {
+			test = fmt.Sprintf("p%s n=%d+%d", report.P(d.P.F()), d.N[0], d.N[1])
+		}
+		cells = append(cells, widget.NewLabel(r.title),
+			widget.NewLabel(report.Value(d.Baseline)+" "+d.Unit),
+			widget.NewLabel(report.Value(d.Candidate)+" "+d.Unit),
+			delta, widget.NewLabel(intervalText(d)), widget.NewLabel(test))
 	}
-	return grid
+	return container.NewHScroll(container.New(&columns{n: 6}, cells...))
+}
+
+// deltaText is the change in %, with benchstat's "~" when it is not significant.
+func deltaText(d compare.StageDelta) string {
+	if !d.Delta.Known() {
+		return "-"
+	}
+	if !d.Significant {
+		return fmt.Sprintf("~ %+.1f %%", d.Delta.F())
+	}
+	return fmt.Sprintf("%+.1f %%", d.Delta.F())
+}
+
+// intervalText says what the interval is over: requests when one run per arm, else runs.
+func intervalText(d compare.StageDelta) string {
+	if !d.CILow.Known() || !d.CIHigh.Known() {
+		return "-"
+	}
+	over := lang.L("per run")
+	if d.PerRequest {
+		over = lang.L("per request")
+	}
+	return fmt.Sprintf("[%+.1f, %+.1f] %% %s", d.CILow.F(), d.CIHigh.F(), over)
 }
 
 func bold(s string) *widget.Label {
 	return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 }
 
-// onSave stores the comparison and opens it in the verdict view.
-func (v *compareView) onSave() {
+// saveOnce stores the comparison on screen unless it already is, and returns its id.
+func (v *compareView) saveOnce() (int64, error) {
 	if v.record == nil {
-		return
+		return 0, fmt.Errorf("%s", lang.L("no comparison on screen"))
+	}
+	if v.savedID != 0 {
+		return v.savedID, nil
 	}
 	id, err := library.SaveComparison(v.u.st, v.sels[0], v.sels[1], *v.record)
+	if err != nil {
+		return 0, err
+	}
+	v.savedID = id
+	v.u.verdict.reload()
+	return id, nil
+}
+
+// onSave stores the comparison and opens it in the verdict view.
+func (v *compareView) onSave() {
+	id, err := v.saveOnce()
 	if err != nil {
 		dialog.ShowError(err, v.u.win)
 		return
 	}
-	v.u.verdict.reload()
 	v.u.verdict.open(id)
 	v.u.showView(viewVerdict)
 }

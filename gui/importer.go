@@ -72,7 +72,7 @@ func (im *importer) importPaths(paths []string, done func(library.Report)) {
 	}, done)
 }
 
-// loadDemo imports the built-in sample bundles (first start on an empty library).
+// loadDemo imports the built-in sample bundles (into the sample library only).
 func (im *importer) loadDemo() {
 	im.run(lang.L("Loading the sample library"), func(library.Options) library.Report {
 		return library.LoadDemo(im.u.st)

@@ -93,6 +93,7 @@ func (v *libraryView) reload(done func()) {
 			}
 			v.rows = rows
 			v.rebuild()
+			v.u.showEmpty(err == nil && len(rows) == 0)
 			if done != nil {
 				done()
 			}

@@ -44,6 +44,7 @@ var runMetrics = []struct{ key, title, axis string }{
 func newRunView(u *App) *runView {
 	v := &runView{u: u, charts: map[string]*chartView{}}
 	v.title = widget.NewLabelWithStyle(lang.L("Select a run in the library."), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.title.Truncation = fyne.TextTruncateEllipsis
 	v.summary = widget.NewForm()
 	v.backend = widget.NewLabel("")
 	v.backend.Wrapping = fyne.TextWrapWord
@@ -61,12 +62,15 @@ func newRunView(u *App) *runView {
 	v.overhead = widget.NewLabel("")
 	v.overhead.Wrapping = fyne.TextWrapWord
 
+	grid := &chartGrid{}
+	distScroll := container.NewVScroll(container.New(grid, dist...))
+	grid.resized = distScroll.Refresh
 	v.tabs = container.NewAppTabs(
-		container.NewTabItem(lang.L("Summary"), container.NewVScroll(container.NewVBox(v.summary,
+		container.NewTabItem(lang.L("Summary"), vscroll(container.NewVBox(v.summary,
 			widget.NewCard(lang.L("Attention backend"), "", v.backend)))),
-		container.NewTabItem(lang.L("Distributions"), container.NewGridWithColumns(2, dist...)),
+		container.NewTabItem(lang.L("Distributions"), distScroll),
 		container.NewTabItem(lang.L("Utilisation"), container.NewBorder(nil, v.utilNote, nil, nil, v.util)),
-		container.NewTabItem(lang.L("Overhead"), container.NewVScroll(v.overhead)),
+		container.NewTabItem(lang.L("Overhead"), vscroll(v.overhead)),
 	)
 	v.content = container.NewBorder(v.title, nil, nil, nil, v.tabs)
 	return v

@@ -67,7 +67,7 @@ func newSettingsView(u *App) *settingsView {
 		libRow = container.NewBorder(nil, nil, nil, widget.NewButton(lang.L("Open another library…"), v.onOpenLibrary), v.libPath)
 	}
 	reset := widget.NewButton(lang.L("Restore defaults"), v.onReset)
-	v.content = container.NewVScroll(container.NewVBox(
+	v.content = vscroll(container.NewVBox(
 		widget.NewCard(lang.L("Analysis"), lang.L("Used for every comparison and stored with each verdict."), container.NewVBox(form, v.problem, container.NewHBox(reset))),
 		widget.NewCard(lang.L("Library file"), "", libRow),
 	))

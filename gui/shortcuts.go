@@ -3,19 +3,49 @@ package gui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/lang"
 )
 
-// shortcuts binds the keyboard: Ctrl+O import files, Ctrl+Shift+O import a folder, Ctrl+E
-// export, Ctrl+1 … Ctrl+4 switch views (Cmd on macOS through fyne's ShortcutDefault).
-func (u *App) shortcuts() {
-	add := func(key fyne.KeyName, mod fyne.KeyModifier, do func()) {
-		u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: mod}, func(fyne.Shortcut) { do() })
-	}
+// mainMenu binds the keyboard through the window's menu: Ctrl+O import files, Ctrl+Shift+O
+// import a folder, Ctrl+E export what is on screen, Ctrl+1 … Ctrl+4 switch views (Cmd on
+// macOS through fyne's ShortcutDefault). Menu shortcuts are dispatched before the focused
+// widget sees the keys, so they work while a text field has focus, where canvas shortcuts
+// are swallowed by the entry.
+func (u *App) mainMenu() *fyne.MainMenu {
 	mod := fyne.KeyModifierShortcutDefault
-	add(fyne.KeyO, mod, u.importer.chooseFiles)
-	add(fyne.KeyO, mod|fyne.KeyModifierShift, u.importer.chooseFolder)
-	add(fyne.KeyE, mod, u.verdict.exportDialog)
-	for i, key := range []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4} {
-		add(key, mod, func() { u.showView(i) })
+	item := func(label string, key fyne.KeyName, m fyne.KeyModifier, do func()) *fyne.MenuItem {
+		it := fyne.NewMenuItem(label, do)
+		if key != "" {
+			it.Shortcut = &desktop.CustomShortcut{KeyName: key, Modifier: m}
+		}
+		return it
 	}
+	file := fyne.NewMenu(lang.L("File"),
+		item(lang.L("Import files…"), fyne.KeyO, mod, u.importer.chooseFiles),
+		item(lang.L("Import folder…"), fyne.KeyO, mod|fyne.KeyModifierShift, u.importer.chooseFolder),
+		item(lang.L("Export…"), fyne.KeyE, mod, u.exportOnScreen),
+	)
+	if u.opt.SampleLibrary != "" {
+		file.Items = append(file.Items, fyne.NewMenuItemSeparator(), item(lang.L("Open the sample library"), "", 0, u.openSampleLibrary))
+	}
+	view := fyne.NewMenu(lang.L("View"))
+	for i, key := range []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4} {
+		view.Items = append(view.Items, item(u.tabs.Items[i].Text, key, mod, func() { u.showView(i) }))
+	}
+	return fyne.NewMainMenu(file, view, u.helpMenu())
+}
+
+// exportOnScreen exports what the analyst is looking at: from Compare the comparison on
+// screen (saved first, once), elsewhere the comparison open in Verdict.
+func (u *App) exportOnScreen() {
+	if u.tabs.SelectedIndex() == viewCompare && u.compare.record != nil {
+		id, err := u.compare.saveOnce()
+		if err != nil {
+			u.setStatus(lang.L("Not saved") + ": " + err.Error())
+			return
+		}
+		showExport(u, id)
+		return
+	}
+	u.verdict.exportDialog()
 }

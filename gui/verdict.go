@@ -70,6 +70,7 @@ func newVerdictView(u *App) *verdictView {
 	v.history = widget.NewLabel("")
 	v.history.Wrapping = fyne.TextWrapWord
 	v.problem = widget.NewLabel("")
+	v.problem.Truncation = fyne.TextTruncateEllipsis
 	v.problem.Importance = widget.DangerImportance
 	for _, e := range []*widget.Entry{v.note, v.tags, v.reason} {
 		e.OnChanged = func(string) { v.edited() }
@@ -85,10 +86,10 @@ func newVerdictView(u *App) *verdictView {
 		widget.NewFormItem(lang.L("Reason"), v.reason),
 	)
 	v.content = container.NewBorder(
-		container.NewVBox(v.pick, v.proposed, v.causes),
+		v.pick,
 		container.NewVBox(v.problem, v.byline, exports),
 		nil, nil,
-		container.NewVScroll(container.NewVBox(form, widget.NewCard(lang.L("History"), "", v.history))),
+		vscroll(container.NewVBox(v.proposed, v.causes, form, widget.NewCard(lang.L("History"), "", v.history))),
 	)
 	v.setEnabled(false)
 	return v

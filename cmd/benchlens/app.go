@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"fyne.io/fyne/v2/app"
 
@@ -12,17 +13,20 @@ import (
 )
 
 // openApp opens the desktop app on the library (--db, $BENCHLENS_DB, or the last one opened,
-// else the default). An empty library gets the sample bundles on first start.
+// else the default). The app never puts samples into it: an empty library offers "Open the
+// sample library", a file of its own beside the default library (`make run` loads the samples
+// into its demo library with the demo command first).
 func openApp(stderr io.Writer, db string) int {
 	a := app.NewWithID("io.benchlens.app")
+	def, err := store.DefaultPath()
+	if err != nil {
+		fmt.Fprintf(stderr, "benchlens: no library location: %v\n", err)
+		return exitRejected
+	}
 	path := db
 	if path == "" {
-		var err error
-		if path, err = store.DefaultPath(); err != nil {
-			fmt.Fprintf(stderr, "benchlens: no library location: %v\n", err)
-			return exitRejected
-		}
-		if last := a.Preferences().String("library.path"); last != "" && db == "" {
+		path = def
+		if last := a.Preferences().String("library.path"); last != "" {
 			path = last
 		}
 	}
@@ -33,7 +37,7 @@ func openApp(stderr io.Writer, db string) int {
 	}
 	defer func() { st.Close() }()
 	w := a.NewWindow("benchlens")
-	u := gui.New(a, w, st, gui.Options{LoadDemoIfEmpty: true, OpenLibrary: store.Open})
+	u := gui.New(a, w, st, gui.Options{SampleLibrary: filepath.Join(filepath.Dir(def), "samples.db"), OpenLibrary: store.Open})
 	w.ShowAndRun()
 	st = u.Store()
 	return exitOK

@@ -1,0 +1,58 @@
+package gui
+
+import "fyne.io/fyne/v2"
+
+// chartGrid lays charts out in as many columns as fit chartMinWidth, each as wide as its
+// share of the width and chartAspect as high, so charts grow with the window. Its minimum
+// height follows the width it was last given; a width change refreshes the scroll around it.
+type chartGrid struct {
+	width   float32
+	resized func() // refreshes the scroll around the grid
+}
+
+const (
+	chartMinWidth = 420
+	chartAspect   = 0.62
+)
+
+func (g *chartGrid) cells(n int, width float32) (cols int, cell fyne.Size) {
+	cols = max(1, int(width/chartMinWidth))
+	cols = min(cols, max(n, 1))
+	w := width / float32(cols)
+	return cols, fyne.NewSize(w, max(w*chartAspect, 210))
+}
+
+func (g *chartGrid) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if g.width != size.Width && g.resized != nil {
+		go fyne.Do(g.resized) // after this layout pass, with the new minimum height
+	}
+	g.width = size.Width
+	cols, cell := g.cells(len(visible(objs)), size.Width)
+	i := 0
+	for _, o := range visible(objs) {
+		o.Move(fyne.NewPos(float32(i%cols)*cell.Width, float32(i/cols)*cell.Height))
+		o.Resize(cell)
+		i++
+	}
+}
+
+func (g *chartGrid) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	n := len(visible(objs))
+	if n == 0 {
+		return fyne.Size{}
+	}
+	width := max(g.width, 320)
+	cols, cell := g.cells(n, width)
+	rows := (n + cols - 1) / cols
+	return fyne.NewSize(320, float32(rows)*cell.Height)
+}
+
+func visible(objs []fyne.CanvasObject) []fyne.CanvasObject {
+	out := objs[:0:0]
+	for _, o := range objs {
+		if o.Visible() {
+			out = append(out, o)
+		}
+	}
+	return out
+}

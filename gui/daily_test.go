@@ -1,0 +1,285 @@
+package gui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"benchlens/library"
+	"benchlens/store"
+)
+
+// newDemoApp builds the app on a library holding the sample bundles.
+func newDemoApp(t *testing.T) *App {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "lib.db")
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := library.LoadDemo(st); len(rep.Errors) != 0 {
+		t.Fatal(rep.Errors)
+	}
+	st.Close()
+	u, _ := newTestApp(t, db)
+	eventually(t, "the library", func() bool { return u.library.count() == 37 })
+	return u
+}
+
+// comparing returns a channel that receives once per answered comparison request.
+func comparing(u *App) chan struct{} {
+	done := make(chan struct{}, 64)
+	u.compare.mu.Lock()
+	u.compare.done = func() { done <- struct{}{} }
+	u.compare.mu.Unlock()
+	return done
+}
+
+func pressEnter(e *widget.Entry) { e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) }
+
+// Typing in a picker only filters its list; Enter or a tap on the list compares. A long soak
+// of picker use keeps the window's canvas, focus and the pickers working (the SelectEntry
+// drop-down it replaces crashed on a nil canvas).
+func TestArmPickerSoak(t *testing.T) {
+	u := newDemoApp(t)
+	u.showView(viewCompare)
+	done := comparing(u)
+	u.compare.setArm(true, "baseline")
+	u.compare.setArm(false, "established")
+	for len(done) > 0 || u.compare.record == nil {
+		waitDone(t, done)
+	}
+	c := u.compare.candidate
+	arms := []string{"fallback", "established", "offset", "zero", "drift"}
+	for i := range 60 {
+		arm := arms[i%len(arms)]
+		u.compare.mu.Lock()
+		gen := u.compare.gen
+		u.compare.mu.Unlock()
+		c.entry.SetText("")
+		test.Type(c.entry, arm[:3])
+		u.compare.mu.Lock()
+		typedGen := u.compare.gen
+		u.compare.mu.Unlock()
+		if typedGen != gen {
+			t.Fatalf("typing %q started a comparison", arm[:3])
+		}
+		if !c.listBox.Visible() || len(c.matches) == 0 {
+			t.Fatalf("typing %q shows no labels", arm[:3])
+		}
+		switch i % 3 {
+		case 0: // Enter on the typed prefix takes the first match
+			pressEnter(c.entry)
+		case 1: // a tap on the list
+			tapLabel(t, c, arm)
+		case 2: // the drop-down button, then the list
+			test.Tap(c.toggle)
+			tapLabel(t, c, arm)
+		}
+		waitDone(t, done)
+		if c.listBox.Visible() {
+			t.Fatal("the list stays open after a choice")
+		}
+		if i%3 != 0 && c.chosen != arm {
+			t.Fatalf("chose %q, want %q", c.chosen, arm)
+		}
+		u.win.Canvas().Focus(c.entry)
+		if u.win.Canvas().Focused() != c.entry || u.win.Canvas() == nil {
+			t.Fatal("the picker no longer takes focus")
+		}
+	}
+	eventually(t, "the last comparison", func() bool { return u.compare.record != nil })
+	if strings.Contains(u.compare.verdict.Text, "no run") {
+		t.Errorf("verdict after the soak: %q", u.compare.verdict.Text)
+	}
+}
+
+func tapLabel(t *testing.T, p *armPicker, label string) {
+	t.Helper()
+	for j, m := range p.matches {
+		if m == label {
+			p.list.Select(j)
+			return
+		}
+	}
+	t.Fatalf("%q not offered: %v", label, p.matches)
+}
+
+// A new pair clears the previous pair's evidence at once, before its own is ready; an
+// unknown arm shows its error with nothing of the previous pair under it.
+func TestCompareClearsStaleResults(t *testing.T) {
+	u := newDemoApp(t)
+	done := comparing(u)
+	u.compare.setArm(true, "baseline")
+	u.compare.setArm(false, "established")
+	for u.compare.record == nil {
+		waitDone(t, done)
+	}
+	if len(u.compare.checklist.Objects) == 0 || u.compare.save.Disabled() {
+		t.Fatal("no evidence shown")
+	}
+	u.compare.setArm(false, "fallback")
+	if len(u.compare.checklist.Objects) != 0 || len(u.compare.stages.Objects) != 0 || !u.compare.save.Disabled() || u.compare.causes.Text != "" {
+		t.Error("the previous pair's evidence stays while comparing")
+	}
+	if !strings.Contains(u.compare.verdict.Text, "fallback") {
+		t.Errorf("while comparing: %q", u.compare.verdict.Text)
+	}
+	waitDone(t, done)
+	u.compare.candidate.entry.SetText("no-such-arm")
+	pressEnter(u.compare.candidate.entry)
+	waitDone(t, done)
+	if u.compare.record != nil || len(u.compare.checklist.Objects) != 0 || u.compare.verdict.Importance != widget.DangerImportance {
+		t.Errorf("unknown arm: %q, record %v", u.compare.verdict.Text, u.compare.record != nil)
+	}
+}
+
+// Every view fits 1024×700, and long messages (errors, paths, titles) never grow the
+// window's minimum size.
+func TestFitsSmallWindow(t *testing.T) {
+	u := newDemoApp(t)
+	done := comparing(u)
+	u.compare.setArm(true, "baseline")
+	u.compare.setArm(false, "fallback")
+	for u.compare.record == nil {
+		waitDone(t, done)
+	}
+	long := strings.Repeat("a very long error message about /some/deep/path/of/a/bundle ", 12)
+	fyne.DoAndWait(func() {
+		u.setStatus(long)
+		u.compare.causes.SetText(long)
+		u.verdict.problem.SetText(long)
+		u.verdict.causes.SetText(long)
+		u.settings.problem.SetText(long)
+		u.settings.libPath.SetText(long)
+	})
+	var id int64
+	for k := range u.library.rows {
+		id = k
+	}
+	u.run.show(id)
+	eventually(t, "the run", func() bool { return strings.HasPrefix(u.run.title.Text, "Run #") })
+	fyne.DoAndWait(func() {
+		u.run.title.SetText(long)
+		u.run.backend.SetText(long)
+	})
+	for view := range 4 {
+		u.showView(view)
+		min := u.win.Content().MinSize()
+		if min.Width > 1024 || min.Height > 700-30 { // 30: the menu bar
+			t.Errorf("view %d: minimum size %v does not fit 1024×700", view, min)
+		}
+	}
+	u.compare.clear(long, widget.DangerImportance)
+	if min := u.win.Content().MinSize(); min.Width > 1024 {
+		t.Errorf("an error grew the minimum width to %v", min.Width)
+	}
+	u.win.Resize(fyne.NewSize(1024, 700))
+	shot(t, u, "compare-1024")
+}
+
+// An empty library shows what to do instead of samples: no run is added to it, and "Open the
+// sample library" switches to a library of its own holding the samples.
+func TestEmptyLibraryOffersSamples(t *testing.T) {
+	dir := t.TempDir()
+	a := test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	st, err := store.Open(filepath.Join(dir, "lab.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples := filepath.Join(dir, "samples.db")
+	u := New(a, w, st, Options{SampleLibrary: samples})
+	t.Cleanup(func() { u.Store().Close() })
+	w.Resize(fyne.NewSize(1024, 700))
+	eventually(t, "the empty state", func() bool { return u.empty.Visible() && !u.tabs.Visible() })
+	shot(t, u, "empty")
+	if runs, _ := st.Runs(); len(runs) != 0 {
+		t.Fatalf("the app put %d runs into an empty library", len(runs))
+	}
+	u.openSampleLibrary()
+	eventually(t, "the samples", func() bool { return !u.importer.busy && u.library.count() == 37 })
+	eventually(t, "the views", func() bool { return u.tabs.Visible() && !u.empty.Visible() })
+	if u.Store().Path() != samples {
+		t.Errorf("open library %q", u.Store().Path())
+	}
+	lab, err := store.Open(filepath.Join(dir, "lab.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lab.Close()
+	if runs, _ := lab.Runs(); len(runs) != 0 {
+		t.Errorf("samples entered the lab library: %d runs", len(runs))
+	}
+}
+
+// pressShortcut delivers a key chord as fyne's desktop driver does: the main menu's
+// shortcuts first, then the focused widget, then the canvas.
+func pressShortcut(w fyne.Window, sh *desktop.CustomShortcut) {
+	var find func(items []*fyne.MenuItem) bool
+	find = func(items []*fyne.MenuItem) bool {
+		for _, it := range items {
+			if it.Shortcut != nil && it.Shortcut.ShortcutName() == sh.ShortcutName() && it.Action != nil {
+				it.Action()
+				return true
+			}
+			if it.ChildMenu != nil && find(it.ChildMenu.Items) {
+				return true
+			}
+		}
+		return false
+	}
+	if m := w.MainMenu(); m != nil {
+		for _, menu := range m.Items {
+			if find(menu.Items) {
+				return
+			}
+		}
+	}
+	if f, ok := w.Canvas().Focused().(fyne.Shortcutable); ok {
+		f.TypedShortcut(sh)
+		return
+	}
+	w.Canvas().(fyne.Shortcutable).TypedShortcut(sh)
+}
+
+// Ctrl+1 … Ctrl+4 switch views while a text field has focus.
+func TestViewShortcutsWithFocusedField(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	for _, e := range []*widget.Entry{u.library.search, u.compare.candidate.entry, u.settings.alpha} {
+		for i, key := range []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key2} {
+			u.win.Canvas().Focus(e)
+			pressShortcut(u.win, &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault})
+			if want := []int{0, 1, 2, 3, 1}[i]; u.tabs.SelectedIndex() != want {
+				t.Errorf("Ctrl+%s with a field focused: view %d, want %d", key, u.tabs.SelectedIndex(), want)
+			}
+		}
+	}
+}
+
+// Ctrl+E in Compare exports the comparison on screen, saving it once.
+func TestExportFromCompareSavesWhatIsOnScreen(t *testing.T) {
+	u := newDemoApp(t)
+	done := comparing(u)
+	u.compare.setArm(true, "baseline")
+	u.compare.setArm(false, "offset")
+	for u.compare.record == nil {
+		waitDone(t, done)
+	}
+	u.showView(viewCompare)
+	for range 2 {
+		pressShortcut(u.win, &desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierShortcutDefault})
+	}
+	list, err := u.st.Comparisons(false)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("%d comparisons saved, %v", len(list), err)
+	}
+	if c := list[0]; c.Baseline != "baseline" || c.Candidate != "offset" || c.ID != u.compare.savedID {
+		t.Errorf("exported %+v", c)
+	}
+}
