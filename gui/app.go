@@ -91,6 +91,7 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 	}
 	u.tabs.OnSelected = func(*container.TabItem) {
 		a.Preferences().SetInt("view.last", u.tabs.SelectedIndex())
+		u.verdict.endSitting()
 	}
 
 	u.empty = u.emptyState()
@@ -200,7 +201,7 @@ func (u *App) restoreWindowSize() {
 		size := u.win.Canvas().Size()
 		p.SetFloat("window.width", float64(size.Width))
 		p.SetFloat("window.height", float64(size.Height))
-		u.verdict.flush()
+		u.verdict.endSitting()
 		u.win.Close()
 	})
 }

@@ -302,14 +302,42 @@ func TestImportWhileAnnotating(t *testing.T) {
 	for i := range 20 {
 		u.verdict.note.SetText(fmt.Sprintf("note %d", i))
 		u.verdict.flush()
+		if cur, _ := u.st.CurrentAnnotation(id); cur.Note != fmt.Sprintf("note %d", i) {
+			t.Fatalf("autosave %d lost: %+v", i, cur)
+		}
 	}
 	eventually(t, "the import", func() bool { return !u.importer.busy })
 	if len(u.importer.last.Added) != 37 || len(u.importer.last.Errors) != 0 {
 		t.Errorf("import: added %d, errors %v", len(u.importer.last.Added), u.importer.last.Errors)
 	}
 	hist, _ := u.st.Annotations(id)
-	if len(hist) != 20 || hist[19].Note != "note 19" {
-		t.Errorf("%d annotations, last %+v", len(hist), hist[len(hist)-1])
+	if len(hist) != 1 || hist[0].Note != "note 19" {
+		t.Errorf("one sitting made %d history entries: %+v", len(hist), hist)
+	}
+}
+
+// History keeps meaningful edits: the autosaves of one sitting are one entry; leaving the
+// view starts the next.
+func TestHistoryOneEntryPerSitting(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	id, err := u.st.SaveComparison(store.Comparison{Baseline: "a", Candidate: "b", Settings: []byte("{}"), Record: []byte(`{"status":"zero"}`), Status: "zero"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.verdict.reload()
+	u.verdict.open(id)
+	u.showView(viewVerdict)
+	for _, word := range strings.Fields("FlashInfer decode kernels cut TPOT by nine percent.") {
+		test.Type(u.verdict.note, word+" ")
+		u.verdict.flush() // a pause in typing
+	}
+	u.showView(viewCompare)
+	u.showView(viewVerdict)
+	u.verdict.tags.SetText("decode")
+	u.verdict.flush()
+	hist, _ := u.st.Annotations(id)
+	if len(hist) != 2 || hist[0].Note != "FlashInfer decode kernels cut TPOT by nine percent. " || strings.Join(hist[1].Tags, ",") != "decode" {
+		t.Errorf("history: %+v", hist)
 	}
 }
 

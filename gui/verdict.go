@@ -45,10 +45,23 @@ type verdictView struct {
 	mu      sync.Mutex
 	timer   *time.Timer
 	pending *store.Annotation
+	sitting sitting // the history entry the autosaves of this sitting revise
 }
 
-// saveDelay is how long typing may pause before an edit is written.
-const saveDelay = 700 * time.Millisecond
+// sitting is one stretch of editing: its autosaves revise one history entry, so a sentence
+// typed with pauses is one entry, not seven. A sitting ends when another comparison opens,
+// the window closes, or it is a minute old.
+type sitting struct {
+	comparison, annotation int64
+	started                time.Time
+}
+
+// saveDelay is how long typing may pause before an edit is written; sittingLength is how
+// long autosaves fold into one history entry.
+const (
+	saveDelay     = 700 * time.Millisecond
+	sittingLength = time.Minute
+)
 
 func newVerdictView(u *App) *verdictView {
 	v := &verdictView{u: u}
@@ -138,7 +151,7 @@ func (v *verdictView) onPick(s string) {
 
 // open shows a saved comparison and its current annotation.
 func (v *verdictView) open(id int64) {
-	v.flush()
+	v.endSitting()
 	c, err := v.u.st.Comparison(id)
 	if err != nil {
 		v.problem.SetText(err.Error())
@@ -204,6 +217,13 @@ func (v *verdictView) edited() {
 	v.mu.Unlock()
 }
 
+// endSitting writes a pending edit and starts a new history entry with the next edit (on
+// leaving the view, opening another comparison, closing the window).
+func (v *verdictView) endSitting() {
+	v.flush()
+	v.sitting = sitting{}
+}
+
 // flush writes a pending edit now.
 func (v *verdictView) flush() {
 	v.mu.Lock()
@@ -216,7 +236,17 @@ func (v *verdictView) flush() {
 	if a == nil {
 		return
 	}
-	if _, err := v.u.st.Annotate(*a); err != nil {
+	var err error
+	if st := v.sitting; st.comparison == a.ComparisonID && st.annotation != 0 && time.Since(st.started) < sittingLength {
+		a.ID = st.annotation
+		_, err = v.u.st.ReviseAnnotation(*a)
+	} else {
+		var saved store.Annotation
+		if saved, err = v.u.st.Annotate(*a); err == nil {
+			v.sitting = sitting{comparison: a.ComparisonID, annotation: saved.ID, started: time.Now()}
+		}
+	}
+	if err != nil {
 		v.problem.SetText(lang.L("Not saved") + ": " + err.Error())
 		return
 	}

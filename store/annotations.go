@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -42,6 +43,28 @@ func (s *Store) Annotate(a Annotation) (Annotation, error) {
 	}
 	a.ID, err = res.LastInsertId()
 	return a, err
+}
+
+// ReviseAnnotation rewrites an edit in place (same id, new time and fields): the app folds
+// the autosaves of one sitting into one history entry, so pauses in typing are not history.
+func (s *Store) ReviseAnnotation(a Annotation) (Annotation, error) {
+	if a.StatusOverride != "" && a.OverrideReason == "" {
+		return a, ErrOverrideNeedsReason
+	}
+	a.At = time.Now().UTC().Format(time.RFC3339Nano)
+	if a.Tags == nil {
+		a.Tags = []string{}
+	}
+	tags, _ := json.Marshal(a.Tags)
+	res, err := s.db.Exec(`UPDATE annotations SET at = ?, author = ?, note = ?, tags = ?, status_override = ?, override_reason = ?
+		WHERE id = ? AND comparison_id = ?`, a.At, a.Author, a.Note, string(tags), a.StatusOverride, a.OverrideReason, a.ID, a.ComparisonID)
+	if err != nil {
+		return a, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return a, fmt.Errorf("annotation %d of comparison %d not found", a.ID, a.ComparisonID)
+	}
+	return a, nil
 }
 
 // Annotations returns a comparison's edits, oldest first; the last is current.
