@@ -176,7 +176,7 @@ func TestOverrideNeedsReason(t *testing.T) {
 	}
 	u.verdict.reload()
 	u.verdict.open(id)
-	u.verdict.override.SetSelected("established")
+	u.verdict.override.SetSelected("gain established")
 	u.verdict.flush()
 	if !strings.Contains(u.verdict.problem.Text, "needs a reason") {
 		t.Errorf("no warning: %q", u.verdict.problem.Text)
@@ -188,6 +188,13 @@ func TestOverrideNeedsReason(t *testing.T) {
 	u.verdict.flush()
 	if cur, _ := u.st.CurrentAnnotation(id); cur.StatusOverride != "established" || cur.OverrideReason == "" {
 		t.Errorf("override not saved: %+v", cur)
+	}
+	// The analyst's status stands first everywhere in the app, the proposal beside it.
+	if got := u.verdict.proposed.Text; !strings.HasPrefix(got, "Verdict: gain established") || !strings.Contains(got, "proposed “zero gain”") {
+		t.Errorf("headline after the override: %q", got)
+	}
+	if !strings.Contains(u.verdict.pick.Selected, "gain established") {
+		t.Errorf("picker after the override: %q", u.verdict.pick.Selected)
 	}
 }
 

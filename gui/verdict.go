@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"benchlens/analysis/compare"
@@ -40,6 +41,7 @@ type verdictView struct {
 
 	list    []store.Comparison
 	current int64
+	rec     compare.Record // the open comparison's record
 	loading bool // true while fields are filled from the library: no save
 
 	mu      sync.Mutex
@@ -56,6 +58,9 @@ type sitting struct {
 	started                time.Time
 }
 
+// overrideStatuses are the statuses an analyst may set, in the override picker's order.
+var overrideStatuses = []string{compare.Established, compare.Zero, compare.Offset, compare.NotEstablished}
+
 // saveDelay is how long typing may pause before an edit is written; sittingLength is how
 // long autosaves fold into one history entry.
 const (
@@ -68,6 +73,8 @@ func newVerdictView(u *App) *verdictView {
 	v.pick = widget.NewSelect(nil, v.onPick)
 	v.pick.PlaceHolder = lang.L("Save a comparison in the Compare view first")
 	v.proposed = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.proposed.Wrapping = fyne.TextWrapWord
+	v.proposed.SizeName = theme.SizeNameSubHeadingText
 	v.causes = widget.NewLabel("")
 	v.causes.Wrapping = fyne.TextWrapWord
 	v.note = widget.NewMultiLineEntry()
@@ -76,7 +83,11 @@ func newVerdictView(u *App) *verdictView {
 	v.note.SetMinRowsVisible(6)
 	v.tags = widget.NewEntry()
 	v.tags.SetPlaceHolder(lang.L("comma-separated, e.g. attention, fp8"))
-	v.override = widget.NewSelect([]string{lang.L("(none)"), compare.Established, compare.Zero, compare.Offset, compare.NotEstablished}, nil)
+	overrideNames := []string{lang.L("(none)")}
+	for _, st := range overrideStatuses {
+		overrideNames = append(overrideNames, statusText(st))
+	}
+	v.override = widget.NewSelect(overrideNames, nil)
 	v.reason = widget.NewEntry()
 	v.reason.SetPlaceHolder(lang.L("required with an override"))
 	v.byline = widget.NewLabel("")
@@ -125,6 +136,11 @@ func (v *verdictView) reload() {
 		v.problem.SetText(err.Error())
 		return
 	}
+	for i, c := range list {
+		if cur, err := v.u.st.CurrentAnnotation(c.ID); err == nil && cur.StatusOverride != "" {
+			list[i].Status = cur.StatusOverride // the analyst's status stands
+		}
+	}
 	v.list = list
 	opts := make([]string, len(list))
 	for i, c := range list {
@@ -132,21 +148,42 @@ func (v *verdictView) reload() {
 	}
 	v.pick.Options = opts
 	v.pick.Refresh()
+	for _, c := range list {
+		if c.ID == v.current && v.pick.Selected != comparisonTitle(c) {
+			v.pick.SetSelected(comparisonTitle(c))
+		}
+	}
 	if v.current == 0 && len(list) > 0 {
 		v.open(list[len(list)-1].ID)
 	}
 }
 
+// comparisonTitle names a saved comparison in the picker, with the status that stands.
 func comparisonTitle(c store.Comparison) string {
-	return fmt.Sprintf("#%d  %s vs %s  (%s, %s)", c.ID, c.Baseline, c.Candidate, c.Status, c.CreatedAt)
+	return fmt.Sprintf("#%d  %s vs %s  (%s, %s)", c.ID, c.Baseline, c.Candidate, statusText(c.Status), c.CreatedAt)
 }
 
 func (v *verdictView) onPick(s string) {
 	for _, c := range v.list {
 		if comparisonTitle(c) == s && c.ID != v.current {
 			v.open(c.ID)
+			return
 		}
 	}
+}
+
+// showStatus puts the analyst's status first, with the proposal beside it.
+func (v *verdictView) showStatus(cur store.Annotation) {
+	status := v.rec.Status
+	text := headline(status, v.rec)
+	if o := cur.StatusOverride; o != "" {
+		status = o
+		text = fmt.Sprintf(lang.L("Verdict: %s"), statusText(o)) + " — " +
+			fmt.Sprintf(lang.L("analyst's override of the proposed “%s”: %s"), statusText(v.rec.Status), cur.OverrideReason)
+	}
+	v.proposed.SetText(text)
+	v.proposed.Importance = statusImportance(status)
+	v.proposed.Refresh()
 }
 
 // open shows a saved comparison and its current annotation.
@@ -162,31 +199,23 @@ func (v *verdictView) open(id int64) {
 		v.problem.SetText(err.Error())
 		return
 	}
-	v.current = id
+	v.current, v.rec = id, rec
 	v.loading = true
 	defer func() { v.loading = false }()
 	v.pick.SetSelected(comparisonTitle(c))
-	v.proposed.SetText(fmt.Sprintf(lang.L("Proposed: %s"), statusText(rec.Status)))
-	v.proposed.Importance = statusImportance(rec.Status)
-	v.proposed.Refresh()
-	var causes []string
-	for _, cause := range rec.Causes {
-		causes = append(causes, "• "+cause.Code+": "+cause.Reason)
-	}
-	for _, n := range rec.Notes {
-		causes = append(causes, "· "+n)
-	}
-	v.causes.SetText(strings.Join(causes, "\n"))
+	v.causes.SetText(causesText(rec))
 	cur, err := v.u.st.CurrentAnnotation(id)
 	if err != nil {
 		v.problem.SetText(err.Error())
 	}
+	v.showStatus(cur)
 	v.note.SetText(cur.Note)
 	v.tags.SetText(strings.Join(cur.Tags, ", "))
-	if cur.StatusOverride == "" {
-		v.override.SetSelectedIndex(0)
-	} else {
-		v.override.SetSelected(cur.StatusOverride)
+	v.override.SetSelectedIndex(0)
+	for i, st := range overrideStatuses {
+		if st == cur.StatusOverride {
+			v.override.SetSelectedIndex(i + 1)
+		}
 	}
 	v.reason.SetText(cur.OverrideReason)
 	v.setEnabled(true)
@@ -200,8 +229,8 @@ func (v *verdictView) edited() {
 	}
 	a := store.Annotation{ComparisonID: v.current, Author: author(), Note: v.note.Text, Tags: splitTags(v.tags.Text),
 		OverrideReason: strings.TrimSpace(v.reason.Text)}
-	if v.override.SelectedIndex() > 0 {
-		a.StatusOverride = v.override.Selected
+	if i := v.override.SelectedIndex(); i > 0 {
+		a.StatusOverride = overrideStatuses[i-1]
 	}
 	if a.StatusOverride != "" && a.OverrideReason == "" {
 		v.problem.SetText(lang.L("An override needs a reason; it is saved once the reason is given."))
@@ -251,7 +280,9 @@ func (v *verdictView) flush() {
 		return
 	}
 	if a.ComparisonID == v.current {
+		v.showStatus(*a)
 		v.showHistory()
+		v.reload()
 	}
 }
 

@@ -54,7 +54,8 @@ func TestCSV(t *testing.T) {
 		"analyst.note":            "'" + injection, // guarded
 		"analyst.tags":            "decode, +1",
 		"analyst.override_reason": "'@ops: second look at the copies",
-		"status":                  "established",
+		"status":                  "offset", // the analyst's override stands
+		"proposed_status":         "established",
 		"stack_fingerprint.driver_version.baseline": "550.54.15",
 	} {
 		if row[col[name]] != want {

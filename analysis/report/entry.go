@@ -22,6 +22,15 @@ type Entry struct {
 	Benchlens version.Info
 }
 
+// Status is the verdict that stands: the analyst's override when there is one, else the
+// proposed status.
+func (e Entry) Status() string {
+	if o := e.Annotation.StatusOverride; o != "" {
+		return o
+	}
+	return e.Record.Status
+}
+
 // Annotation is one edit of the analyst's view of a comparison.
 type Annotation struct {
 	At, Author, Note               string

@@ -136,12 +136,13 @@ var analystCols = []column{
 	{"analyst.edits", kInt, 8},
 }
 
-// verdictsTable is one row per comparison: the record flattened from its JSON form (so new
+// verdictsTable is one row per comparison: the status that stands (the analyst's when
+// overridden) beside the proposed one, then the record flattened from its JSON form (so new
 // keys appear without code changes) between the identity columns and the analyst's columns.
 func verdictsTable(entries []Entry) *table {
 	t := &table{sheet: "Verdicts", file: "verdicts.csv"}
 	t.cols = []column{{"comparison", kInt, 11}, {"saved_at", kText, 20}, {"baseline", kText, 16}, {"candidate", kText, 16},
-		{"status", kStatus, 16}, {"causes", kText, 50}}
+		{"status", kStatus, 16}, {"proposed_status", kStatus, 16}, {"causes", kText, 50}}
 	skip := map[string]bool{"status": true, "causes": true}
 	index := map[string]int{}
 	var flatCols []string
@@ -166,7 +167,7 @@ func verdictsTable(entries []Entry) *table {
 	t.cols = append(t.cols, analystCols...)
 	for i, e := range entries {
 		a := e.Annotation
-		row := []any{e.ID, e.SavedAt, e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Record.Status, causesText(e.Record)}
+		row := []any{e.ID, e.SavedAt, e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Status(), e.Record.Status, causesText(e.Record)}
 		for _, k := range flatCols {
 			row = append(row, flats[i][k])
 		}

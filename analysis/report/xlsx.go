@@ -412,9 +412,9 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 	const blockRows = 17
 	for i, e := range entries {
 		top := 1 + i*blockRows
-		head := fmt.Sprintf("#%d %s: %s", e.ID, title(e), e.Record.Status)
-		if o := e.Annotation.StatusOverride; o != "" {
-			head += fmt.Sprintf(" (analyst: %s)", o)
+		head := fmt.Sprintf("#%d %s: %s", e.ID, title(e), e.Status())
+		if e.Status() != e.Record.Status {
+			head += fmt.Sprintf(" (analyst; proposed: %s)", e.Record.Status)
 		}
 		ref, _ := excelize.CoordinatesToCellName(1, top)
 		if err := f.SetCellStr(SheetCharts, ref, head); err != nil {

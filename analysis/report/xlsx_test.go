@@ -140,11 +140,14 @@ func TestXLSXWorkbook(t *testing.T) {
 		if got := raw(t, f, SheetVerdicts, h["comparison"], row); got != strconv.FormatInt(e.ID, 10) {
 			t.Errorf("row %d: comparison %s", row, got)
 		}
-		if got := raw(t, f, SheetVerdicts, h["status"], row); got != e.Record.Status {
-			t.Errorf("row %d: status %s", row, got)
+		if got := raw(t, f, SheetVerdicts, h["status"], row); got != e.Status() {
+			t.Errorf("row %d: status %s, want the standing %s", row, got, e.Status())
 		}
-		if got := fillOf(t, f, SheetVerdicts, ref(h["status"], row)); got != wantFill[e.Record.Status] {
-			t.Errorf("row %d: status %s filled %q, want %q", row, e.Record.Status, got, wantFill[e.Record.Status])
+		if got := raw(t, f, SheetVerdicts, h["proposed_status"], row); got != e.Record.Status {
+			t.Errorf("row %d: proposed status %s", row, got)
+		}
+		if got := fillOf(t, f, SheetVerdicts, ref(h["status"], row)); got != wantFill[e.Status()] {
+			t.Errorf("row %d: status %s filled %q, want %q", row, e.Status(), got, wantFill[e.Status()])
 		}
 		d := e.Record.Perf[model.TPOT].Delta.F()
 		got, err := strconv.ParseFloat(raw(t, f, SheetVerdicts, h["perf.tpot.delta_pct"], row), 64)
@@ -225,7 +228,7 @@ func TestXLSXWorkbook(t *testing.T) {
 	if p, _ := f.GetPanes(SheetVerdicts); p.XSplit != 1 {
 		t.Errorf("Verdicts should freeze the comparison column: %+v", p)
 	}
-	if w, _ := f.GetColWidth(SheetVerdicts, "F"); w < 30 {
+	if w, _ := f.GetColWidth(SheetVerdicts, "G"); w < 30 {
 		t.Errorf("causes column width %v", w)
 	}
 
@@ -363,7 +366,7 @@ func TestXLSXWorkbook(t *testing.T) {
 	if c2 := html.UnescapeString(files["xl/charts/chart2.xml"]); !strings.Contains(c2, "<scatterChart>") || !strings.Contains(c2, "'CDF data'!$F$2:$F$101") {
 		t.Errorf("chart2 is not the TTFT CDF: %.300s", c2)
 	}
-	if v, _ := f.GetCellValue(SheetCharts, "A1"); !strings.HasPrefix(v, "#1 base vs fa-cand: established (analyst: offset)") {
+	if v, _ := f.GetCellValue(SheetCharts, "A1"); !strings.HasPrefix(v, "#1 base vs fa-cand: offset (analyst; proposed: established)") {
 		t.Errorf("chart title %q", v)
 	}
 	cdfRows, _ := f.GetRows(SheetCDF)
