@@ -42,7 +42,7 @@ type verdictView struct {
 	list    []store.Comparison
 	current int64
 	rec     compare.Record // the open comparison's record
-	loading bool // true while fields are filled from the library: no save
+	loading bool           // true while fields are filled from the library: no save
 
 	mu      sync.Mutex
 	timer   *time.Timer
