@@ -283,3 +283,53 @@ func TestExportFromCompareSavesWhatIsOnScreen(t *testing.T) {
 		t.Errorf("exported %+v", c)
 	}
 }
+
+func TestPlainNumbers(t *testing.T) {
+	for _, c := range []struct {
+		in   float64
+		want string
+	}{{20150, "20150"}, {2.015e4, "20150"}, {12.345, "12.35"}, {0.5, "0.5"}, {1e7, "10000000"}, {0.0001234, "0.0001234"}, {-9.1, "-9.1"}, {0, "0"}} {
+		if got := plain(c.in); got != c.want {
+			t.Errorf("plain(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// Runs are one click below their arm and tell each other apart; arms sort by name or date;
+// the status line counts what the filter shows; the Run view gives percentiles plainly.
+func TestReachingARun(t *testing.T) {
+	u := newDemoApp(t)
+	runs := u.library.children["arm:baseline"]
+	if len(runs) != 5 || !strings.HasPrefix(runs[0], runPrefix) {
+		t.Fatalf("baseline arm lists %v, want its 5 runs", runs)
+	}
+	text := u.library.nodeText(runs[0])
+	if !strings.HasPrefix(text, "#") || !strings.Contains(text, "FLASH") || !strings.Contains(text, "conc. 16") {
+		t.Errorf("run row %q lacks id, load point or backend", text)
+	}
+	fyne.DoAndWait(func() { u.library.search.SetText("fallback") })
+	if got := u.status.Text; !strings.HasPrefix(got, "5 of 37 runs shown") {
+		t.Errorf("status with a filter: %q", got)
+	}
+	fyne.DoAndWait(func() {
+		u.library.search.SetText("")
+		u.library.order.SetSelectedIndex(1)
+	})
+	if got := u.library.children[""]; len(got) != 8 {
+		t.Errorf("arms newest first: %v", got)
+	}
+	u.library.onSelected(runs[0])
+	eventually(t, "the run", func() bool { return u.run.title.Text != "" && !strings.Contains(u.run.title.Text, "loading") })
+	found := false
+	for _, it := range u.run.summary.Items {
+		if it.Text == "TTFT" {
+			found = true
+			if l := it.Widget.(*widget.Label).Text; !strings.Contains(l, "p50") || !strings.Contains(l, "p99") || strings.Contains(l, "e+") {
+				t.Errorf("TTFT line %q", l)
+			}
+		}
+	}
+	if !found || u.tabs.SelectedIndex() != viewRun {
+		t.Error("one click on a run does not show its TTFT percentiles")
+	}
+}

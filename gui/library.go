@@ -25,6 +25,7 @@ type libraryView struct {
 
 	search *widget.Entry
 	role   *widget.Select
+	order  *widget.Select // arms by name or newest first
 	tree   *widget.Tree
 
 	rows     map[int64]library.RunRow // every run
@@ -49,6 +50,9 @@ func newLibraryView(u *App) *libraryView {
 	v.role = widget.NewSelect([]string{lang.L("all roles"), "baseline", "candidate", "other"}, nil)
 	v.role.SetSelectedIndex(0)
 	v.role.OnChanged = func(string) { v.rebuild() }
+	v.order = widget.NewSelect([]string{lang.L("by name"), lang.L("newest first")}, nil)
+	v.order.SetSelectedIndex(0)
+	v.order.OnChanged = func(string) { v.rebuild() }
 
 	bar := widget.NewToolbar(
 		widget.NewToolbarAction(theme.FileIcon(), u.importerChooseFiles),
@@ -61,7 +65,7 @@ func newLibraryView(u *App) *libraryView {
 	useCand := widget.NewButton(lang.L("Use as candidate"), func() { v.useAs(false) })
 	top := container.NewVBox(
 		widget.NewLabelWithStyle(lang.L("Library"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		bar, v.search, v.role)
+		bar, v.search, container.NewGridWithColumns(2, v.role, v.order))
 	hint := widget.NewLabel(lang.L("Drop result folders, .zip or .tar.gz anywhere on the window to import."))
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
@@ -112,11 +116,13 @@ func (v *libraryView) rebuild() {
 	}
 	children := map[string][]string{}
 	seen := map[string]bool{}
+	newest := map[string]string{} // arm → its newest run's date
 	ids := make([]int64, 0, len(v.rows))
 	for id := range v.rows {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	shown := 0
 	for _, id := range ids {
 		r := v.rows[id]
 		if role != "" && r.Role != role {
@@ -125,22 +131,39 @@ func (v *libraryView) rebuild() {
 		if query != "" && !strings.Contains(strings.ToLower(searchText(r)), query) {
 			continue
 		}
+		shown++
 		arm := armPrefix + r.Label
 		bundle := bundlePrefix + r.Label + "\x00" + r.Bundle
 		if !seen[arm] {
 			seen[arm] = true
 			children[""] = append(children[""], arm)
 		}
+		newest[arm] = max(newest[arm], r.Date)
 		if !seen[bundle] {
 			seen[bundle] = true
 			children[arm] = append(children[arm], bundle)
 		}
 		children[bundle] = append(children[bundle], runPrefix+strconv.FormatInt(id, 10))
 	}
-	sort.Strings(children[""])
+	// An arm of one bundle lists its runs directly: one click less to reach a run.
+	for _, arm := range children[""] {
+		if b := children[arm]; len(b) == 1 {
+			children[arm] = children[b[0]]
+			delete(children, b[0])
+		}
+	}
+	arms := children[""]
+	sort.Strings(arms)
+	if v.order.SelectedIndex() == 1 {
+		sort.SliceStable(arms, func(i, j int) bool { return newest[arms[i]] > newest[arms[j]] })
+	}
 	v.children = children
 	v.tree.Refresh()
-	v.u.setStatus(fmt.Sprintf(lang.L("%d runs in %d arms"), len(v.rows), len(children[""])))
+	if shown == len(v.rows) {
+		v.u.setStatus(fmt.Sprintf(lang.L("%d runs in %d arms"), len(v.rows), len(arms)))
+	} else {
+		v.u.setStatus(fmt.Sprintf(lang.L("%d of %d runs shown, in %d arms"), shown, len(v.rows), len(arms)))
+	}
 }
 
 func searchText(r library.RunRow) string {
@@ -173,28 +196,58 @@ func (v *libraryView) updateNode(id widget.TreeNodeID, _ bool, o fyne.CanvasObje
 func (v *libraryView) nodeText(id string) string {
 	switch {
 	case strings.HasPrefix(id, armPrefix):
-		n := 0
-		for _, b := range v.children[id] {
-			n += len(v.children[b])
-		}
-		return fmt.Sprintf("%s (%d)", strings.TrimPrefix(id, armPrefix), n)
+		return fmt.Sprintf("%s (%d)", strings.TrimPrefix(id, armPrefix), len(v.armRuns(id)))
 	case strings.HasPrefix(id, bundlePrefix):
 		b := id[strings.IndexByte(id, 0)+1:]
 		return "📁 " + shortPath(b)
 	case strings.HasPrefix(id, runPrefix):
 		runID, _ := strconv.ParseInt(strings.TrimPrefix(id, runPrefix), 10, 64)
-		r := v.rows[runID]
-		backend := "?"
-		if r.ResolvedBackend != nil {
-			backend = *r.ResolvedBackend
-		}
-		date := r.Date
-		if len(date) > 10 {
-			date = date[:10]
-		}
-		return fmt.Sprintf("#%d %s · %s · %s · %s · %s", r.ID, r.Tool, shortModel(r.Model), date, backend, r.Role)
+		return runText(v.rows[runID])
 	}
 	return id
+}
+
+// runText is what tells runs apart: id, date and time, load point, resolved backend.
+func runText(r library.RunRow) string {
+	backend := "?"
+	if r.ResolvedBackend != nil {
+		backend = *r.ResolvedBackend
+	}
+	date := strings.Replace(r.Date, "T", " ", 1)
+	if len(date) > 16 {
+		date = date[:16]
+	}
+	var load []string
+	if r.RequestRate.Known() && r.RequestRate.F() < 1e300 {
+		load = append(load, num(r.RequestRate)+" req/s")
+	}
+	if r.MaxConcurrency.Known() {
+		load = append(load, lang.L("conc.")+" "+num(r.MaxConcurrency))
+	}
+	return strings.Join(nonEmpty("#"+strconv.FormatInt(r.ID, 10), date, strings.Join(load, " "), backend), " · ")
+}
+
+func nonEmpty(parts ...string) []string {
+	out := parts[:0]
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// armRuns are the run nodes of an arm, whether listed directly or by bundle.
+func (v *libraryView) armRuns(arm string) []string {
+	var out []string
+	for _, c := range v.children[arm] {
+		if strings.HasPrefix(c, runPrefix) {
+			out = append(out, c)
+		} else {
+			out = append(out, v.children[c]...)
+		}
+	}
+	return out
 }
 
 func shortPath(p string) string {
@@ -205,15 +258,11 @@ func shortPath(p string) string {
 	return p
 }
 
-func shortModel(m string) string {
-	if i := strings.LastIndexByte(m, '/'); i >= 0 {
-		return m[i+1:]
-	}
-	return m
-}
-
 func (v *libraryView) onSelected(id widget.TreeNodeID) {
 	v.selected = id
+	if v.isBranch(id) {
+		v.tree.OpenBranch(id) // one click opens an arm; the next reaches a run
+	}
 	if strings.HasPrefix(id, runPrefix) {
 		runID, _ := strconv.ParseInt(strings.TrimPrefix(id, runPrefix), 10, 64)
 		v.u.run.show(runID)
@@ -227,9 +276,7 @@ func (v *libraryView) selection() (sel string, ids []int64) {
 	switch {
 	case strings.HasPrefix(id, armPrefix):
 		sel = strings.TrimPrefix(id, armPrefix)
-		for _, b := range v.children[id] {
-			ids = append(ids, runIDs(v.children[b])...)
-		}
+		ids = runIDs(v.armRuns(id))
 	case strings.HasPrefix(id, bundlePrefix):
 		ids = runIDs(v.children[id])
 		sel = library.Selector(ids)

@@ -3,6 +3,8 @@ package gui
 import (
 	"fmt"
 	"image"
+	"math"
+	"strconv"
 	"sort"
 	"strings"
 
@@ -122,6 +124,9 @@ func (v *runView) display(rd compare.RunData) {
 	}
 	add("Load", fmt.Sprintf("rate %s req/s, max concurrency %s, burstiness %s", num(r.RequestRate), num(r.MaxConcurrency), num(r.Burstiness)))
 	add("Throughput", fmt.Sprintf("%s req/s, %s output tok/s, %s total tok/s", num(r.RequestThroughput), num(r.OutputThroughput), num(r.TotalTokenThroughput)))
+	for _, m := range []string{model.TTFT, model.TPOT, model.ITL} {
+		add(strings.ToUpper(m), latencyText(r, m))
+	}
 	for _, sec := range []string{"stack_fingerprint", "node", "workload"} {
 		add(sec, manifestSection(r.Manifest, sec))
 	}
@@ -191,14 +196,50 @@ func (v *runView) display(rd compare.RunData) {
 	v.overhead.SetText(overheadText(rd))
 }
 
+// num prints a figure plainly, never in e-notation: 20150, 12.35, 0.5.
 func num(n model.Num) string {
 	if !n.Known() {
 		return "?"
 	}
-	if n.F() > 1e300 {
+	return plain(n.F())
+}
+
+// plain prints f with four significant digits below 1000 and whole above, trailing zeros
+// dropped.
+func plain(f float64) string {
+	a := math.Abs(f)
+	switch {
+	case a > 1e300:
 		return "inf"
+	case a >= 1000:
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	case a == 0:
+		return "0"
 	}
-	return fmt.Sprintf("%.4g", n.F())
+	decimals := max(0, 3-int(math.Floor(math.Log10(a))))
+	s := strconv.FormatFloat(f, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// latencyText is a metric's median and p99 from the recomputed statistics, else the tool's.
+func latencyText(r *model.Run, metric string) string {
+	for _, st := range []model.Stats{r.Recomputed[metric], r.Summary[metric]} {
+		p50, ok := st["p50"]
+		if !ok {
+			p50, ok = st["median"]
+		}
+		p99, ok99 := st["p99"]
+		if ok && ok99 && p50.Known() && p99.Known() {
+			return fmt.Sprintf("p50 %s ms · p99 %s ms", plain(p50.F()), plain(p99.F()))
+		}
+		if ok && p50.Known() {
+			return fmt.Sprintf("p50 %s ms", plain(p50.F()))
+		}
+	}
+	return ""
 }
 
 func manifestSection(m model.Manifest, sec string) string {
