@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
