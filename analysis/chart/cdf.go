@@ -23,6 +23,9 @@ type Series struct {
 	// CandidateColor, then Palette): set it when the baseline is missing, so the candidate
 	// keeps its colour.
 	Color color.Color
+	// N is how many values the series stands for when Values is a thinned sample of them
+	// (inter-token gaps); the legend's n gives it. 0: len(Values).
+	N int
 }
 
 // ECDF is the empirical cumulative distribution of a sample: a step line through, for each
@@ -101,7 +104,11 @@ func CDF(title, xLabel string, series ...Series) (*plot.Plot, error) {
 		}
 		e.LineStyle = lineStyle(seriesColor(i, s.Color))
 		p.Add(e)
-		lg.add(fmt.Sprintf("%s: median %s ms, n = %d", s.Label, fmtNum(stats.Median(clean[i])), len(clean[i])), e)
+		n := fmt.Sprintf("n = %d", len(clean[i]))
+		if s.N > len(clean[i]) {
+			n = fmt.Sprintf("n = %d (%d drawn)", s.N, len(clean[i]))
+		}
+		lg.add(fmt.Sprintf("%s: median %s ms, %s", s.Label, fmtNum(stats.Median(clean[i])), n), e)
 	}
 	lg.commit(false, false)
 	p.Y.Min, p.Y.Max = 0, 1

@@ -56,7 +56,11 @@ func ForComparison(base, cand compare.Arm, rec compare.Record) (map[string]*plot
 			col   color.Color
 		}{{bl, base, BaselineColor}, {cl, cand, CandidateColor}} {
 			if xs := Samples(a.arm, dc.metric); len(xs) > 0 {
-				series = append(series, Series{Label: a.label, Values: xs, Color: a.col})
+				s := Series{Label: a.label, Values: xs, Color: a.col}
+				if dc.metric == model.ITL {
+					s.N = SampleCount(a.arm, model.ITL)
+				}
+				series = append(series, s)
 			} else {
 				missing = append(missing, a.label)
 			}
@@ -130,7 +134,7 @@ func utilLines(a compare.Arm, label string, col color.Color) []TimelineSeries {
 				if len(d.T) == 0 || len(d.T) != len(d.Busy) || !anyKnown(d.Busy) {
 					continue
 				}
-				out = append(out, TimelineSeries{T: d.T, Busy: d.Busy, Color: col})
+				out = append(out, TimelineSeries{T: d.T, Busy: d.Busy, Color: col, Device: d.ID})
 				if d.Shape != nil {
 					count[d.Shape.Class]++
 				}

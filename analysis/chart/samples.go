@@ -16,7 +16,8 @@ import (
 func Samples(a compare.Arm, metric string) []float64 {
 	switch metric {
 	case model.ITL:
-		return itlSamples(a)
+		xs, _ := itlSamples(a)
+		return xs
 	case model.TTFT, model.TPOT, model.E2EL:
 	default:
 		return nil
@@ -30,26 +31,21 @@ func Samples(a compare.Arm, metric string) []float64 {
 	return out
 }
 
-// itlSamples takes every k-th gap of the successful measured requests, so that at most
-// MaxITLPoints remain, without first gathering millions of them.
-func itlSamples(a compare.Arm) []float64 {
-	total := 0
-	for _, rd := range a.Runs {
-		if rd.Run == nil {
-			continue
-		}
-		for _, r := range compare.Measured(rd.Run) {
-			if r.OK() {
-				for _, g := range r.ITL {
-					if finite(g) {
-						total++
-					}
-				}
-			}
-		}
+// SampleCount is how many values Samples stands for: for model.ITL every gap, before
+// thinning; otherwise the length of what Samples returns.
+func SampleCount(a compare.Arm, metric string) int {
+	if metric == model.ITL {
+		return itlTotal(a)
 	}
+	return len(Samples(a, metric))
+}
+
+// itlSamples takes every k-th gap of the successful measured requests, so that at most
+// MaxITLPoints remain, without first gathering millions of them; total counts every gap.
+func itlSamples(a compare.Arm) (out []float64, total int) {
+	total = itlTotal(a)
 	n := min(total, MaxITLPoints)
-	out := make([]float64, 0, n)
+	out = make([]float64, 0, n)
 	step := float64(total) / float64(max(n, 1))
 	next, k := 0, 0 // k counts finite gaps; next is the index of the next one kept, as stats.Thin spaces them
 	for _, rd := range a.Runs {
@@ -72,7 +68,27 @@ func itlSamples(a compare.Arm) []float64 {
 			}
 		}
 	}
-	return out
+	return out, total
+}
+
+// itlTotal counts the finite gaps of the successful measured requests.
+func itlTotal(a compare.Arm) int {
+	total := 0
+	for _, rd := range a.Runs {
+		if rd.Run == nil {
+			continue
+		}
+		for _, r := range compare.Measured(rd.Run) {
+			if r.OK() {
+				for _, g := range r.ITL {
+					if finite(g) {
+						total++
+					}
+				}
+			}
+		}
+	}
+	return total
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

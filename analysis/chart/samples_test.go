@@ -3,6 +3,7 @@ package chart_test
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"benchlens/analysis/chart"
@@ -61,5 +62,45 @@ func TestSamplesThinsITL(t *testing.T) {
 	}
 	if !slices.IsSorted(got) || got[0] != 0 || got[len(got)-1] < 24 {
 		t.Fatalf("thinned gaps are not spread over the sample: first %v, last %v", got[0], got[len(got)-1])
+	}
+	arm := compare.Arm{Runs: []compare.RunData{{Run: run}}}
+	if n := chart.SampleCount(arm, model.ITL); n != 25000 {
+		t.Errorf("SampleCount = %d, want every gap (25000)", n)
+	}
+	// The legend counts the gaps, not the thinned sample drawn.
+	p, err := chart.CDF("ITL", "ITL (ms)", chart.Series{Label: "a", Values: got, N: 25000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := chart.SVG(p, 800, 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(svg), "n = 25000 (20000 drawn)") {
+		t.Error("the ITL legend does not give the real gap count")
+	}
+}
+
+// Five runs traced on one GPU are five traces of one device, not five devices.
+func TestTimelineCountsDevices(t *testing.T) {
+	var one, many []chart.TimelineSeries
+	for i := range 5 {
+		s := chart.TimelineSeries{Label: "base", T: []float64{0, 1, 2}, Busy: []float64{90, 95, 92}, Device: "0"}
+		one = append(one, s)
+		s.Device = string(rune('0' + i))
+		many = append(many, s)
+	}
+	for _, c := range []struct {
+		lines []chart.TimelineSeries
+		want  string
+	}{{one, "base (5 traces, one device)"}, {many, "base (5 devices)"}} {
+		p, err := chart.Timeline("util", c.lines...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg, _ := chart.SVG(p, 800, 500)
+		if !strings.Contains(string(svg), c.want) {
+			t.Errorf("legend lacks %q", c.want)
+		}
 	}
 }

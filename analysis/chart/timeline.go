@@ -16,6 +16,9 @@ import (
 // printed no value).
 type TimelineSeries struct {
 	Label string
+	// Device names the device the series was sampled on (for the legend's count: five runs
+	// on one GPU are five runs, not five devices); "" counts each series as a device.
+	Device string
 	T     []float64
 	Busy  []float64
 	// Color overrides the colour the label's position gives it (see Timeline).
@@ -104,7 +107,7 @@ var TimelineAlpha uint8 = 0xC0
 // Timeline draws device busy % over time: one line per series (device and arm), time in
 // seconds from each series' first sample, y fixed from 0 to 100 %, broken where a sample is
 // missing. Series that share a label share a colour and one legend entry ("label (N
-// devices)"); the first label takes BaselineColor, the second CandidateColor, then Palette,
+// devices)", or "(N traces, one device)" when they name one Device); the first label takes BaselineColor, the second CandidateColor, then Palette,
 // unless a series sets Color. A series that NewBusyLine rejects is an error, and so is none.
 func Timeline(title string, lines ...TimelineSeries) (*plot.Plot, error) {
 	if len(lines) == 0 {
@@ -112,9 +115,10 @@ func Timeline(title string, lines ...TimelineSeries) (*plot.Plot, error) {
 	}
 	p := newPlot(title, "time since the first sample (s)", "device busy (%)")
 	type group struct {
-		label string
-		col   color.Color
-		n     int
+		label   string
+		col     color.Color
+		n       int
+		devices map[string]bool
 	}
 	var groups []*group
 	byLabel := map[string]*group{}
@@ -129,11 +133,16 @@ func Timeline(title string, lines ...TimelineSeries) (*plot.Plot, error) {
 		}
 		g := byLabel[s.Label]
 		if g == nil {
-			g = &group{label: s.Label, col: seriesColor(len(groups), s.Color)}
+			g = &group{label: s.Label, col: seriesColor(len(groups), s.Color), devices: map[string]bool{}}
 			byLabel[s.Label] = g
 			groups = append(groups, g)
 		}
 		g.n++
+		dev := s.Device
+		if dev == "" {
+			dev = fmt.Sprint(g.n)
+		}
+		g.devices[dev] = true
 		col := g.col
 		if s.Color != nil {
 			col = s.Color
@@ -144,8 +153,13 @@ func Timeline(title string, lines ...TimelineSeries) (*plot.Plot, error) {
 	lg := legend{p: p}
 	for _, g := range groups {
 		text := g.label
-		if g.n > 1 {
-			text = fmt.Sprintf("%s (%d devices)", g.label, g.n)
+		switch d := len(g.devices); {
+		case d > 1 && g.n > d:
+			text = fmt.Sprintf("%s (%d traces, %d devices)", g.label, g.n, d)
+		case d > 1:
+			text = fmt.Sprintf("%s (%d devices)", g.label, d)
+		case g.n > 1:
+			text = fmt.Sprintf("%s (%d traces, one device)", g.label, g.n)
 		}
 		lg.add(text, lineThumb{lineStyle(g.col)})
 	}
