@@ -127,10 +127,10 @@ func (v *runView) display(rd compare.RunData) {
 	for _, m := range []string{model.TTFT, model.TPOT, model.ITL} {
 		add(strings.ToUpper(m), latencyText(r, m))
 	}
-	for _, sec := range []string{"stack_fingerprint", "node", "workload"} {
-		add(sec, manifestSection(r.Manifest, sec))
-	}
-	add("hardware_sku", r.Manifest.String("hardware_sku"))
+	add("Stack fingerprint", manifestSection(r.Manifest, "stack_fingerprint"))
+	add("Node", manifestSection(r.Manifest, "node"))
+	add("Workload", manifestSection(r.Manifest, "workload"))
+	add("Hardware SKU", r.Manifest.String("hardware_sku"))
 	add("Change", r.Manifest.String("change"))
 	for _, l := range rd.Logs {
 		add("Engine", strings.TrimSpace(fmt.Sprintf("%s %s on %s, dtype %s, %s", l.Engine, l.Version, l.Platform, l.Dtype, l.Eager)))
