@@ -401,6 +401,9 @@ var checkColours = map[string]color.NRGBA{
 // checkGlyphs tell the states apart without colour (colour-blind readers, greyscale prints).
 var checkGlyphs = map[string]string{compare.CheckOK: "✓", compare.CheckWarn: "!", compare.CheckFail: "✗"}
 
+// checkNameWidth lines the checks' reasons up in one column.
+const checkNameWidth = 130
+
 // checkRow is one line of the checklist: a coloured glyph, the check, its reason and, when
 // something is missing or wrong, what to record next time.
 func checkRow(c compare.Check) fyne.CanvasObject {
@@ -418,7 +421,8 @@ func checkRow(c compare.Check) fyne.CanvasObject {
 		hint.Wrapping = fyne.TextWrapWord
 		body.Add(hint)
 	}
-	return container.NewBorder(nil, nil, container.NewVBox(container.NewHBox(glyphBox, name)), nil, body)
+	head := container.New(layout.NewGridWrapLayout(fyne.NewSize(checkNameWidth, name.MinSize().Height)), name)
+	return container.NewBorder(nil, nil, container.NewVBox(container.NewHBox(glyphBox, head)), nil, body)
 }
 
 // stageRows are the stages the table shows, in order.

@@ -65,7 +65,7 @@ var (
 	// DesignWidth and DesignHeight are the image size, in pixels, the fonts are sized for;
 	// other sizes render at a resolution scaled to match, never below MinScale × DPI.
 	DesignWidth, DesignHeight = 800, 500
-	MinScale                  = 0.6
+	MinScale                  = 0.8
 )
 
 // Data shaping.

@@ -49,10 +49,10 @@ func (r Record) Checklist() []Check {
 	switch {
 	case len(differs) > 0:
 		cond.State, cond.Reason = CheckFail, "differs: "+strings.Join(differs, ", ")
-		cond.Hint = "repeat both arms on the same machine, card slot, driver, stack and request set"
+		cond.Hint = "repeat both arms with the same " + strings.Join(differs, ", ")
 	case len(unknown) > 0:
 		cond.State, cond.Reason = CheckWarn, "not recorded: "+strings.Join(unknown, ", ")
-		cond.Hint = "write these fields into bundle.yaml next time"
+		cond.Hint = "write " + strings.Join(unknown, ", ") + " into bundle.yaml"
 	}
 	out = append(out, cond)
 

@@ -277,6 +277,17 @@ func TestChecklist(t *testing.T) {
 	}
 }
 
+// The conditions hint names what differs, not a generic list.
+func TestConditionsHintNamesTheField(t *testing.T) {
+	rec := Compare(baseline.build(1), candidate(func(a *arm) {
+		a.tpot, a.manifest = 11, withField(fullManifest, "stack_fingerprint.driver_version", "560.35.03")
+	}).build(100), DefaultSettings)
+	c := rec.Checklist()[0]
+	if c.Name != "conditions" || c.State != CheckFail || c.Hint != "repeat both arms with the same stack_fingerprint.driver_version" {
+		t.Errorf("conditions check %+v", c)
+	}
+}
+
 // Traces from different GPUs are flagged: their times do not compare.
 func TestTracesFromDifferentDevicesWarn(t *testing.T) {
 	b := baseline.build(1)
