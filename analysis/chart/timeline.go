@@ -19,8 +19,8 @@ type TimelineSeries struct {
 	// Device names the device the series was sampled on (for the legend's count: five runs
 	// on one GPU are five runs, not five devices); "" counts each series as a device.
 	Device string
-	T     []float64
-	Busy  []float64
+	T      []float64
+	Busy   []float64
 	// Color overrides the colour the label's position gives it (see Timeline).
 	Color color.Color
 }
