@@ -155,7 +155,7 @@ func (r Record) Checklist() []Check {
 	if r.Hotspot.Moved == "unverified" || r.Hotspot.DeviceUtilTrace.Candidate == "" {
 		hs.State, hs.Hint = CheckWarn, "attach a utilisation trace (nvidia-smi, npu-smi) and a profiler trace per arm"
 	}
-	if r.Hotspot.Remedy != "" {
+	if r.Hotspot.Remedy != "" && r.Status != Established { // no remedy for a gain that stands
 		hs.Reason += "; " + r.Hotspot.Remedy
 	}
 	out = append(out, hs)

@@ -274,6 +274,9 @@ func TestChecklist(t *testing.T) {
 		if c.State != CheckOK && c.Name != "stages" {
 			t.Errorf("%s: %s (%s)", c.Name, c.State, c.Reason)
 		}
+		if rec.Status == Established && strings.Contains(c.Reason, "change the") {
+			t.Errorf("%s: a remedy on an established gain: %s", c.Name, c.Reason)
+		}
 	}
 }
 
