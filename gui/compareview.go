@@ -38,6 +38,7 @@ type compareView struct {
 	verdict             *widget.Label
 	causes              *widget.Label
 	checklist           *fyne.Container
+	conditions          *fyne.Container
 	stages              *fyne.Container
 	charts              map[string]*chartView
 	save                *widget.Button
@@ -69,6 +70,7 @@ func newCompareView(u *App) *compareView {
 	v.causes = widget.NewLabel("")
 	v.causes.Wrapping = fyne.TextWrapWord
 	v.checklist = container.NewVBox()
+	v.conditions = container.NewVBox()
 	v.stages = container.NewVBox()
 	v.save = widget.NewButton(lang.L("Save comparison"), v.onSave)
 	v.save.Importance = widget.HighImportance
@@ -87,6 +89,7 @@ func newCompareView(u *App) *compareView {
 		widget.NewCard("", "", container.NewVBox(v.verdict, v.causes, container.NewHBox(v.save))),
 		widget.NewCard(lang.L("Evidence"), lang.L("What METHOD.md asks for, and what to record next time."), v.checklist),
 		widget.NewCard(lang.L("Stages"), lang.L("Median of per-run medians; ~ = no significant change"), v.stages),
+		widget.NewCard(lang.L("Conditions"), lang.L("What was recorded about each arm, side by side."), v.conditions),
 	)
 	charts := &chartGrid{}
 	chartScroll := container.NewVScroll(container.New(charts, grid...))
@@ -217,6 +220,7 @@ func (v *compareView) clear(msg string, imp widget.Importance) {
 	v.verdict.Refresh()
 	v.causes.SetText("")
 	v.checklist.RemoveAll()
+	v.conditions.RemoveAll()
 	v.stages.RemoveAll()
 	for _, c := range v.charts {
 		c.clear()
@@ -261,6 +265,8 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, b
 
 	v.stages.Objects = []fyne.CanvasObject{stageTable(rec)}
 	v.stages.Refresh()
+	v.conditions.Objects = []fyne.CanvasObject{conditionsTable(rec)}
+	v.conditions.Refresh()
 
 	for _, k := range compareCharts {
 		p := plots[k]
@@ -460,6 +466,43 @@ func stageTable(rec compare.Record) fyne.CanvasObject {
 			delta, widget.NewLabel(intervalText(d)), widget.NewLabel(test))
 	}
 	return container.NewHScroll(container.New(&columns{n: 6}, cells...))
+}
+
+// conditionStates map a condition's state to the checklist's glyph and colour.
+var conditionStates = map[string]string{compare.Same: compare.CheckOK, compare.Differs: compare.CheckFail, compare.Unknown: compare.CheckWarn}
+
+// conditionsTable is the conditions as a diff: field, baseline, candidate, and whether they
+// are the same, differ or are unknown (glyph and word, for greyscale prints).
+func conditionsTable(rec compare.Record) fyne.CanvasObject {
+	cells := []fyne.CanvasObject{bold(lang.L("field")), bold(lang.L("baseline")), bold(lang.L("candidate")), bold("")}
+	cut := func(s string) string {
+		if s == "" {
+			return "—"
+		}
+		if r := []rune(s); len(r) > 40 {
+			return string(r[:39]) + "…"
+		}
+		return s
+	}
+	for _, c := range rec.Conditions() {
+		state := conditionStates[c.State]
+		mark := canvas.NewText(checkGlyphs[state]+" "+conditionWord(c.State), checkColours[state])
+		mark.TextStyle.Bold = c.State == compare.Differs
+		name := widget.NewLabel(c.Name)
+		name.TextStyle.Bold = c.State == compare.Differs
+		cells = append(cells, name, widget.NewLabel(cut(c.Baseline)), widget.NewLabel(cut(c.Candidate)), container.NewCenter(mark))
+	}
+	return container.NewHScroll(container.New(&columns{n: 4}, cells...))
+}
+
+func conditionWord(state string) string {
+	switch state {
+	case compare.Same:
+		return lang.L("same")
+	case compare.Differs:
+		return lang.L("differs")
+	}
+	return lang.L("unknown")
 }
 
 // deltaText is the change in %, with benchstat's "~" when it is not significant.

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -331,5 +333,34 @@ func TestReachingARun(t *testing.T) {
 	}
 	if !found || u.tabs.SelectedIndex() != viewRun {
 		t.Error("one click on a run does not show its TTFT percentiles")
+	}
+}
+
+// The conditions are a side-by-side diff; the headline gives the size of the change; causes
+// are words with their codes.
+func TestConditionsDiffAndHeadline(t *testing.T) {
+	u := newDemoApp(t)
+	done := comparing(u)
+	u.compare.setArm(true, "baseline")
+	u.compare.setArm(false, "drift")
+	for u.compare.record == nil {
+		waitDone(t, done)
+	}
+	cells := u.compare.conditions.Objects[0].(*container.Scroll).Content.(*fyne.Container).Objects
+	differs := map[string]bool{}
+	for i := 4; i+3 < len(cells); i += 4 {
+		mark := cells[i+3].(*fyne.Container).Objects[0].(*canvas.Text).Text
+		if strings.Contains(mark, "differs") {
+			differs[cells[i].(*widget.Label).Text] = true
+		}
+	}
+	if !differs["workload.seed"] || differs["hardware_sku"] {
+		t.Errorf("differing conditions: %v", differs)
+	}
+	if got := u.compare.verdict.Text; !strings.Contains(got, "gain not established — ") || !strings.Contains(got, "%, p") {
+		t.Errorf("headline %q", got)
+	}
+	if got := u.compare.causes.Text; !strings.Contains(got, "load drifted (load_drift)") {
+		t.Errorf("causes %q", got)
 	}
 }

@@ -170,6 +170,22 @@ type fieldState struct {
 // conditionFields lists every condition field of the record, in a stable order.
 func (r Record) conditionFields() []fieldState {
 	var out []fieldState
+	for _, c := range r.Conditions() {
+		out = append(out, fieldState{c.Name, c.State, c.Required})
+	}
+	return out
+}
+
+// Condition is one recorded condition with both arms' values side by side.
+type Condition struct {
+	Name string // dotted: stack_fingerprint.driver_version, hardware_sku, workload.seed …
+	Field
+}
+
+// Conditions lists the recorded conditions in METHOD.md's order: stack fingerprint, hardware,
+// node, workload, each sorted by name.
+func (r Record) Conditions() []Condition {
+	var out []Condition
 	add := func(prefix string, m map[string]Field) {
 		keys := make([]string, 0, len(m))
 		for k := range m {
@@ -177,11 +193,11 @@ func (r Record) conditionFields() []fieldState {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			out = append(out, fieldState{prefix + k, m[k].State, m[k].Required})
+			out = append(out, Condition{prefix + k, m[k]})
 		}
 	}
 	add("stack_fingerprint.", r.StackFingerprint)
-	out = append(out, fieldState{"hardware_sku", r.HardwareSKU.State, r.HardwareSKU.Required})
+	out = append(out, Condition{"hardware_sku", r.HardwareSKU})
 	add("node.", r.Node)
 	add("workload.", r.Workload)
 	return out
