@@ -56,7 +56,7 @@ type compareView struct {
 	done func() // called after each display; tests wait on it
 }
 
-var compareCharts = []string{"ttft_cdf", "tpot_cdf", "itl_cdf", "stage_deltas", "bucket_deltas", "utilisation"}
+var compareCharts = chart.Keys
 
 func newCompareView(u *App) *compareView {
 	v := &compareView{u: u, charts: map[string]*chartView{}}

@@ -156,7 +156,10 @@ func renderCharts(st *store.Store, dir string, entries []report.Entry) ([]outFil
 		if err != nil {
 			return nil, fmt.Errorf("comparison %d: %w", e.ID, err)
 		}
+		// A chart file travels alone: its title says which comparison and what verdict.
+		about := fmt.Sprintf("#%d %s vs %s: %s", e.ID, e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Status())
 		for name, p := range plots {
+			p.Title.Text += "\n" + about
 			stem := filepath.Join(dir, fmt.Sprintf("comparison-%d-%s", e.ID, name))
 			png, err := chart.PNG(p, 1200, 750)
 			if err != nil {

@@ -12,7 +12,7 @@ import (
 
 // Keys are the charts ForComparison builds, in the order to show them; they are stable and
 // serve as file names.
-var Keys = []string{"ttft_cdf", "tpot_cdf", "itl_cdf", "stage_deltas", "bucket_deltas", "utilisation"}
+var Keys = []string{"ttft_cdf", "tpot_cdf", "itl_cdf", "stage_deltas", "spread", "bucket_deltas", "utilisation"}
 
 // Titles of the standard charts.
 var (
@@ -37,6 +37,8 @@ var distCharts = []struct{ key, metric, xLabel, yLabel string }{
 //     BaselineColor, candidate in CandidateColor. An arm without per-request samples is left
 //     out and named under the title; the chart is omitted when neither arm has samples.
 //   - stage_deltas: StageDeltas of rec; omitted when rec.Perf is empty.
+//   - spread: Spread of rec (the per-run values the tests compared); omitted when every stage
+//     was compared request by request.
 //   - bucket_deltas: BucketDeltas of rec; omitted when rec has no buckets. It shares its
 //     y axis with stage_deltas, as the two are shown side by side.
 //   - utilisation: Timeline of every device of every run of both arms, one legend entry per
@@ -85,6 +87,9 @@ func ForComparison(base, cand compare.Arm, rec compare.Record) (map[string]*plot
 			return nil, fmt.Errorf("stage_deltas: %w", err)
 		}
 		out["stage_deltas"] = p
+		if p, err := Spread(TitleSpread, rec); err == nil {
+			out["spread"] = p
+		}
 	}
 	if len(rec.Buckets.Rows) > 0 {
 		p, err := BucketDeltas(TitleBucketDeltas, rec)

@@ -104,3 +104,30 @@ func TestTimelineCountsDevices(t *testing.T) {
 		}
 	}
 }
+
+// Spread shows each run the test compared, as % of the baseline median; a record compared
+// request by request has nothing to show.
+func TestSpread(t *testing.T) {
+	rec := compare.Record{Arms: compare.Arms{Baseline: compare.ArmInfo{Label: "base"}, Candidate: compare.ArmInfo{Label: "cand"}},
+		Perf: map[string]compare.StageDelta{model.TPOT: {Baseline: 10, Candidate: 9, CILow: -12, CIHigh: -8,
+			BaselineRuns: []float64{9.9, 10, 10.2}, CandidateRuns: []float64{8.8, 9, 9.1}}}}
+	p, err := chart.Spread(chart.TitleSpread, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, _ := chart.SVG(p, 800, 500)
+	for _, want := range []string{"base: one point per run", "cand: one point per run", "TPOT"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("spread lacks %q", want)
+		}
+	}
+	if ymin, ymax := p.Y.Min, p.Y.Max; ymin > -12 || ymax < 2 {
+		t.Errorf("y axis %v..%v misses the runs or the interval", ymin, ymax)
+	}
+	d := rec.Perf[model.TPOT]
+	d.BaselineRuns, d.CandidateRuns, d.PerRequest = nil, nil, true
+	rec.Perf[model.TPOT] = d
+	if _, err := chart.Spread(chart.TitleSpread, rec); err == nil {
+		t.Error("a per-request record drew a spread")
+	}
+}

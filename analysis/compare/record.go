@@ -119,6 +119,10 @@ type StageDelta struct {
 	Significant   bool      `json:"significant" yaml:"significant"`
 	Better        bool      `json:"better" yaml:"better"` // significant and in the good direction
 	Worse         bool      `json:"worse" yaml:"worse"`
+	// BaselineRuns and CandidateRuns are the per-run statistics the test compared (one per run,
+	// in run order), so a reader sees the spread the verdict rests on; empty per request.
+	BaselineRuns  []float64 `json:"baseline_runs,omitempty" yaml:"baseline_runs,omitempty"`
+	CandidateRuns []float64 `json:"candidate_runs,omitempty" yaml:"candidate_runs,omitempty"`
 }
 
 // Overhead is rule 5: copies, launches and syncs per step from profiler traces.

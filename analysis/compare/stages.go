@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"slices"
 
 	"benchlens/analysis/stats"
 	"benchlens/model"
@@ -34,6 +35,7 @@ func compareStage(base, cand Arm, m stageMetric, bucket string, e edges, set Set
 		}
 		d.Baseline, d.Candidate = model.Num(stats.Median(a)), model.Num(stats.Median(b))
 		d.BaselineTrim, d.CandidateTrim = model.Num(stats.TrimmedMedian(a)), model.Num(stats.TrimmedMedian(b))
+		d.BaselineRuns, d.CandidateRuns = slices.Clone(a), slices.Clone(b)
 		d.P = model.Num(stats.MannWhitney(a, b))
 		lo, hi := stats.RatioCI(a, b, set.Confidence, set.Bootstrap, 0, 1)
 		d.CILow, d.CIHigh = pct(lo), pct(hi)
