@@ -1,7 +1,7 @@
 // Package gui is the benchlens desktop app: a library sidebar and four views (run, compare,
 // verdict, settings), one file each. Everything is built by New from (fyne.App, fyne.Window)
 // and an open library, so tests build exactly what users see. Long work (imports, loading
-// arms, analysis, chart rendering) runs off the UI thread and comes back through fyne.Do.
+// arms, analysis, chart rendering) runs off the UI thread and comes back through onUI.
 package gui
 
 import (
@@ -61,11 +61,10 @@ type App struct {
 	settings *settingsView
 	importer *importer
 
-	tabs     *container.AppTabs
-	empty    fyne.CanvasObject // shown instead of the views while the library has no runs
-	status   *widget.Label
-	statusMu sync.Mutex
-	arms     *armCache
+	tabs   *container.AppTabs
+	empty  fyne.CanvasObject // shown instead of the views while the library has no runs
+	status *widget.Label
+	arms   *armCache
 }
 
 // New builds the app's window content for an open library.
@@ -114,12 +113,21 @@ func (u *App) Window() fyne.Window { return u.win }
 // Store is the open library.
 func (u *App) Store() *store.Store { return u.st }
 
-// setStatus shows a one-line message at the bottom of the window. The lock matters only
-// under fyne's test driver, whose fyne.Do runs on the calling goroutine.
-func (u *App) setStatus(msg string) {
-	u.statusMu.Lock()
-	defer u.statusMu.Unlock()
-	u.status.SetText(msg)
+// setStatus shows a one-line message at the bottom of the window.
+func (u *App) setStatus(msg string) { u.status.SetText(msg) }
+
+// uiMu serialises the work handed back to the UI. Fyne's desktop driver runs fyne.Do
+// callbacks one at a time on its main thread anyway; its test driver runs them on the calling
+// goroutine, where they would race with each other and with the test (tests take uiMu too).
+var uiMu sync.Mutex
+
+// onUI runs fn on the UI thread (fyne.Do), one callback at a time.
+func onUI(fn func()) {
+	fyne.Do(func() {
+		uiMu.Lock()
+		defer uiMu.Unlock()
+		fn()
+	})
 }
 
 // showView switches to a view.

@@ -24,7 +24,7 @@ func (g *chartGrid) cells(n int, width float32) (cols int, cell fyne.Size) {
 
 func (g *chartGrid) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if g.width != size.Width && g.resized != nil {
-		go fyne.Do(g.resized) // after this layout pass, with the new minimum height
+		go onUI(g.resized) // after this layout pass, with the new minimum height
 	}
 	g.width = size.Width
 	cols, cell := g.cells(len(visible(objs)), size.Width)

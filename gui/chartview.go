@@ -99,7 +99,7 @@ func (c *chartView) draw(s fyne.Size, gen int) {
 	if err != nil {
 		img = nil
 	}
-	fyne.Do(func() {
+	onUI(func() {
 		c.mu.Lock()
 		current := gen == c.gen
 		c.mu.Unlock()

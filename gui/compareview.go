@@ -191,7 +191,7 @@ func (v *compareView) schedule() {
 			rec = compare.Compare(b, c, settings)
 			plots, err = chart.ForComparison(b, c, rec)
 		}
-		fyne.Do(func() {
+		onUI(func() {
 			v.mu.Lock()
 			current := gen == v.gen
 			v.mu.Unlock()

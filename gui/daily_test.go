@@ -33,13 +33,34 @@ func newDemoApp(t *testing.T) *App {
 	return u
 }
 
-// comparing returns a channel that receives once per answered comparison request.
-func comparing(u *App) chan struct{} {
-	done := make(chan struct{}, 64)
-	u.compare.mu.Lock()
-	u.compare.done = func() { done <- struct{}{} }
-	u.compare.mu.Unlock()
-	return done
+// shown waits until the compare view shows the comparison of base with cand.
+func shown(t *testing.T, u *App, base, cand string) {
+	t.Helper()
+	eventually(t, base+" vs "+cand, func() bool {
+		var ok bool
+		ui(func() { ok = u.compare.record != nil && u.compare.sels == [2]string{base, cand} })
+		return ok
+	})
+}
+
+// ui runs a test's action as the app's UI callbacks run: one at a time (see uiMu).
+func ui(fn func()) {
+	uiMu.Lock()
+	defer uiMu.Unlock()
+	fn()
+}
+
+// failed waits until the compare view shows an error naming sel.
+func failed(t *testing.T, u *App, sel string) {
+	t.Helper()
+	eventually(t, "the error about "+sel, func() bool {
+		var ok bool
+		ui(func() {
+			ok = u.compare.verdict.Importance == widget.DangerImportance && strings.Contains(u.compare.verdict.Text, sel) &&
+				!strings.HasPrefix(u.compare.verdict.Text, "Comparing")
+		})
+		return ok
+	})
 }
 
 func pressEnter(e *widget.Entry) { e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) }
@@ -50,12 +71,9 @@ func pressEnter(e *widget.Entry) { e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRetur
 func TestArmPickerSoak(t *testing.T) {
 	u := newDemoApp(t)
 	u.showView(viewCompare)
-	done := comparing(u)
-	u.compare.setArm(true, "baseline")
-	u.compare.setArm(false, "established")
-	for len(done) > 0 || u.compare.record == nil {
-		waitDone(t, done)
-	}
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "established") })
+	shown(t, u, "baseline", "established")
 	c := u.compare.candidate
 	arms := []string{"fallback", "established", "offset", "zero", "drift"}
 	for i := range 60 {
@@ -63,8 +81,10 @@ func TestArmPickerSoak(t *testing.T) {
 		u.compare.mu.Lock()
 		gen := u.compare.gen
 		u.compare.mu.Unlock()
-		c.entry.SetText("")
-		test.Type(c.entry, arm[:3])
+		ui(func() {
+			c.entry.SetText("")
+			test.Type(c.entry, arm[:3])
+		})
 		u.compare.mu.Lock()
 		typedGen := u.compare.gen
 		u.compare.mu.Unlock()
@@ -74,16 +94,18 @@ func TestArmPickerSoak(t *testing.T) {
 		if !c.listBox.Visible() || len(c.matches) == 0 {
 			t.Fatalf("typing %q shows no labels", arm[:3])
 		}
-		switch i % 3 {
-		case 0: // Enter on the typed prefix takes the first match
-			pressEnter(c.entry)
-		case 1: // a tap on the list
-			tapLabel(t, c, arm)
-		case 2: // the drop-down button, then the list
-			test.Tap(c.toggle)
-			tapLabel(t, c, arm)
-		}
-		waitDone(t, done)
+		ui(func() {
+			switch i % 3 {
+			case 0: // Enter on the typed prefix takes the first match
+				pressEnter(c.entry)
+			case 1: // a tap on the list
+				tapLabel(t, c, arm)
+			case 2: // the drop-down button, then the list
+				test.Tap(c.toggle)
+				tapLabel(t, c, arm)
+			}
+		})
+		shown(t, u, "baseline", c.chosen)
 		if c.listBox.Visible() {
 			t.Fatal("the list stays open after a choice")
 		}
@@ -116,26 +138,27 @@ func tapLabel(t *testing.T, p *armPicker, label string) {
 // unknown arm shows its error with nothing of the previous pair under it.
 func TestCompareClearsStaleResults(t *testing.T) {
 	u := newDemoApp(t)
-	done := comparing(u)
-	u.compare.setArm(true, "baseline")
-	u.compare.setArm(false, "established")
-	for u.compare.record == nil {
-		waitDone(t, done)
-	}
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "established") })
+	shown(t, u, "baseline", "established")
 	if len(u.compare.checklist.Objects) == 0 || u.compare.save.Disabled() {
 		t.Fatal("no evidence shown")
 	}
-	u.compare.setArm(false, "fallback")
-	if len(u.compare.checklist.Objects) != 0 || len(u.compare.stages.Objects) != 0 || !u.compare.save.Disabled() || u.compare.causes.Text != "" {
-		t.Error("the previous pair's evidence stays while comparing")
-	}
-	if !strings.Contains(u.compare.verdict.Text, "fallback") {
-		t.Errorf("while comparing: %q", u.compare.verdict.Text)
-	}
-	waitDone(t, done)
-	u.compare.candidate.entry.SetText("no-such-arm")
-	pressEnter(u.compare.candidate.entry)
-	waitDone(t, done)
+	ui(func() { // the answer waits for the lock: this is the view while comparing
+		u.compare.setArm(false, "fallback")
+		if len(u.compare.checklist.Objects) != 0 || len(u.compare.stages.Objects) != 0 || !u.compare.save.Disabled() || u.compare.causes.Text != "" {
+			t.Error("the previous pair's evidence stays while comparing")
+		}
+		if !strings.Contains(u.compare.verdict.Text, "fallback") {
+			t.Errorf("while comparing: %q", u.compare.verdict.Text)
+		}
+	})
+	shown(t, u, "baseline", "fallback")
+	ui(func() {
+		u.compare.candidate.entry.SetText("no-such-arm")
+		pressEnter(u.compare.candidate.entry)
+	})
+	failed(t, u, "no-such-arm")
 	if u.compare.record != nil || len(u.compare.checklist.Objects) != 0 || u.compare.verdict.Importance != widget.DangerImportance {
 		t.Errorf("unknown arm: %q, record %v", u.compare.verdict.Text, u.compare.record != nil)
 	}
@@ -145,14 +168,11 @@ func TestCompareClearsStaleResults(t *testing.T) {
 // window's minimum size.
 func TestFitsSmallWindow(t *testing.T) {
 	u := newDemoApp(t)
-	done := comparing(u)
-	u.compare.setArm(true, "baseline")
-	u.compare.setArm(false, "fallback")
-	for u.compare.record == nil {
-		waitDone(t, done)
-	}
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "fallback") })
+	shown(t, u, "baseline", "fallback")
 	long := strings.Repeat("a very long error message about /some/deep/path/of/a/bundle ", 12)
-	fyne.DoAndWait(func() {
+	ui(func() {
 		u.setStatus(long)
 		u.compare.causes.SetText(long)
 		u.verdict.problem.SetText(long)
@@ -164,24 +184,30 @@ func TestFitsSmallWindow(t *testing.T) {
 	for k := range u.library.rows {
 		id = k
 	}
-	u.run.show(id)
-	eventually(t, "the run", func() bool { return strings.HasPrefix(u.run.title.Text, "Run #") })
-	fyne.DoAndWait(func() {
+	ui(func() { u.run.show(id) })
+	eventually(t, "the run", func() bool {
+		var ok bool
+		ui(func() { ok = len(u.run.summary.Items) > 0 })
+		return ok
+	})
+	ui(func() {
 		u.run.title.SetText(long)
 		u.run.backend.SetText(long)
 	})
-	for view := range 4 {
-		u.showView(view)
-		min := u.win.Content().MinSize()
-		if min.Width > 1024 || min.Height > 700-30 { // 30: the menu bar
-			t.Errorf("view %d: minimum size %v does not fit 1024×700", view, min)
+	ui(func() {
+		for view := range 4 {
+			u.showView(view)
+			min := u.win.Content().MinSize()
+			if min.Width > 1024 || min.Height > 700-30 { // 30: the menu bar
+				t.Errorf("view %d: minimum size %v does not fit 1024×700", view, min)
+			}
 		}
-	}
-	u.compare.clear(long, widget.DangerImportance)
-	if min := u.win.Content().MinSize(); min.Width > 1024 {
-		t.Errorf("an error grew the minimum width to %v", min.Width)
-	}
-	u.win.Resize(fyne.NewSize(1024, 700))
+		u.compare.clear(long, widget.DangerImportance)
+		if min := u.win.Content().MinSize(); min.Width > 1024 {
+			t.Errorf("an error grew the minimum width to %v", min.Width)
+		}
+		u.win.Resize(fyne.NewSize(1024, 700))
+	})
 	shot(t, u, "compare-1024")
 }
 
@@ -204,7 +230,7 @@ func TestEmptyLibraryOffersSamples(t *testing.T) {
 	if runs, _ := st.Runs(); len(runs) != 0 {
 		t.Fatalf("the app put %d runs into an empty library", len(runs))
 	}
-	u.openSampleLibrary()
+	ui(u.openSampleLibrary)
 	eventually(t, "the samples", func() bool { return !u.importer.busy && u.library.count() == 37 })
 	eventually(t, "the views", func() bool { return u.tabs.Visible() && !u.empty.Visible() })
 	if u.Store().Path() != samples {
@@ -267,16 +293,15 @@ func TestViewShortcutsWithFocusedField(t *testing.T) {
 // Ctrl+E in Compare exports the comparison on screen, saving it once.
 func TestExportFromCompareSavesWhatIsOnScreen(t *testing.T) {
 	u := newDemoApp(t)
-	done := comparing(u)
-	u.compare.setArm(true, "baseline")
-	u.compare.setArm(false, "offset")
-	for u.compare.record == nil {
-		waitDone(t, done)
-	}
-	u.showView(viewCompare)
-	for range 2 {
-		pressShortcut(u.win, &desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierShortcutDefault})
-	}
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "offset") })
+	shown(t, u, "baseline", "offset")
+	ui(func() {
+		u.showView(viewCompare)
+		for range 2 {
+			pressShortcut(u.win, &desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierShortcutDefault})
+		}
+	})
 	list, err := u.st.Comparisons(false)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("%d comparisons saved, %v", len(list), err)
@@ -309,19 +334,23 @@ func TestReachingARun(t *testing.T) {
 	if !strings.HasPrefix(text, "#") || !strings.Contains(text, "FLASH") || !strings.Contains(text, "conc. 16") {
 		t.Errorf("run row %q lacks id, load point or backend", text)
 	}
-	fyne.DoAndWait(func() { u.library.search.SetText("fallback") })
+	ui(func() { u.library.search.SetText("fallback") })
 	if got := u.status.Text; !strings.HasPrefix(got, "5 of 37 runs shown") {
 		t.Errorf("status with a filter: %q", got)
 	}
-	fyne.DoAndWait(func() {
+	ui(func() {
 		u.library.search.SetText("")
 		u.library.order.SetSelectedIndex(1)
 	})
 	if got := u.library.children[""]; len(got) != 8 {
 		t.Errorf("arms newest first: %v", got)
 	}
-	u.library.onSelected(runs[0])
-	eventually(t, "the run", func() bool { return u.run.title.Text != "" && !strings.Contains(u.run.title.Text, "loading") })
+	ui(func() { u.library.onSelected(runs[0]) })
+	eventually(t, "the run", func() bool {
+		var ok bool
+		ui(func() { ok = len(u.run.summary.Items) > 0 })
+		return ok
+	})
 	found := false
 	for _, it := range u.run.summary.Items {
 		if it.Text == "TTFT" {
@@ -340,12 +369,9 @@ func TestReachingARun(t *testing.T) {
 // are words with their codes.
 func TestConditionsDiffAndHeadline(t *testing.T) {
 	u := newDemoApp(t)
-	done := comparing(u)
-	u.compare.setArm(true, "baseline")
-	u.compare.setArm(false, "drift")
-	for u.compare.record == nil {
-		waitDone(t, done)
-	}
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "drift") })
+	shown(t, u, "baseline", "drift")
 	cells := u.compare.conditions.Objects[0].(*container.Scroll).Content.(*fyne.Container).Objects
 	differs := map[string]bool{}
 	for i := 4; i+3 < len(cells); i += 4 {

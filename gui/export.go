@@ -64,7 +64,7 @@ func showExport(u *App, current int64) {
 			st := u.st
 			go func() {
 				err := library.Export(st, choice.format, dest, opt)
-				fyne.Do(func() {
+				onUI(func() {
 					if err != nil {
 						dialog.ShowError(err, u.win)
 						u.setStatus("")

@@ -89,14 +89,14 @@ func (im *importer) run(what string, work func(library.Options) library.Report, 
 	im.bar.Show()
 	im.u.setStatus(what + "…")
 	opt := library.Options{Progress: func(done, total int, name string) {
-		fyne.Do(func() {
+		onUI(func() {
 			im.prog.SetValue(float64(done) / float64(max(total, 1)))
 			im.u.setStatus(fmt.Sprintf("%s… %d/%d %s", what, done, total, shortPath(name)))
 		})
 	}}
 	go func() {
 		rep := work(opt)
-		fyne.Do(func() {
+		onUI(func() {
 			im.last = rep
 			im.bar.Hide()
 			msg := fmt.Sprintf(lang.L("Imported %d runs"), len(rep.Added))

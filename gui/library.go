@@ -91,7 +91,7 @@ func (v *libraryView) reload(done func()) {
 			row.Bundle = r.Bundle
 			rows[r.ID] = row
 		}
-		fyne.Do(func() {
+		onUI(func() {
 			if err != nil {
 				v.u.setStatus(lang.L("Could not read the library") + ": " + err.Error())
 			}
@@ -326,7 +326,7 @@ func (v *libraryView) onDelete() {
 					firstErr = err
 				}
 			}
-			fyne.Do(func() {
+			onUI(func() {
 				if firstErr != nil {
 					dialog.ShowError(firstErr, v.u.win)
 				}

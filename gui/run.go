@@ -85,7 +85,7 @@ func (v *runView) show(id int64) {
 	st := v.u.st
 	go func() {
 		rd, err := library.LoadRun(st, id)
-		fyne.Do(func() {
+		onUI(func() {
 			if v.current != id {
 				return
 			}

@@ -242,7 +242,7 @@ func (v *verdictView) edited() {
 	if v.timer != nil {
 		v.timer.Stop()
 	}
-	v.timer = time.AfterFunc(saveDelay, func() { fyne.Do(v.flush) })
+	v.timer = time.AfterFunc(saveDelay, func() { onUI(v.flush) })
 	v.mu.Unlock()
 }
 
