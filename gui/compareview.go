@@ -440,9 +440,15 @@ var stageRows = []struct{ key, title string }{
 // stageTable is the benchstat-style table of the stages: medians, the delta, its interval
 // and test, each column as wide as its widest cell so nothing wraps.
 func stageTable(rec compare.Record) fyne.CanvasObject {
+	over := lang.L("interval, per run")
+	for _, d := range rec.Perf {
+		if d.PerRequest {
+			over = lang.L("interval, per request")
+		}
+	}
 	cells := []fyne.CanvasObject{
 		bold(lang.L("stage")), bold(lang.L("baseline")), bold(lang.L("candidate")), bold(lang.L("delta")),
-		bold(lang.L("interval")), bold(lang.L("test")),
+		bold(over), bold(lang.L("test")),
 	}
 	for _, r := range stageRows {
 		d, ok := rec.Perf[r.key]
@@ -474,13 +480,13 @@ var conditionStates = map[string]string{compare.Same: compare.CheckOK, compare.D
 // conditionsTable is the conditions as a diff: field, baseline, candidate, and whether they
 // are the same, differ or are unknown (glyph and word, for greyscale prints).
 func conditionsTable(rec compare.Record) fyne.CanvasObject {
-	cells := []fyne.CanvasObject{bold(lang.L("field")), bold(lang.L("baseline")), bold(lang.L("candidate")), bold("")}
+	cells := []fyne.CanvasObject{bold(""), bold(lang.L("field")), bold(lang.L("baseline")), bold(lang.L("candidate"))}
 	cut := func(s string) string {
 		if s == "" {
 			return "—"
 		}
-		if r := []rune(s); len(r) > 40 {
-			return string(r[:39]) + "…"
+		if r := []rune(s); len(r) > 28 {
+			return string(r[:27]) + "…"
 		}
 		return s
 	}
@@ -490,7 +496,7 @@ func conditionsTable(rec compare.Record) fyne.CanvasObject {
 		mark.TextStyle.Bold = c.State == compare.Differs
 		name := widget.NewLabel(c.Name)
 		name.TextStyle.Bold = c.State == compare.Differs
-		cells = append(cells, name, widget.NewLabel(cut(c.Baseline)), widget.NewLabel(cut(c.Candidate)), container.NewCenter(mark))
+		cells = append(cells, container.NewCenter(mark), name, widget.NewLabel(cut(c.Baseline)), widget.NewLabel(cut(c.Candidate)))
 	}
 	return container.NewHScroll(container.New(&columns{n: 4}, cells...))
 }
@@ -516,16 +522,13 @@ func deltaText(d compare.StageDelta) string {
 	return fmt.Sprintf("%+.1f %%", d.Delta.F())
 }
 
-// intervalText says what the interval is over: requests when one run per arm, else runs.
+// intervalText is the interval of the change; the column header says whether it is over runs
+// or, with one run per arm, over requests.
 func intervalText(d compare.StageDelta) string {
 	if !d.CILow.Known() || !d.CIHigh.Known() {
 		return "-"
 	}
-	over := lang.L("per run")
-	if d.PerRequest {
-		over = lang.L("per request")
-	}
-	return fmt.Sprintf("[%+.1f, %+.1f] %% %s", d.CILow.F(), d.CIHigh.F(), over)
+	return fmt.Sprintf("[%+.1f, %+.1f] %%", d.CILow.F(), d.CIHigh.F())
 }
 
 func bold(s string) *widget.Label {

@@ -375,9 +375,9 @@ func TestConditionsDiffAndHeadline(t *testing.T) {
 	cells := u.compare.conditions.Objects[0].(*container.Scroll).Content.(*fyne.Container).Objects
 	differs := map[string]bool{}
 	for i := 4; i+3 < len(cells); i += 4 {
-		mark := cells[i+3].(*fyne.Container).Objects[0].(*canvas.Text).Text
+		mark := cells[i].(*fyne.Container).Objects[0].(*canvas.Text).Text
 		if strings.Contains(mark, "differs") {
-			differs[cells[i].(*widget.Label).Text] = true
+			differs[cells[i+1].(*widget.Label).Text] = true
 		}
 	}
 	if !differs["workload.seed"] || differs["hardware_sku"] {

@@ -70,7 +70,7 @@ func Spread(title string, rec compare.Record) (*plot.Plot, error) {
 	}
 	p.Add(spreadMarks(medians))
 	lg.add("arm median; whisker: interval of the change", spreadMarks{{x: 0, cand: 0, lo: math.NaN(), hi: math.NaN()}})
-	lg.commit(true, false)
+	lg.commitAbove()
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.6, float64(len(ticks))-0.4
 	return p, nil
