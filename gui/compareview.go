@@ -95,7 +95,7 @@ func newCompareView(u *App) *compareView {
 	chartScroll := container.NewVScroll(container.New(charts, grid...))
 	charts.resized = chartScroll.Refresh
 	split := container.NewHSplit(vscroll(v.sections), chartScroll)
-	split.SetOffset(0.5)
+	split.SetOffset(0.56)
 	v.content = container.NewBorder(pick, nil, nil, nil, split)
 	v.reloadArms()
 	return v
@@ -485,8 +485,8 @@ func conditionsTable(rec compare.Record) fyne.CanvasObject {
 		if s == "" {
 			return "—"
 		}
-		if r := []rune(s); len(r) > 28 {
-			return string(r[:27]) + "…"
+		if r := []rune(s); len(r) > 24 {
+			return string(r[:23]) + "…"
 		}
 		return s
 	}
@@ -494,7 +494,7 @@ func conditionsTable(rec compare.Record) fyne.CanvasObject {
 		state := conditionStates[c.State]
 		mark := canvas.NewText(checkGlyphs[state]+" "+conditionWord(c.State), checkColours[state])
 		mark.TextStyle.Bold = c.State == compare.Differs
-		name := widget.NewLabel(c.Name)
+		name := widget.NewLabel(strings.Replace(c.Name, "stack_fingerprint.", "stack.", 1))
 		name.TextStyle.Bold = c.State == compare.Differs
 		cells = append(cells, container.NewCenter(mark), name, widget.NewLabel(cut(c.Baseline)), widget.NewLabel(cut(c.Candidate)))
 	}

@@ -380,7 +380,7 @@ func TestConditionsDiffAndHeadline(t *testing.T) {
 			differs[cells[i+1].(*widget.Label).Text] = true
 		}
 	}
-	if !differs["workload.seed"] || differs["hardware_sku"] {
+	if !differs["workload.seed"] || differs["hardware_sku"] || differs["stack.driver_version"] {
 		t.Errorf("differing conditions: %v", differs)
 	}
 	if got := u.compare.verdict.Text; !strings.Contains(got, "gain not established — ") || !strings.Contains(got, "%, p") {
