@@ -33,7 +33,7 @@ func TestCSV(t *testing.T) {
 	}
 	_, f := exportXLSX(t, entries, XLSXOptions{Charts: -1})
 	for file, sheet := range map[string]string{"verdicts.csv": SheetVerdicts, "stages.csv": SheetStages,
-		"conditions.csv": SheetConditions, "evidence.csv": SheetEvidence, "runs.csv": SheetRuns} {
+		"conditions.csv": SheetConditions, "evidence.csv": SheetEvidence, "runs.csv": SheetRuns, "record.csv": SheetRecord} {
 		rows := readCSV(t, filepath.Join(dir, file))
 		xrows, _ := f.GetRows(sheet)
 		if !slices.Equal(rows[0], xrows[0]) {
@@ -56,11 +56,19 @@ func TestCSV(t *testing.T) {
 		"analyst.override_reason": "'@ops: second look at the copies",
 		"status":                  "offset", // the analyst's override stands
 		"proposed_status":         "established",
-		"stack_fingerprint.driver_version.baseline": "550.54.15",
 	} {
 		if row[col[name]] != want {
 			t.Errorf("%s = %q, want %q", name, row[col[name]], want)
 		}
+	}
+	driver := ""
+	for _, r := range readCSV(t, filepath.Join(dir, "record.csv")) {
+		if r[0] == "1" && r[1] == "stack_fingerprint.driver_version.baseline" {
+			driver = r[2]
+		}
+	}
+	if driver != "550.54.15" {
+		t.Errorf("record.csv: driver %q", driver)
 	}
 	if got := v[4][col["candidate"]]; got != "'-fallback" {
 		t.Errorf("label %q not guarded", got)

@@ -53,7 +53,7 @@ type table struct {
 
 // tables builds every table of the export from the entries.
 func tables(entries []Entry) []*table {
-	return []*table{verdictsTable(entries), stagesTable(entries), conditionsTable(entries), evidenceTable(entries), runsTable(entries), reproduceTable(entries)}
+	return []*table{verdictsTable(entries), stagesTable(entries), conditionsTable(entries), evidenceTable(entries), runsTable(entries), reproduceTable(entries), recordTable(entries)}
 }
 
 // num turns a model.Num into a cell value: nil when unknown, "inf" / "-inf" for infinities
@@ -136,43 +136,63 @@ var analystCols = []column{
 	{"analyst.edits", kInt, 8},
 }
 
-// verdictsTable is one row per comparison: the status that stands (the analyst's when
-// overridden) beside the proposed one, then the record flattened from its JSON form (so new
-// keys appear without code changes) between the identity columns and the analyst's columns.
+// summaryStats are the per-stage figures the Verdicts sheet shows; the rest of each stage is
+// on the Stages sheet, the whole record on the Record sheet.
+var summaryStats = []string{"baseline", "candidate", "delta_pct", "p"}
+
+// verdictsTable is one row per comparison, a summary to read across: the status that stands
+// (the analyst's when overridden) beside the proposed one, the causes, each stage's medians,
+// change and p-value, and the analyst's columns.
 func verdictsTable(entries []Entry) *table {
-	t := &table{sheet: "Verdicts", file: "verdicts.csv"}
+	t := &table{sheet: SheetVerdicts, file: "verdicts.csv"}
 	t.cols = []column{{"comparison", kInt, 11}, {"saved_at", kText, 20}, {"baseline", kText, 16}, {"candidate", kText, 16},
 		{"status", kStatus, 16}, {"proposed_status", kStatus, 16}, {"causes", kText, 50}}
-	skip := map[string]bool{"status": true, "causes": true}
-	index := map[string]int{}
-	var flatCols []string
-	flats := make([]map[string]any, len(entries))
-	for i, e := range entries {
-		m := map[string]any{}
-		for _, kv := range flattenRecord(e.Record) {
-			if skip[kv.key] || strings.HasPrefix(kv.key, "reproduce.") { // its own sheet
-				continue
+	var stages []string
+	seen := map[string]bool{}
+	for _, e := range entries {
+		for _, k := range metricOrder(e.Record.Perf) {
+			if !seen[k] {
+				seen[k] = true
+				stages = append(stages, k)
 			}
-			if _, ok := index[kv.key]; !ok {
-				index[kv.key] = len(flatCols)
-				flatCols = append(flatCols, kv.key)
-			}
-			m[kv.key] = kv.val
 		}
-		flats[i] = m
 	}
-	for _, k := range flatCols {
-		t.cols = append(t.cols, column{name: k, kind: flatKind(k)})
+	for _, k := range stages {
+		for _, stat := range summaryStats {
+			name := "perf." + k + "." + stat
+			t.cols = append(t.cols, column{name: name, kind: flatKind(name)})
+		}
 	}
 	t.cols = append(t.cols, analystCols...)
-	for i, e := range entries {
+	for _, e := range entries {
 		a := e.Annotation
 		row := []any{e.ID, e.SavedAt, e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Status(), e.Record.Status, causesText(e.Record)}
-		for _, k := range flatCols {
-			row = append(row, flats[i][k])
+		for _, k := range stages {
+			d, ok := e.Record.Perf[k]
+			if !ok {
+				row = append(row, nil, nil, nil, nil)
+				continue
+			}
+			row = append(row, num(d.Baseline), num(d.Candidate), num(d.Delta), num(d.P))
 		}
 		row = append(row, a.Note, strings.Join(a.Tags, ", "), a.StatusOverride, a.OverrideReason, a.Author, a.At, len(e.History))
 		t.rows = append(t.rows, row)
+	}
+	return t
+}
+
+// recordTable is every record in full, one row per key (the record flattened from its JSON
+// form, so new keys appear without code changes): nothing the Verdicts summary leaves out is
+// lost.
+func recordTable(entries []Entry) *table {
+	t := &table{sheet: SheetRecord, file: "record.csv",
+		cols: []column{{"comparison", kInt, 11}, {"key", kText, 48}, {"value", kNum, 40}}}
+	for _, e := range entries {
+		for _, kv := range flattenRecord(e.Record) {
+			if !strings.HasPrefix(kv.key, "reproduce.") { // its own sheet
+				t.rows = append(t.rows, []any{e.ID, kv.key, kv.val})
+			}
+		}
 	}
 	return t
 }

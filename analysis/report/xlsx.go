@@ -34,6 +34,7 @@ const (
 	SheetConditions = "Conditions"
 	SheetEvidence   = "Evidence"
 	SheetRuns       = "Runs"
+	SheetRecord     = "Record"
 	SheetRequests   = "Requests"
 	SheetCDF        = "CDF data"
 )
@@ -179,7 +180,7 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 	if nCharts > 0 {
 		names = append(names, SheetCharts)
 	}
-	names = append(names, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce)
+	names = append(names, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce, SheetRecord)
 	if opt.Requests {
 		names = append(names, SheetRequests)
 	}
@@ -196,7 +197,7 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 	}
 
 	stagesT, spans := stagesTableSpans(entries)
-	for _, t := range []*table{verdictsTable(entries), stagesT, conditionsTable(entries), evidenceTable(entries), runsTable(entries), reproduceTable(entries)} {
+	for _, t := range []*table{verdictsTable(entries), stagesT, conditionsTable(entries), evidenceTable(entries), runsTable(entries), reproduceTable(entries), recordTable(entries)} {
 		freezeCols := 0
 		if t.sheet == SheetVerdicts {
 			freezeCols = 1

@@ -116,15 +116,15 @@ func TestXLSXWorkbook(t *testing.T) {
 	entries := testEntries(t)
 	data, f := exportXLSX(t, entries, XLSXOptions{})
 
-	wantSheets := []string{SheetVerdicts, SheetCharts, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce, SheetCDF}
+	wantSheets := []string{SheetVerdicts, SheetCharts, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce, SheetRecord, SheetCDF}
 	if got := f.GetSheetList(); !slices.Equal(got, wantSheets) {
 		t.Fatalf("sheets %v, want %v", got, wantSheets)
 	}
 
 	// Verdicts: one row per comparison, dotted record columns, the analyst's columns.
 	h := header(t, f, SheetVerdicts)
-	for _, c := range []string{"comparison", "status", "causes", "stack_fingerprint.driver_version.baseline", "path.resolved_backend.candidate",
-		"perf.tpot.delta_pct", "perf.ttft.p", "hardware_sku.state", "analyst.note", "analyst.tags", "analyst.status_override",
+	for _, c := range []string{"comparison", "status", "proposed_status", "causes",
+		"perf.tpot.delta_pct", "perf.ttft.p", "perf.tpot.baseline", "analyst.note", "analyst.tags", "analyst.status_override",
 		"analyst.override_reason", "analyst.author", "analyst.at"} {
 		if h[c] == 0 {
 			t.Errorf("Verdicts lacks column %s", c)
@@ -158,8 +158,19 @@ func TestXLSXWorkbook(t *testing.T) {
 			t.Errorf("row %d: causes %q", row, raw(t, f, SheetVerdicts, h["causes"], row))
 		}
 	}
-	if got := raw(t, f, SheetVerdicts, h["stack_fingerprint.driver_version.baseline"], 2); got != "550.54.15" {
-		t.Errorf("driver %q", got)
+	// Verdicts is a summary to read across; every key of every record is on Record.
+	if cols, _ := f.GetCols(SheetVerdicts); len(cols) > 40 {
+		t.Errorf("Verdicts is %d columns wide", len(cols))
+	}
+	recRows, _ := f.GetRows(SheetRecord)
+	driver := ""
+	for _, r := range recRows {
+		if len(r) == 3 && r[0] == "1" && r[1] == "stack_fingerprint.driver_version.baseline" {
+			driver = r[2]
+		}
+	}
+	if driver != "550.54.15" {
+		t.Errorf("Record: driver %q", driver)
 	}
 	if got := fillOf(t, f, SheetVerdicts, ref(h["analyst.status_override"], 2)); got != wantFill[compare.Offset] {
 		t.Errorf("override fill %q", got)
@@ -390,7 +401,7 @@ func TestXLSXWorkbook(t *testing.T) {
 func TestXLSXRequestsAndNoCharts(t *testing.T) {
 	entries := testEntries(t)[:2]
 	_, f := exportXLSX(t, entries, XLSXOptions{Requests: true, Charts: -1})
-	want := []string{SheetVerdicts, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce, SheetRequests}
+	want := []string{SheetVerdicts, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce, SheetRecord, SheetRequests}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Fatalf("sheets %v", got)
 	}
@@ -420,7 +431,7 @@ func TestXLSXRequestsAndNoCharts(t *testing.T) {
 
 func TestXLSXEmpty(t *testing.T) {
 	_, f := exportXLSX(t, nil, XLSXOptions{Requests: true})
-	if got := f.GetSheetList(); len(got) != 7 {
+	if got := f.GetSheetList(); len(got) != 8 {
 		t.Errorf("sheets %v", got)
 	}
 }
