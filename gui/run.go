@@ -34,7 +34,9 @@ type runView struct {
 	utilNote *widget.Label
 	overhead *widget.Label
 	tabs     *container.AppTabs
-	current  int64
+	// summaryScroll is refreshed after the summary changes, so the card below it moves down.
+	summaryScroll *container.Scroll
+	current       int64
 }
 
 var runMetrics = []struct{ key, title, axis string }{
@@ -64,12 +66,12 @@ func newRunView(u *App) *runView {
 	v.overhead = widget.NewLabel("")
 	v.overhead.Wrapping = fyne.TextWrapWord
 
+	v.summaryScroll = vscroll(container.NewVBox(v.summary, widget.NewCard(lang.L("Attention backend"), "", v.backend)))
 	grid := &chartGrid{}
 	distScroll := container.NewVScroll(container.New(grid, dist...))
 	grid.resized = distScroll.Refresh
 	v.tabs = container.NewAppTabs(
-		container.NewTabItem(lang.L("Summary"), vscroll(container.NewVBox(v.summary,
-			widget.NewCard(lang.L("Attention backend"), "", v.backend)))),
+		container.NewTabItem(lang.L("Summary"), v.summaryScroll),
 		container.NewTabItem(lang.L("Distributions"), distScroll),
 		container.NewTabItem(lang.L("Utilisation"), container.NewBorder(nil, v.utilNote, nil, nil, v.util)),
 		container.NewTabItem(lang.L("Overhead"), vscroll(v.overhead)),
@@ -144,6 +146,7 @@ func (v *runView) display(rd compare.RunData) {
 	v.summary.Items = items
 	v.summary.Refresh()
 	v.backend.SetText(backendText(rd))
+	v.summaryScroll.Refresh()
 
 	arm := compare.Arm{Label: r.Label, Runs: []compare.RunData{rd}}
 	for _, m := range runMetrics {
