@@ -167,15 +167,22 @@ func watchComparisons(u *App) func(t *testing.T, base, cand string) {
 	}
 }
 
-// A status override is only saved with a reason.
-func TestOverrideNeedsReason(t *testing.T) {
-	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+// openSavedComparison saves a minimal comparison and opens it in the Verdict view.
+func openSavedComparison(t *testing.T, u *App) int64 {
+	t.Helper()
 	id, err := u.st.SaveComparison(store.Comparison{Baseline: "a", Candidate: "b", Settings: []byte("{}"), Record: []byte(`{"status":"zero"}`), Status: "zero"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	u.verdict.reload()
 	u.verdict.open(id)
+	return id
+}
+
+// A status override is only saved with a reason.
+func TestOverrideNeedsReason(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	id := openSavedComparison(t, u)
 	u.verdict.override.SetSelected("gain established")
 	u.verdict.flush()
 	if !strings.Contains(u.verdict.problem.Text, "needs a reason") {
@@ -303,12 +310,7 @@ func waitBriefly() { time.Sleep(2 * time.Millisecond) }
 // An import running while the analyst annotates loses neither side's writes.
 func TestImportWhileAnnotating(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
-	id, err := u.st.SaveComparison(store.Comparison{Baseline: "a", Candidate: "b", Settings: []byte("{}"), Record: []byte(`{"status":"zero"}`), Status: "zero"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.verdict.reload()
-	u.verdict.open(id)
+	id := openSavedComparison(t, u)
 	u.importer.onDropped(fyne.Position{}, dropped("../demo/samples"))
 	for i := range 20 {
 		u.verdict.note.SetText(fmt.Sprintf("note %d", i))
@@ -331,12 +333,7 @@ func TestImportWhileAnnotating(t *testing.T) {
 // view starts the next.
 func TestHistoryOneEntryPerSitting(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
-	id, err := u.st.SaveComparison(store.Comparison{Baseline: "a", Candidate: "b", Settings: []byte("{}"), Record: []byte(`{"status":"zero"}`), Status: "zero"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.verdict.reload()
-	u.verdict.open(id)
+	id := openSavedComparison(t, u)
 	u.showView(viewVerdict)
 	for _, word := range strings.Fields("FlashInfer decode kernels cut TPOT by nine percent.") {
 		test.Type(u.verdict.note, word+" ")
