@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"benchlens/model"
 )
@@ -78,6 +79,8 @@ func csvValue(v any) string {
 		return strconv.Itoa(x)
 	case int64:
 		return strconv.FormatInt(x, 10)
+	case time.Time:
+		return x.Format(time.RFC3339)
 	}
 	return csvText(fmt.Sprint(v))
 }

@@ -3,9 +3,11 @@ package report
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"benchlens/analysis/compare"
 	"benchlens/model"
@@ -29,6 +31,7 @@ const (
 	kBool        // TRUE / FALSE
 	kStatus      // a verdict, coloured
 	kState       // a condition or check state, coloured
+	kDate        // a time (time.Time; an RFC 3339 string that does not parse stays text)
 )
 
 // column is a table column: its header, format and width in characters (0: from the header).
@@ -145,7 +148,7 @@ var summaryStats = []string{"baseline", "candidate", "delta_pct", "p"}
 // change and p-value, and the analyst's columns.
 func verdictsTable(entries []Entry) *table {
 	t := &table{sheet: SheetVerdicts, file: "verdicts.csv"}
-	t.cols = []column{{"comparison", kInt, 11}, {"saved_at", kText, 20}, {"baseline", kText, 16}, {"candidate", kText, 16},
+	t.cols = []column{{"comparison", kInt, 11}, {"saved_at", kDate, 20}, {"baseline", kText, 16}, {"candidate", kText, 16},
 		{"status", kStatus, 16}, {"proposed_status", kStatus, 16}, {"causes", kText, 50}}
 	var stages []string
 	seen := map[string]bool{}
@@ -166,7 +169,7 @@ func verdictsTable(entries []Entry) *table {
 	t.cols = append(t.cols, analystCols...)
 	for _, e := range entries {
 		a := e.Annotation
-		row := []any{e.ID, e.SavedAt, e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Status(), e.Record.Status, causesText(e.Record)}
+		row := []any{e.ID, timeValue(e.SavedAt), e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Status(), e.Record.Status, causesText(e.Record)}
 		for _, k := range stages {
 			d, ok := e.Record.Perf[k]
 			if !ok {
@@ -281,26 +284,34 @@ func conditionsTable(entries []Entry) *table {
 		{"state", kState, 10}, {"required", kBool, 10}, {"note", kText, 40},
 	}}
 	for _, e := range entries {
-		r := e.Record
-		add := func(name string, f compare.Field) {
-			t.rows = append(t.rows, []any{e.ID, title(e), name, f.Baseline, f.Candidate, f.State, f.Required, f.Note})
+		for _, c := range e.Record.Conditions() {
+			t.rows = append(t.rows, []any{e.ID, title(e), c.Name, textValue(c.Baseline), textValue(c.Candidate), c.State, c.Required, c.Note})
 		}
-		section := func(prefix string, m map[string]compare.Field) {
-			keys := make([]string, 0, len(m))
-			for k := range m {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				add(prefix+"."+k, m[k])
-			}
-		}
-		section("stack_fingerprint", r.StackFingerprint)
-		add("hardware_sku", r.HardwareSKU)
-		section("node", r.Node)
-		section("workload", r.Workload)
 	}
 	return t
+}
+
+// plainNumber is a decimal number as recorded ("1024", "0.5", "-3"), not a version ("0.12.0")
+// or an id with leading zeros ("007").
+var plainNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`)
+
+// textValue stores a recorded value that is a plain number as a number, so a spreadsheet
+// sorts and sums it; anything else stays text.
+func textValue(s string) any {
+	if plainNumber.MatchString(s) {
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+	}
+	return s
+}
+
+// timeValue stores an RFC 3339 time as a time (a date cell), else the text as it is.
+func timeValue(s string) any {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC()
+	}
+	return s
 }
 
 // --- Evidence ---------------------------------------------------------------------------

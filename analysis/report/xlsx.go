@@ -63,6 +63,7 @@ var numFmts = map[kind]string{
 	kP:    `[<0.01]0.000E+00;[<0.1]0.00000;0.0000`,
 	kTokS: `0.00" tok/s"`,
 	kReqS: `0.00" req/s"`,
+	kDate: "yyyy-mm-dd hh:mm:ss",
 }
 
 // maxSheetRows is Excel's row limit.

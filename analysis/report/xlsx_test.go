@@ -158,6 +158,23 @@ func TestXLSXWorkbook(t *testing.T) {
 			t.Errorf("row %d: causes %q", row, raw(t, f, SheetVerdicts, h["causes"], row))
 		}
 	}
+	// Numbers and dates are stored as numbers and dates, not text.
+	if typ, _ := f.GetCellType(SheetVerdicts, ref(h["saved_at"], 2)); typ == excelize.CellTypeInlineString || typ == excelize.CellTypeSharedString {
+		t.Errorf("saved_at stored as text (%v)", typ)
+	}
+	if v, _ := f.GetCellValue(SheetVerdicts, ref(h["saved_at"], 2)); v != "2025-06-02 09:00:00" {
+		t.Errorf("saved_at shows %q, want a date", v)
+	}
+	condCols := header(t, f, SheetConditions)
+	condRows, _ := f.GetRows(SheetConditions)
+	for i, r := range condRows {
+		if len(r) > condCols["field"]-1 && r[condCols["field"]-1] == "workload.num_prompts" {
+			if typ, _ := f.GetCellType(SheetConditions, ref(condCols["baseline"], i+1)); typ == excelize.CellTypeInlineString || typ == excelize.CellTypeSharedString {
+				t.Errorf("condition %s stored as text", r[condCols["field"]-1])
+			}
+			break
+		}
+	}
 	// Verdicts is a summary to read across; every key of every record is on Record.
 	if cols, _ := f.GetCols(SheetVerdicts); len(cols) > 40 {
 		t.Errorf("Verdicts is %d columns wide", len(cols))
