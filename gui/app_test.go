@@ -85,7 +85,9 @@ func TestDropCompareAnnotateReopen(t *testing.T) {
 	if u.library.count() != 0 {
 		t.Fatal("a new library is not empty")
 	}
-	u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/baseline", "../demo/samples/fallback", "../demo/samples/established"))
+	ui(func() {
+		u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/baseline", "../demo/samples/fallback", "../demo/samples/established"))
+	})
 	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 15 })
 	if len(u.importer.last.Errors) != 0 || len(u.importer.last.Added) != 15 {
 		t.Fatalf("import: %+v", u.importer.last)
@@ -96,13 +98,13 @@ func TestDropCompareAnnotateReopen(t *testing.T) {
 	shot(t, u, "library")
 
 	compared := watchComparisons(u)
-	u.compare.setArm(true, "baseline")
-	u.compare.setArm(false, "fallback")
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "fallback") })
 	compared(t, "baseline", "fallback")
 	if !strings.Contains(u.compare.verdict.Text, "not established") || !strings.Contains(u.compare.causes.Text, "target_not_hit") {
 		t.Errorf("fallback verdict: %q %q", u.compare.verdict.Text, u.compare.causes.Text)
 	}
-	u.compare.setArm(false, "established")
+	ui(func() { u.compare.setArm(false, "established") })
 	compared(t, "baseline", "established")
 	if !strings.Contains(u.compare.verdict.Text, "gain established") {
 		t.Errorf("established verdict: %q", u.compare.verdict.Text)
@@ -110,19 +112,19 @@ func TestDropCompareAnnotateReopen(t *testing.T) {
 	if n := len(u.compare.checklist.Objects); n != 6 {
 		t.Errorf("%d checklist rows", n)
 	}
-	u.showView(viewCompare)
+	ui(func() { u.showView(viewCompare) })
 	shot(t, u, "compare")
 
-	test.Tap(u.compare.save)
+	ui(func() { test.Tap(u.compare.save) })
 	if u.verdict.current == 0 {
 		t.Fatal("saving did not open the verdict")
 	}
-	u.showView(viewVerdict)
-	test.Type(u.verdict.note, "FlashInfer decode kernels: TPOT -9 %.")
-	u.verdict.tags.SetText("attention, decode")
-	u.verdict.flush()
+	ui(func() { u.showView(viewVerdict) })
+	ui(func() { test.Type(u.verdict.note, "FlashInfer decode kernels: TPOT -9 %.") })
+	ui(func() { u.verdict.tags.SetText("attention, decode") })
+	ui(func() { u.verdict.flush() })
 	shot(t, u, "verdict")
-	test.Tap(u.verdict.copy)
+	ui(func() { test.Tap(u.verdict.copy) })
 	recipe := fyne.CurrentApp().Clipboard().Content()
 	for _, want := range []string{"#!/bin/sh", "--attention-backend FLASH_ATTN", "--attention-backend FLASHINFER", "vllm bench serve", "--seed 1234"} {
 		if !strings.Contains(recipe, want) {
@@ -183,16 +185,16 @@ func openSavedComparison(t *testing.T, u *App) int64 {
 func TestOverrideNeedsReason(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
 	id := openSavedComparison(t, u)
-	u.verdict.override.SetSelected("gain established")
-	u.verdict.flush()
+	ui(func() { u.verdict.override.SetSelected("gain established") })
+	ui(func() { u.verdict.flush() })
 	if !strings.Contains(u.verdict.problem.Text, "needs a reason") {
 		t.Errorf("no warning: %q", u.verdict.problem.Text)
 	}
 	if hist, _ := u.st.Annotations(id); len(hist) != 0 {
 		t.Errorf("saved without a reason: %+v", hist)
 	}
-	u.verdict.reason.SetText("the traces show the kernel change; repeats were lost")
-	u.verdict.flush()
+	ui(func() { u.verdict.reason.SetText("the traces show the kernel change; repeats were lost") })
+	ui(func() { u.verdict.flush() })
 	if cur, _ := u.st.CurrentAnnotation(id); cur.StatusOverride != "established" || cur.OverrideReason == "" {
 		t.Errorf("override not saved: %+v", cur)
 	}
@@ -209,8 +211,8 @@ func TestOverrideNeedsReason(t *testing.T) {
 // the analysis; settings an older version kept in the preferences move into the library once.
 func TestSettingsPersist(t *testing.T) {
 	u, a := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
-	u.settings.alpha.SetText("0.01")
-	u.settings.edges.SetText("600,1200")
+	ui(func() { u.settings.alpha.SetText("0.01") })
+	ui(func() { u.settings.edges.SetText("600,1200") })
 	libSettings := func(st *store.Store) compare.Settings {
 		t.Helper()
 		s, err := library.Settings(st)
@@ -226,8 +228,8 @@ func TestSettingsPersist(t *testing.T) {
 	if s.Alpha != 0.01 || len(s.BucketEdges) != 2 || s.BucketEdges[1] != 1200 {
 		t.Errorf("settings %+v", s)
 	}
-	u.showView(viewSettings)
-	u.settings.alpha.SetText("2")
+	ui(func() { u.showView(viewSettings) })
+	ui(func() { u.settings.alpha.SetText("2") })
 	if u.settings.problem.Text == "" || libSettings(u.st).Alpha != 0.01 {
 		t.Error("an invalid alpha was accepted")
 	}
@@ -257,7 +259,7 @@ func TestSettingsPersist(t *testing.T) {
 
 func TestRunView(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
-	u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/offset"))
+	ui(func() { u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/offset")) })
 	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 5 })
 	var first int64
 	for id := range u.library.rows {
@@ -271,7 +273,7 @@ func TestRunView(t *testing.T) {
 		!strings.Contains(u.run.utilNote.Text, "intermittent") {
 		t.Errorf("run view: %q / %q / %q", u.run.backend.Text, u.run.overhead.Text, u.run.utilNote.Text)
 	}
-	u.showView(viewRun)
+	ui(func() { u.showView(viewRun) })
 	shot(t, u, "run")
 	u.run.tabs.SelectIndex(1)
 	shot(t, u, "run-distributions")
@@ -311,10 +313,10 @@ func waitBriefly() { time.Sleep(2 * time.Millisecond) }
 func TestImportWhileAnnotating(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
 	id := openSavedComparison(t, u)
-	u.importer.onDropped(fyne.Position{}, dropped("../demo/samples"))
+	ui(func() { u.importer.onDropped(fyne.Position{}, dropped("../demo/samples")) })
 	for i := range 20 {
-		u.verdict.note.SetText(fmt.Sprintf("note %d", i))
-		u.verdict.flush()
+		ui(func() { u.verdict.note.SetText(fmt.Sprintf("note %d", i)) })
+		ui(func() { u.verdict.flush() })
 		if cur, _ := u.st.CurrentAnnotation(id); cur.Note != fmt.Sprintf("note %d", i) {
 			t.Fatalf("autosave %d lost: %+v", i, cur)
 		}
@@ -334,15 +336,15 @@ func TestImportWhileAnnotating(t *testing.T) {
 func TestHistoryOneEntryPerSitting(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
 	id := openSavedComparison(t, u)
-	u.showView(viewVerdict)
+	ui(func() { u.showView(viewVerdict) })
 	for _, word := range strings.Fields("FlashInfer decode kernels cut TPOT by nine percent.") {
-		test.Type(u.verdict.note, word+" ")
-		u.verdict.flush() // a pause in typing
+		ui(func() { test.Type(u.verdict.note, word+" ") })
+		ui(func() { u.verdict.flush() }) // a pause in typing
 	}
-	u.showView(viewCompare)
-	u.showView(viewVerdict)
-	u.verdict.tags.SetText("decode")
-	u.verdict.flush()
+	ui(func() { u.showView(viewCompare) })
+	ui(func() { u.showView(viewVerdict) })
+	ui(func() { u.verdict.tags.SetText("decode") })
+	ui(func() { u.verdict.flush() })
 	hist, _ := u.st.Annotations(id)
 	if len(hist) != 2 || hist[0].Note != "FlashInfer decode kernels cut TPOT by nine percent. " || strings.Join(hist[1].Tags, ",") != "decode" {
 		t.Errorf("history: %+v", hist)

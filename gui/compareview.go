@@ -448,7 +448,7 @@ func stageTable(rec compare.Record) fyne.CanvasObject {
 	}
 	cells := []fyne.CanvasObject{
 		bold(lang.L("stage")), bold(lang.L("baseline")), bold(lang.L("candidate")), bold(lang.L("delta")),
-		bold(over), bold(lang.L("test")),
+		bold(over), bold(lang.L("test")), bold(lang.L("p90 / p99")),
 	}
 	for _, r := range stageRows {
 		d, ok := rec.Perf[r.key]
@@ -469,9 +469,23 @@ func stageTable(rec compare.Record) fyne.CanvasObject {
 		cells = append(cells, widget.NewLabel(r.title),
 			widget.NewLabel(report.Value(d.Baseline)+" "+d.Unit),
 			widget.NewLabel(report.Value(d.Candidate)+" "+d.Unit),
-			delta, widget.NewLabel(intervalText(d)), widget.NewLabel(test))
+			delta, widget.NewLabel(intervalText(d)), widget.NewLabel(test), widget.NewLabel(tailText(rec.Tails[r.key])))
 	}
-	return container.NewHScroll(container.New(&columns{n: 6}, cells...))
+	return container.NewHScroll(container.New(&columns{n: 7}, cells...))
+}
+
+// tailText is how the p90 and p99 moved: "+1.2 % / +8.0 %" (descriptive, untested).
+func tailText(t compare.Tail) string {
+	if !t.P90Delta.Known() && !t.P99Delta.Known() {
+		return "-"
+	}
+	f := func(n model.Num) string {
+		if !n.Known() {
+			return "?"
+		}
+		return fmt.Sprintf("%+.1f %%", n.F())
+	}
+	return f(t.P90Delta) + " / " + f(t.P99Delta)
 }
 
 // conditionStates map a condition's state to the checklist's glyph and colour.

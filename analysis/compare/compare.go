@@ -32,6 +32,7 @@ func Compare(base, cand Arm, set Settings) Record {
 	for _, m := range stageMetrics {
 		rec.Perf[m.Key] = compareStage(base, cand, m, bucketAll, e, set)
 	}
+	rec.Tails = tails(base, cand)
 	prefill, decode := rec.Perf[model.TTFT].Better, rec.Perf[model.TPOT].Better || rec.Perf[model.ITL].Better
 	faster := prefill || decode || rec.Perf[model.E2EL].Better || rec.Perf["e2e_throughput"].Better
 	causes = append(causes, path(&rec, base, cand, faster)...)

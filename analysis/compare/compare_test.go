@@ -306,3 +306,18 @@ func TestTracesFromDifferentDevicesWarn(t *testing.T) {
 		t.Errorf("warnings %v", rec.Warnings)
 	}
 }
+
+// Tails move with the latencies: a candidate 10 % faster in decode has its TPOT p90 and p99
+// about 10 % lower too.
+func TestTails(t *testing.T) {
+	rec := Compare(baseline.build(1), candidate(func(a *arm) { a.tpot = 10.8 }).build(100), DefaultSettings)
+	tail, ok := rec.Tails[model.TPOT]
+	if !ok {
+		t.Fatalf("no TPOT tail: %+v", rec.Tails)
+	}
+	for name, d := range map[string]model.Num{"p90": tail.P90Delta, "p99": tail.P99Delta} {
+		if !d.Known() || d.F() > -7 || d.F() < -13 {
+			t.Errorf("TPOT %s delta %v %%, want about -10 %%", name, d)
+		}
+	}
+}

@@ -37,6 +37,7 @@ type Record struct {
 	Workload         map[string]Field      `json:"workload" yaml:"workload"`
 	Path             Path                  `json:"path" yaml:"path"`
 	Perf             map[string]StageDelta `json:"perf" yaml:"perf"`
+	Tails            map[string]Tail       `json:"tails,omitempty" yaml:"tails,omitempty"`
 	Overhead         Overhead              `json:"overhead" yaml:"overhead"`
 	Hotspot          Hotspot               `json:"hotspot" yaml:"hotspot"`
 	Status           string                `json:"status" yaml:"status"`
@@ -100,6 +101,14 @@ type EvidenceLine struct {
 type ArmValues struct {
 	Baseline  string `json:"baseline" yaml:"baseline"`
 	Candidate string `json:"candidate" yaml:"candidate"`
+}
+
+// Tail is how a latency's tail moved, beside the median of Perf: the change of the median of
+// the per-run p90 and p99, in %. Descriptive: no test is run on tails (METHOD.md's verdict rests
+// on the medians).
+type Tail struct {
+	P90Delta model.Num `json:"p90_delta_pct" yaml:"p90_delta_pct"`
+	P99Delta model.Num `json:"p99_delta_pct" yaml:"p99_delta_pct"`
 }
 
 // StageDelta compares one stage metric (rule 4).

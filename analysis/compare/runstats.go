@@ -15,6 +15,9 @@ const (
 	bucketAll   = "mixed"
 	bucketShort = "short"
 	bucketLong  = "long"
+	// tailP90 and tailP99 key a run's p90 and p99 over every request (not buckets).
+	tailP90 = "p90"
+	tailP99 = "p99"
 )
 
 type statKey struct{ metric, bucket string }
@@ -173,11 +176,19 @@ func computeRunStats(r *model.Run, e edges) runStats {
 				out[statKey{metrics[m], bucketNames[b]}] = stats.Percentile(vals[m][b], 50)
 			}
 		}
+		if xs := vals[m][0]; len(xs) > 0 {
+			out[statKey{metrics[m], tailP90}] = stats.Percentile(xs, 90)
+			out[statKey{metrics[m], tailP99}] = stats.Percentile(xs, 99)
+		}
 	}
 	for b := range bucketNames {
 		if len(itl[b]) > 0 {
 			out[statKey{model.ITL, bucketNames[b]}] = stats.PercentileF32(itl[b], 50)
 		}
+	}
+	if gaps := itl[0]; len(gaps) > 0 {
+		out[statKey{model.ITL, tailP90}] = stats.PercentileF32(gaps, 90)
+		out[statKey{model.ITL, tailP99}] = stats.PercentileF32(gaps, 99)
 	}
 	return out
 }

@@ -76,6 +76,34 @@ func compareStage(base, cand Arm, m stageMetric, bucket string, e edges, set Set
 	return d
 }
 
+// tails compares the latencies' per-run p90 and p99 (median over runs), where both arms have
+// per-request data.
+func tails(base, cand Arm) map[string]Tail {
+	out := map[string]Tail{}
+	for _, metric := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL} {
+		t := Tail{P90Delta: model.Unknown, P99Delta: model.Unknown}
+		for _, q := range []struct {
+			key   string
+			delta *model.Num
+		}{{tailP90, &t.P90Delta}, {tailP99, &t.P99Delta}} {
+			a, b := base.values(metric, q.key), cand.values(metric, q.key)
+			if len(a) == 0 || len(b) == 0 {
+				continue
+			}
+			if ma := stats.Median(a); ma != 0 {
+				*q.delta = pct(stats.Median(b)/ma - 1)
+			}
+		}
+		if t.P90Delta.Known() || t.P99Delta.Known() {
+			out[metric] = t
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
 // pooled gathers an arm's per-request samples (every gap for ITL) over its runs.
 func (a Arm) pooled(metric string, keep func(*model.Request) bool) []float64 {
 	if metric == "e2e_throughput" {

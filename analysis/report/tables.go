@@ -235,6 +235,7 @@ var stagesCols = []column{
 	{"delta_pct", kPct, 10}, {"ci_low_pct", kPct, 10}, {"ci_high_pct", kPct, 10}, {"p", kP, 10},
 	{"n_baseline", kInt, 10}, {"n_candidate", kInt, 10}, {"per_request", kBool, 10}, {"significant", kBool, 10},
 	{"better", kBool, 8}, {"worse", kBool, 8},
+	{"p90_delta_pct", kPct, 12}, {"p99_delta_pct", kPct, 12}, // the tails' change ("all" rows)
 }
 
 const (
@@ -257,20 +258,24 @@ func stagesTableSpans(entries []Entry) (*table, []stageSpan) {
 	t := &table{sheet: "Stages", file: "stages.csv", cols: stagesCols}
 	spans := make([]stageSpan, len(entries))
 	for i, e := range entries {
-		add := func(bucket string, m map[string]compare.StageDelta) {
+		add := func(bucket string, m map[string]compare.StageDelta, tails map[string]compare.Tail) {
 			for _, k := range metricOrder(m) {
 				d := m[k]
 				uk := unitKind(d.Unit)
+				var p90, p99 any
+				if tail, ok := tails[k]; ok {
+					p90, p99 = num(tail.P90Delta), num(tail.P99Delta)
+				}
 				t.rows = append(t.rows, []any{e.ID, title(e), bucket, k, d.Stage, d.Unit,
 					cell{num(d.Baseline), uk}, cell{num(d.Candidate), uk}, cell{num(d.BaselineTrim), uk}, cell{num(d.CandidateTrim), uk},
-					num(d.Delta), num(d.CILow), num(d.CIHigh), num(d.P), d.N[0], d.N[1], d.PerRequest, d.Significant, d.Better, d.Worse})
+					num(d.Delta), num(d.CILow), num(d.CIHigh), num(d.P), d.N[0], d.N[1], d.PerRequest, d.Significant, d.Better, d.Worse, p90, p99})
 			}
 		}
 		first := len(t.rows) + 2
-		add("all", e.Record.Perf)
+		add("all", e.Record.Perf, e.Record.Tails)
 		spans[i] = stageSpan{first, len(t.rows) + 1}
 		for _, row := range e.Record.Buckets.Rows {
-			add(row.Bucket, row.Stages)
+			add(row.Bucket, row.Stages, nil)
 		}
 	}
 	return t, spans
