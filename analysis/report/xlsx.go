@@ -411,9 +411,24 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 	if err := f.SetColWidth(SheetCharts, "A", "A", 12); err != nil {
 		return err
 	}
-	const blockRows = 17
+	// One comparison per printed page, landscape, as wide as the page: a chart never breaks
+	// across pages.
+	if err := f.SetPageLayout(SheetCharts, &excelize.PageLayoutOptions{
+		Orientation: ptr("landscape"), FitToWidth: ptr(1), FitToHeight: ptr(0)}); err != nil {
+		return err
+	}
+	if err := f.SetSheetProps(SheetCharts, &excelize.SheetPropsOptions{FitToPage: ptr(true)}); err != nil {
+		return err
+	}
+	const blockRows = 20 // 300 px charts fit with room under 18 rows of any default height
 	for i, e := range entries {
 		top := 1 + i*blockRows
+		if i > 0 {
+			ref, _ := excelize.CoordinatesToCellName(1, top)
+			if err := f.InsertPageBreak(SheetCharts, ref); err != nil {
+				return err
+			}
+		}
 		head := fmt.Sprintf("#%d %s: %s", e.ID, title(e), e.Status())
 		if e.Status() != e.Record.Status {
 			head += fmt.Sprintf(" (analyst; proposed: %s)", e.Record.Status)

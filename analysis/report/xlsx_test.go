@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"fmt"
 	"html"
 	"io"
 	"math"
@@ -384,6 +385,18 @@ func TestXLSXWorkbook(t *testing.T) {
 	}
 	if len(charts) != 3*len(entries) {
 		t.Errorf("%d charts: %v", len(charts), charts)
+	}
+	if o, _ := f.GetPageLayout(SheetCharts); o.Orientation == nil || *o.Orientation != "landscape" {
+		t.Error("the Charts sheet does not print landscape")
+	}
+	chartsXML := ""
+	for name, body := range files {
+		if strings.HasPrefix(name, "xl/worksheets/") && strings.Contains(body, "<drawing") && strings.Contains(body, "rowBreaks") {
+			chartsXML = body
+		}
+	}
+	if want := fmt.Sprintf(`<rowBreaks count="%d"`, len(entries)-1); !strings.Contains(chartsXML, want) {
+		t.Errorf("Charts sheet lacks a page break before each comparison (%s)", want)
 	}
 	c1 := html.UnescapeString(files["xl/charts/chart1.xml"])
 	for _, s := range []string{"<barChart>", "<lineChart>", "<hiLowLines", "'Stages'!$K$2:$K$6", "'Stages'!$L$1", "'Stages'!$D$2:$D$6"} {
