@@ -1,22 +1,35 @@
 package gui
 
 import (
+	"fmt"
 	"image"
+	"image/color"
 	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"gonum.org/v1/plot"
+
+	"benchlens/analysis/chart"
 )
 
 // chartView shows a chart rendered off-screen (gonum/plot in analysis/chart) at the size the
 // layout gives it. A resize renders again off the UI thread after a short pause; the old image
-// stays until the new one is ready, so nothing flickers.
+// stays until the new one is ready, so nothing flickers. A chart given its plot (setPlot)
+// reads out the axes' values under the mouse.
 type chartView struct {
 	widget.BaseWidget
-	img    *canvas.Image
-	render func(w, h int) (image.Image, error)
+	img     *canvas.Image
+	render  func(w, h int) (image.Image, error)
+	plot    *plot.Plot // for readouts; nil without
+	readout *canvas.Text
+	readBox *fyne.Container
 
 	mu       sync.Mutex
 	rendered fyne.Size
@@ -28,11 +41,67 @@ func newChartView(render func(w, h int) (image.Image, error)) *chartView {
 	c := &chartView{img: canvas.NewImageFromImage(nil), render: render}
 	c.img.FillMode = canvas.ImageFillContain
 	c.img.ScaleMode = canvas.ImageScaleSmooth
+	c.readout = canvas.NewText("", color.White)
+	c.readout.TextSize = theme.CaptionTextSize()
+	bg := canvas.NewRectangle(color.NRGBA{R: 0x30, G: 0x30, B: 0x30, A: 0xe8}) // dark on the white chart
+	c.readBox = container.NewStack(bg, container.NewPadded(c.readout))
+	c.readBox.Hide()
 	c.ExtendBaseWidget(c)
 	return c
 }
 
-func (c *chartView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(c.img) }
+func (c *chartView) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewStack(c.img, container.NewVBox(container.NewHBox(c.readBox, layout.NewSpacer()))))
+}
+
+// setPlot shows p and reads out its values under the mouse.
+func (c *chartView) setPlot(p *plot.Plot) {
+	c.mu.Lock()
+	c.plot = p
+	c.mu.Unlock()
+	c.setRender(func(w, h int) (image.Image, error) {
+		if p == nil {
+			return nil, nil
+		}
+		return chart.Image(p, w, h)
+	})
+}
+
+// MouseIn, MouseMoved and MouseOut make the chart a desktop.Hoverable: the readout follows the
+// mouse over the data area, in the axes' own units.
+func (c *chartView) MouseIn(e *desktop.MouseEvent) { c.MouseMoved(e) }
+
+func (c *chartView) MouseMoved(e *desktop.MouseEvent) {
+	c.mu.Lock()
+	p, size := c.plot, c.rendered
+	c.mu.Unlock()
+	scale := float32(1) // the image has the widget's size in pixels
+	if cnv := fyne.CurrentApp().Driver().CanvasForObject(c); cnv != nil {
+		scale = cnv.Scale()
+	}
+	text := readoutText(p, fyne.NewSize(size.Width*scale, size.Height*scale), fyne.NewPos(e.Position.X*scale, e.Position.Y*scale))
+	if text == "" {
+		c.readBox.Hide()
+		return
+	}
+	c.readout.Text = text
+	c.readout.Refresh()
+	c.readBox.Show()
+}
+
+func (c *chartView) MouseOut() { c.readBox.Hide() }
+
+// readoutText is "x-axis label: x · y-axis label: y" under pos on a chart drawn at size.
+func readoutText(p *plot.Plot, size fyne.Size, pos fyne.Position) string {
+	if p == nil || size.Width < 10 || size.Height < 10 {
+		return ""
+	}
+	x, y, ok := chart.Readout(p, int(size.Width), int(size.Height), float64(pos.X), float64(pos.Y))
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s · %s: %s", p.X.Label.Text, plain(x), p.Y.Label.Text, plain(y))
+}
 
 // MinSize keeps charts readable and still fits a 1024×700 window.
 func (c *chartView) MinSize() fyne.Size { return fyne.NewSize(320, 210) }
@@ -53,9 +122,10 @@ func (c *chartView) setRender(render func(w, h int) (image.Image, error)) {
 // clear blanks the chart until the next setRender.
 func (c *chartView) clear() {
 	c.mu.Lock()
-	c.render = nil
+	c.render, c.plot = nil, nil
 	c.gen++
 	c.mu.Unlock()
+	c.readBox.Hide()
 	c.img.Image = nil
 	c.img.Refresh()
 }

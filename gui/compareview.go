@@ -2,7 +2,6 @@ package gui
 
 import (
 	"fmt"
-	"image"
 	"image/color"
 	"math"
 	"strings"
@@ -269,13 +268,7 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, b
 	v.conditions.Refresh()
 
 	for _, k := range compareCharts {
-		p := plots[k]
-		v.charts[k].setRender(func(w, h int) (image.Image, error) {
-			if p == nil {
-				return nil, nil
-			}
-			return chart.Image(p, w, h)
-		})
+		v.charts[k].setPlot(plots[k])
 	}
 	v.mu.Lock()
 	v.Took = time.Since(v.started)

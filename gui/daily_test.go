@@ -390,3 +390,29 @@ func TestConditionsDiffAndHeadline(t *testing.T) {
 		t.Errorf("causes %q", got)
 	}
 }
+
+// Hovering a compare chart reads out the axes' values under the mouse.
+func TestChartReadout(t *testing.T) {
+	u := newDemoApp(t)
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "established") })
+	shown(t, u, "baseline", "established")
+	c := u.compare.charts["tpot_cdf"]
+	eventually(t, "the chart laid out", func() bool {
+		var ok bool
+		ui(func() { ok = c.Size().Width > 100 })
+		return ok
+	})
+	ui(func() {
+		s := c.Size()
+		c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(s.Width*0.55, s.Height*0.5)}})
+		if !c.readBox.Visible() || !strings.Contains(c.readout.Text, "time per output token (ms): ") || !strings.Contains(c.readout.Text, "share of requests: 0.") {
+			t.Errorf("readout %q (shown %v)", c.readout.Text, c.readBox.Visible())
+		}
+		c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(2, 2)}})
+		if c.readBox.Visible() {
+			t.Error("a readout outside the data area")
+		}
+		c.MouseOut()
+	})
+}

@@ -1,6 +1,9 @@
 package chart_test
 
 import (
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
 	"math"
 	"slices"
 	"strings"
@@ -129,5 +132,35 @@ func TestSpread(t *testing.T) {
 	rec.Perf[model.TPOT] = d
 	if _, err := chart.Spread(chart.TitleSpread, rec); err == nil {
 		t.Error("a per-request record drew a spread")
+	}
+}
+
+// Readout inverts what gonum/plot draws: the pixel where a data point lands reads back as it.
+func TestReadoutRoundTrip(t *testing.T) {
+	p, err := chart.CDF("TTFT", "TTFT (ms)", chart.Series{Label: "a", Values: []float64{10, 20, 30, 40, 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const w, h = 600, 400
+	img, _ := chart.Image(p, w, h) // renders as the app does; Readout must agree with it
+	if img == nil {
+		t.Fatal("no image")
+	}
+	dpi := 96 * max(0.8, min(float64(w)/800, float64(h)/500))
+	W, H := vg.Length(w)*vg.Inch/vg.Length(math.Round(dpi)), vg.Length(h)*vg.Inch/vg.Length(math.Round(dpi))
+	m := chart.Margin
+	c := draw.Crop(draw.Canvas{Canvas: &recorder.Canvas{}, Rectangle: vg.Rectangle{Max: vg.Point{X: W, Y: H}}}, m, -m, m, -m)
+	da := p.DataCanvas(c)
+	tx, ty := p.Transforms(&da)
+	for _, pt := range [][2]float64{{20, 0.4}, {35, 0.8}} {
+		px := float64(tx(pt[0]) * vg.Length(w) / W)
+		py := float64((H - ty(pt[1])) * vg.Length(h) / H)
+		x, y, ok := chart.Readout(p, w, h, px, py)
+		if !ok || math.Abs(x-pt[0]) > 0.01 || math.Abs(y-pt[1]) > 0.001 {
+			t.Errorf("readout at %v: %v %v %v", pt, x, y, ok)
+		}
+	}
+	if _, _, ok := chart.Readout(p, w, h, 1, 1); ok {
+		t.Error("the top-left corner is outside the data area")
 	}
 }
