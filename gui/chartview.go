@@ -30,6 +30,7 @@ type chartView struct {
 	plot    *plot.Plot // for readouts; nil without
 	readout *canvas.Text
 	readBox *fyne.Container
+	overlay *fyne.Container // lays the readout over the image
 
 	mu       sync.Mutex
 	rendered fyne.Size
@@ -46,12 +47,13 @@ func newChartView(render func(w, h int) (image.Image, error)) *chartView {
 	bg := canvas.NewRectangle(color.NRGBA{R: 0x30, G: 0x30, B: 0x30, A: 0xe8}) // dark on the white chart
 	c.readBox = container.NewStack(bg, container.NewPadded(c.readout))
 	c.readBox.Hide()
+	c.overlay = container.NewVBox(container.NewHBox(c.readBox, layout.NewSpacer()))
 	c.ExtendBaseWidget(c)
 	return c
 }
 
 func (c *chartView) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewStack(c.img, container.NewVBox(container.NewHBox(c.readBox, layout.NewSpacer()))))
+	return widget.NewSimpleRenderer(container.NewStack(c.img, c.overlay))
 }
 
 // setPlot shows p and reads out its values under the mouse.
@@ -87,6 +89,7 @@ func (c *chartView) MouseMoved(e *desktop.MouseEvent) {
 	c.readout.Text = text
 	c.readout.Refresh()
 	c.readBox.Show()
+	c.overlay.Refresh() // lay the box out at the text's size
 }
 
 func (c *chartView) MouseOut() { c.readBox.Hide() }

@@ -406,7 +406,7 @@ func TestChartReadout(t *testing.T) {
 	ui(func() {
 		s := c.Size()
 		c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(s.Width*0.55, s.Height*0.5)}})
-		if !c.readBox.Visible() || !strings.Contains(c.readout.Text, "time per output token (ms): ") || !strings.Contains(c.readout.Text, "share of requests: 0.") {
+		if c.readBox.Size().Width < 50 || !c.readBox.Visible() || !strings.Contains(c.readout.Text, "time per output token (ms): ") || !strings.Contains(c.readout.Text, "share of requests: 0.") {
 			t.Errorf("readout %q (shown %v)", c.readout.Text, c.readBox.Visible())
 		}
 		c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(2, 2)}})
