@@ -5,10 +5,8 @@ package library
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"path"
 	"path/filepath"
 
@@ -118,6 +116,10 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	lim := opt.Limits
 	if lim == (importers.Limits{}) {
 		lim = importers.DefaultLimits
+	}
+	if _, err := st.Rekey(fingerprintScheme, Fingerprint); err != nil {
+		rep.Errors = append(rep.Errors, fmt.Errorf("recomputing the identities of runs stored by an older benchlens: %w", err))
+		return rep
 	}
 	entries, dupErrs := dropDuplicates(entries)
 	rep.Errors = append(rep.Errors, dupErrs...)
@@ -265,7 +267,6 @@ func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, p
 	if run.Role == "" {
 		run.Role = "other"
 	}
-	fingerprint := Fingerprint(run, it)
 	// Recomputing the statistics overlaps with writing the requests.
 	recomputed := make(chan struct{})
 	go func() {
@@ -285,30 +286,8 @@ func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, p
 	for _, f := range it.Attachments {
 		files = append(files, attach(f, "attachment"))
 	}
-	return st.AddRun(store.NewRun{Run: run, Fingerprint: fingerprint, Index: it.Index, Files: files,
+	return st.AddRun(store.NewRun{Run: run, Fingerprint: Fingerprint(run, it.Result.SHA256, it.Index), Index: it.Index, Files: files,
 		Ready: func() { <-recomputed }})
-}
-
-// Fingerprint identifies a run by what it measured, not by where it was found: the same run
-// found twice (a sweep's run=N.json and its summary.json, a re-import) is stored once.
-// Labels, roles and manifests are not part of it.
-func Fingerprint(run *model.Run, it importers.Item) string {
-	h := *run
-	h.ID, h.Label, h.Role, h.Bundle, h.Manifest, h.Requests, h.Recomputed = 0, "", "", "", nil, nil, nil
-	b, _ := json.Marshal(h)
-	sum := sha256.New()
-	sum.Write(b)
-	var ttft float64
-	for i := range run.Requests {
-		if t := run.Requests[i].TTFT; !math.IsNaN(t) {
-			ttft += t
-		}
-	}
-	fmt.Fprintf(sum, "|%d|%g", len(run.Requests), ttft)
-	if len(h.Summary) == 0 && len(run.Requests) == 0 {
-		fmt.Fprintf(sum, "|%s|%d", it.Result.SHA256, it.Index) // nothing measured: the file is the identity
-	}
-	return hex.EncodeToString(sum.Sum(nil))
 }
 
 // appendOnce adds err unless an error with the same text is there already.

@@ -35,8 +35,9 @@ type NewRun struct {
 }
 
 // AddRun stores a run with its files and requests in one transaction: all of it or nothing.
-// A run whose fingerprint is already stored returns that run's id and ErrExists, and nothing
-// changes.
+// A run whose fingerprint is already stored, or that was read from the same files (the same
+// result file's SHA-256 and index, the same parts), returns that run's id and ErrExists, and
+// nothing changes but the fingerprint of a run found by its files (see adoptFingerprint).
 func (s *Store) AddRun(n NewRun) (int64, error) {
 	run, fingerprint, index, files := n.Run, n.Fingerprint, n.Index, n.Files
 	if len(files) == 0 || files[0].Role != "result" {
@@ -49,6 +50,21 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return 0, err
+	}
+	if err := s.Writable(); err != nil { // before reading further into a damaged file
+		return 0, err
+	}
+	var parts []string
+	for _, f := range files {
+		if f.Role == "part" {
+			parts = append(parts, f.File.SHA256)
+		}
+	}
+	if existing, err = s.runFromFiles(files[0].File.SHA256, index, parts); err != nil {
+		return 0, err
+	}
+	if existing != 0 {
+		return existing, errors.Join(ErrExists, s.adoptFingerprint(existing, fingerprint))
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
 	tx, err := s.begin()

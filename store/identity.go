@@ -1,0 +1,129 @@
+package store
+
+import (
+	"slices"
+
+	"benchlens/model"
+)
+
+// runFromFiles returns the stored run read from run index of the result file with this
+// SHA-256 and exactly these part files: the same bytes are the same run, whatever a parser
+// of another benchlens version made of them. 0 when there is none.
+func (s *Store) runFromFiles(resultSHA string, index int, partSHAs []string) (int64, error) {
+	rows, err := s.db.Query(`SELECT r.id FROM runs r JOIN source_files f ON f.id = r.source_id
+		WHERE f.sha256 = ? AND r.source_index = ? ORDER BY r.id`, resultSHA, index)
+	if err != nil {
+		return 0, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	want := slices.Sorted(slices.Values(partSHAs))
+	for _, id := range ids {
+		parts, err := s.partSHAs(id)
+		if err != nil {
+			return 0, err
+		}
+		if slices.Equal(parts, want) {
+			return id, nil
+		}
+	}
+	return 0, nil
+}
+
+// partSHAs lists the SHA-256 of a stored run's part files, sorted.
+func (s *Store) partSHAs(runID int64) ([]string, error) {
+	rows, err := s.db.Query(`SELECT f.sha256 FROM run_files rf JOIN source_files f ON f.id = rf.source_id
+		WHERE rf.run_id = ? AND rf.role = 'part' ORDER BY f.sha256`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var sha string
+		if err := rows.Scan(&sha); err != nil {
+			return nil, err
+		}
+		out = append(out, sha)
+	}
+	return out, rows.Err()
+}
+
+// adoptFingerprint gives a run found by its files the fingerprint of the current scheme, so
+// the same run met later in another file (a grown JSONL, a sweep's summary) is found too. A
+// fingerprint another run holds already is left alone.
+func (s *Store) adoptFingerprint(id int64, fingerprint string) error {
+	_, err := s.db.Exec(`UPDATE runs SET fingerprint = ? WHERE id = ? AND fingerprint != ?`, fingerprint, id, fingerprint)
+	if isUnique(err) {
+		return nil
+	}
+	return err
+}
+
+// Rekey recomputes, with key, the fingerprint of every run whose fingerprint lacks the
+// prefix of the current scheme (a library of an older benchlens), from the stored run, its
+// requests and its result file's SHA-256 and index. It returns how many runs it changed; a
+// run whose new fingerprint another run holds keeps its old one.
+func (s *Store) Rekey(prefix string, key func(run *model.Run, resultSHA string, index int) string) (int, error) {
+	type old struct {
+		id    int64
+		sha   string
+		index int
+	}
+	rows, err := s.db.Query(`SELECT r.id, f.sha256, r.source_index FROM runs r JOIN source_files f ON f.id = r.source_id
+		WHERE substr(r.fingerprint, 1, ?) != ? ORDER BY r.id`, len(prefix), prefix)
+	if err != nil {
+		return 0, err
+	}
+	var stale []old
+	for rows.Next() {
+		var o old
+		if err := rows.Scan(&o.id, &o.sha, &o.index); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		stale = append(stale, o)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(stale) == 0 {
+		return 0, err
+	}
+	keys := make([]string, len(stale))
+	for i, o := range stale {
+		run, err := s.Run(o.id)
+		if err != nil {
+			return 0, err
+		}
+		keys[i] = key(run, o.sha, o.index)
+	}
+	tx, err := s.begin()
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	changed := 0
+	for i, o := range stale {
+		res, err := tx.Exec(`UPDATE runs SET fingerprint = ? WHERE id = ?
+			AND NOT EXISTS (SELECT 1 FROM runs WHERE fingerprint = ?)`, keys[i], o.id, keys[i])
+		if err != nil {
+			return 0, err
+		}
+		n, _ := res.RowsAffected()
+		changed += int(n)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	return changed, nil
+}
