@@ -112,7 +112,7 @@ func (v *runView) display(rd compare.RunData) {
 		l.Wrapping = fyne.TextWrapWord
 		items = append(items, widget.NewFormItem(lang.L(name), l))
 	}
-	add("Tool", strings.TrimSpace(r.Tool+" "+r.ToolVersion+" · "+r.Era))
+	add("Tool", strings.TrimSpace(r.Tool+" "+r.ToolVersion+" · "+string(r.Era)))
 	add("Identified by", r.IdentifiedBy)
 	add("Model", r.Model)
 	add("Date", r.Date)

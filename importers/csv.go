@@ -110,7 +110,7 @@ func parseCSV(name string, data []byte) (Parsed, bool, error) {
 		tool = "aiperf"
 	}
 	run := model.NewRun(tool)
-	run.Era = string(eraSummaryCSV)
+	run.Era = eraSummaryCSV
 	run.IdentifiedBy = "summary CSV (Metric,avg,… header) without std / p1 columns: genai-perf"
 	if aiperf {
 		run.IdentifiedBy = "summary CSV (Metric,avg,… header) with std / p1 columns: AIPerf"

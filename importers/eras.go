@@ -1,8 +1,10 @@
 package importers
 
+import "benchlens/model"
+
 // era is a format generation of one tool, as formats/results.md names them (vLLM's are
-// vllmEra, in vllm.go). Logic compares these constants, never the text stored on the run.
-type era string
+// model's, in vllm.go). Logic compares these constants, never the text stored on the run.
+type era = model.Era
 
 // SGLang bench_serving's eras.
 const (

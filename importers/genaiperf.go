@@ -252,9 +252,9 @@ func parseGenAIPerfSummary(obj map[string]any) (*model.Run, error) {
 	if err := nvInputConfig(run, obj); err != nil {
 		return nil, err
 	}
-	run.Era = string(eraGenAIPerfNested)
+	run.Era = eraGenAIPerfNested
 	if ic := jsonx.Object(obj["input_config"]); ic == nil || has(ic, "model") {
-		run.Era = string(eraGenAIPerfFlat)
+		run.Era = eraGenAIPerfFlat
 	}
 	run.ToolVersion = jsonx.Str(obj["version"])
 	known["version"] = true
@@ -276,13 +276,13 @@ func genaiPerfDefinitions() map[string]string {
 func parseAIPerf(obj map[string]any) (*model.Run, error) {
 	run := model.NewRun("aiperf")
 	run.ToolVersion = jsonx.Str(obj["aiperf_version"])
-	run.Era = "schema " + jsonx.Str(obj["schema_version"])
+	run.Era = era("schema " + jsonx.Str(obj["schema_version"]))
 	metrics, nested := obj, false
 	if recs := jsonx.Object(obj["records"]); recs != nil && !has(obj, "schema_version") {
 		metrics, nested = recs, true // early AIPerf: JsonExportData.records
-		run.Era = string(eraAIPerfRecords)
+		run.Era = eraAIPerfRecords
 	} else if !has(obj, "schema_version") {
-		run.Era = string(eraAIPerfUnversioned)
+		run.Era = eraAIPerfUnversioned
 	}
 	known, err := readNVMetrics(run, metrics, true)
 	if err != nil {

@@ -55,7 +55,7 @@ func parseGuideLLM(obj map[string]any) ([]*model.Run, error) {
 			return nil, fmt.Errorf("benchmarks[%d]: %w", i, err)
 		}
 		if meta != nil {
-			run.Era = string(eraGuideLLM05)
+			run.Era = eraGuideLLM05
 		}
 		runs = append(runs, run)
 	}
@@ -65,9 +65,9 @@ func parseGuideLLM(obj map[string]any) ([]*model.Run, error) {
 func guidellmRun(bench, args map[string]any, version string) (*model.Run, error) {
 	run := model.NewRun("guidellm")
 	run.ToolVersion = version
-	run.Era = string(eraGuideLLM03)
+	run.Era = eraGuideLLM03
 	if has(bench, "config") || has(bench, "scheduler_state") {
-		run.Era = string(eraGuideLLM04)
+		run.Era = eraGuideLLM04
 	}
 	run.Model = firstString(args, "model")
 	for _, p := range [][]string{{"worker", "backend_model"}, {"config", "model"}, {"args", "model"}} {

@@ -15,7 +15,7 @@ func TestGuideLLM(t *testing.T) {
 	// synchronous and a concurrent (4 streams) benchmark and --output-sampling 2.
 	runs := parseRuns(t, "guidellm/benchmarks.json", loadTestdata(t, "guidellm/benchmarks.json"), 2)
 	for _, run := range runs {
-		if run.Tool != "guidellm" || run.ToolVersion != "0.5.0" || !strings.HasPrefix(run.Era, "≈v0.5") ||
+		if run.Tool != "guidellm" || run.ToolVersion != "0.5.0" || run.Era != eraGuideLLM05 ||
 			run.Model != "Qwen/Qwen3-8B" || run.Backend != "openai_http" {
 			t.Errorf("tool %q version %q era %q model %q backend %q", run.Tool, run.ToolVersion, run.Era, run.Model, run.Backend)
 		}
@@ -83,7 +83,7 @@ func TestGuideLLMVariants(t *testing.T) {
 	  "metrics": {"time_to_first_token_ms": {"successful": {"mean": 50, "percentiles": {"p50": 48}}}}}]}`
 	run := parseRuns(t, "benchmarks.json", []byte(v03), 1)[0]
 	if run.Model != "llama" || run.RequestRate != 2.5 || run.DurationS != 30 || run.Failed != 5 || run.NumPrompts != 75 ||
-		run.Summary[model.TTFT]["p50"] != 48 || !strings.HasPrefix(run.Era, "≈v0.3") || run.Requests != nil {
+		run.Summary[model.TTFT]["p50"] != 48 || run.Era != eraGuideLLM03 || run.Requests != nil {
 		t.Errorf("v0.3: %+v", run)
 	}
 }

@@ -34,9 +34,9 @@ var llmperfKnown = map[string]bool{
 func parseLLMPerfSummary(name string, obj map[string]any) (*model.Run, error) {
 	run := model.NewRun("llmperf")
 	run.ToolVersion = jsonx.Str(obj["version"])
-	run.Era = string(eraLLMPerfSummary)
+	run.Era = eraLLMPerfSummary
 	if run.ToolVersion != "" {
-		run.Era = string(eraLLMPerfSummary) + ", version " + run.ToolVersion
+		run.Era = eraLLMPerfSummary + era(", version "+run.ToolVersion)
 	}
 	run.Model = jsonx.Str(obj["model"])
 

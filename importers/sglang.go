@@ -19,9 +19,9 @@ var sglangKnown = map[string]bool{
 // the current record with server_info and the old compact one of 2024.
 func parseSGLang(obj map[string]any) (*model.Run, error) {
 	run := model.NewRun("sglang")
-	run.Era = string(eraSGLangCurrent)
+	run.Era = eraSGLangCurrent
 	if !has(obj, "request_throughput") && !has(obj, "server_info") && !has(obj, "mean_ttft_ms") {
-		run.Era = string(eraSGLangCompact)
+		run.Era = eraSGLangCompact
 	}
 	run.Backend = jsonx.Str(obj["backend"])
 	run.Dataset = jsonx.Str(obj["dataset_name"])

@@ -155,7 +155,7 @@ func TestSGLangFixtures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			run := parseRuns(t, tt.file, loadResultFixture(t, tt.file), 1)[0]
-			if run.Tool != "sglang" || run.Era != tt.era || run.Model != tt.model || run.ToolVersion != tt.version || run.Label != tt.label {
+			if run.Tool != "sglang" || string(run.Era) != tt.era || run.Model != tt.model || run.ToolVersion != tt.version || run.Label != tt.label {
 				t.Errorf("tool %q era %q model %q version %q label %q", run.Tool, run.Era, run.Model, run.ToolVersion, run.Label)
 			}
 			if run.Backend != "sglang" || run.Dataset != "random" {

@@ -40,7 +40,7 @@ var vllmKnown = map[string]bool{
 func parseVLLM(obj map[string]any) (*model.Run, error) {
 	run := model.NewRun("vllm")
 	era := vllmEraOf(obj)
-	run.Era = string(era)
+	run.Era = era
 	if era == eraRustBench {
 		run.Tool = "vllm-bench"
 	}
@@ -107,22 +107,22 @@ func parseVLLM(obj map[string]any) (*model.Run, error) {
 	return run, nil
 }
 
-// vllmEra is a generation of vLLM's result format (formats/results.md 1.7); its value is the
-// label stored as the run's era.
-type vllmEra string
+// vllmEra is a generation of vLLM's result format; the eras are model's, so the analysis
+// can tell them apart too.
+type vllmEra = model.Era
 
 // The eras, newest first.
 const (
-	eraRustBench vllmEra = "vllm-bench (Rust client)"
-	eraG         vllmEra = "G (vLLM >=0.10)"
-	eraE065      vllmEra = "E (vLLM v0.6.5-v0.8.2)"
-	eraF         vllmEra = "F (vLLM v0.8.3-v0.9.x)"
-	eraE064      vllmEra = "E (vLLM v0.6.4-v0.8.2)"
-	eraD         vllmEra = "D (vLLM v0.5.5-v0.6.3)"
-	eraB         vllmEra = "B (v0.3-v0.4)"
-	eraA         vllmEra = "A (early 2024 rewrite)"
-	eraC         vllmEra = "C (vLLM v0.4.x-v0.5.4)"
-	eraUnknown   vllmEra = "unknown"
+	eraRustBench = model.EraVLLMRustBench
+	eraG         = model.EraVLLMG
+	eraE065      = model.EraVLLME065
+	eraF         = model.EraVLLMF
+	eraE064      = model.EraVLLME064
+	eraD         = model.EraVLLMD
+	eraB         = model.EraVLLMB
+	eraA         = model.EraVLLMA
+	eraC         = model.EraVLLMC
+	eraUnknown   = model.EraVLLMUnknown
 )
 
 // vllmEraOf places a result in the eras by the keys it has.

@@ -38,7 +38,7 @@ func TestVLLMEras(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := parseOne(t, "r.json", tt.file)
-		if r.Era != tt.era {
+		if string(r.Era) != tt.era {
 			t.Errorf("era %q, want %q for %s", r.Era, tt.era, tt.file)
 		}
 	}

@@ -135,7 +135,7 @@ func TestToolIdentity(t *testing.T) {
 		t.Fatalf("sglang fork: %d runs, errors %v", len(runs), rep.Errors)
 	}
 	for _, r := range runs {
-		if r.Tool != "sglang" || strings.HasPrefix(r.Era, "C ") || !strings.Contains(r.IdentifiedBy, `backend "sglang"`) {
+		if r.Tool != "sglang" || r.Era == model.EraVLLMC || !strings.Contains(r.IdentifiedBy, `backend "sglang"`) {
 			t.Errorf("sglang fork: tool %q era %q identified by %q", r.Tool, r.Era, r.IdentifiedBy)
 		}
 		if m, _ := r.Summary[model.E2EL].Median(); !m.Known() {

@@ -109,7 +109,7 @@ func TestRecomputedStatisticsMatchTheTools(t *testing.T) {
 					continue
 				}
 				tol := 0.005
-				if r.Era == "C (vLLM v0.4.x-v0.5.4)" && metric == model.TPOT {
+				if r.Era == model.EraVLLMC && metric == model.TPOT {
 					// The ≈v0.5 file (fixture 05) divides its measured latency, which ends after
 					// the last chunk, while the file keeps only TTFT and chunk gaps: ours is
 					// shorter by that tail (e2el mean -0.49 %), which weighs on short outputs.

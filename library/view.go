@@ -10,7 +10,7 @@ type RunRow struct {
 	Role           string    `json:"role"`
 	Tool           string    `json:"tool"`
 	ToolVersion    string    `json:"tool_version"`
-	Era            string    `json:"era"`
+	Era            model.Era `json:"era"`
 	Model          string    `json:"model"`
 	Date           string    `json:"date"`
 	Bundle         string    `json:"-"`

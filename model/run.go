@@ -27,7 +27,7 @@ type Run struct {
 
 	Tool        string `json:"tool"`                   // vllm, vllm-bench, sglang, llmperf, genai-perf, aiperf, guidellm
 	ToolVersion string `json:"tool_version,omitempty"` // as the file states it
-	Era         string `json:"era,omitempty"`          // the format generation, e.g. "G (vLLM >=0.10)"
+	Era         Era    `json:"era,omitempty"`          // the format generation, e.g. EraVLLMG
 	Date        string `json:"date,omitempty"`         // ISO 8601; no zone when the file gave none
 	Backend     string `json:"backend,omitempty"`      // the benchmark client's backend or endpoint type
 	Model       string `json:"model"`

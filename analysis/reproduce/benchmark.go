@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"benchlens/model"
 )
@@ -13,7 +12,7 @@ import (
 func benchEra(run *model.Run) (Era, bool) {
 	switch run.Tool {
 	case "vllm":
-		if strings.HasPrefix(run.Era, "G") {
+		if run.Era == model.EraVLLMG {
 			return VLLMBenchServe, true
 		}
 		return VLLMBenchmarkServing, true
@@ -33,8 +32,22 @@ func benchEra(run *model.Run) (Era, bool) {
 
 // preConcurrency reports a vLLM result era older than --max-concurrency and --burstiness
 // (they arrived with era E, v0.6.4).
-func preConcurrency(era string) bool {
-	return len(era) > 1 && era[0] >= 'A' && era[0] <= 'D' && era[1] == ' '
+func preConcurrency(era model.Era) bool {
+	switch era {
+	case model.EraVLLMA, model.EraVLLMB, model.EraVLLMC, model.EraVLLMD:
+		return true
+	}
+	return false
+}
+
+// writesNoLimit reports a vLLM result era that always writes max_concurrency (E, v0.6.4, on):
+// null there means no limit.
+func writesNoLimit(era model.Era) bool {
+	switch era {
+	case model.EraVLLME064, model.EraVLLME065, model.EraVLLMF, model.EraVLLMG:
+		return true
+	}
+	return false
 }
 
 // workload is the load a run was measured under, each value as text or a placeholder.
@@ -74,8 +87,7 @@ func workloadOf(run *model.Run) workload {
 	}
 	w.concurrency = first(numText(run.MaxConcurrency), m.String("workload", "max_concurrency"))
 	if w.concurrency == "" {
-		// vLLM results from era E on always write max_concurrency: null means no limit.
-		w.unbounded = run.Tool == "vllm" && run.Era != "" && strings.ContainsRune("EFG", rune(run.Era[0]))
+		w.unbounded = run.Tool == "vllm" && writesNoLimit(run.Era)
 		if !w.unbounded {
 			w.concurrency = Placeholder("max_concurrency")
 		}
@@ -170,7 +182,7 @@ func benchmarkCommand(r Run) Command {
 	old := run.Tool == "vllm" && preConcurrency(run.Era)
 	switch {
 	case old:
-		c.Notes = append(c.Notes, "result era "+run.Era+" predates --max-concurrency and --burstiness; these flags were checked against the v0.6.4-0.9 script: check them with --help of that checkout")
+		c.Notes = append(c.Notes, "result era "+string(run.Era)+" predates --max-concurrency and --burstiness; these flags were checked against the v0.6.4-0.9 script: check them with --help of that checkout")
 	case w.unbounded:
 		c.Notes = append(c.Notes, "no concurrency limit (the file's max_concurrency is null)")
 	default:

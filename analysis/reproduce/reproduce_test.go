@@ -33,7 +33,7 @@ func argList(t *testing.T, file string) map[string]bool {
 }
 
 // vllmRun is a run of a vLLM result era with a manifest recording every workload field.
-func vllmRun(id int64, era string, conc float64) *model.Run {
+func vllmRun(id int64, era model.Era, conc float64) *model.Run {
 	r := model.NewRun("vllm")
 	r.ID, r.Era, r.Backend, r.Model = id, era, "vllm", "meta-llama/Llama-3.1-8B-Instruct"
 	r.NumPrompts, r.RequestRate, r.MaxConcurrency = 200, model.Num(4), model.Num(conc)
@@ -66,14 +66,14 @@ func TestFlagsAreTheToolsOwn(t *testing.T) {
 		era Era
 		run Run
 	}{
-		{VLLMAPIServer, Run{vllmRun(1, "C (vLLM v0.4.x-v0.5.4)", 0), []*model.LogEvidence{vllmLog("0.4.2", "XFORMERS", "env")}}},
-		{VLLMServeEnv, Run{vllmRun(1, "E (vLLM v0.6.4-v0.8.2)", 16), []*model.LogEvidence{vllmLog("0.8.1", "FLASHINFER", "env")}}},
-		{VLLMServeEnv, Run{vllmRun(1, "F (vLLM v0.8.3-v0.9.x)", 16), []*model.LogEvidence{ascend}}},
-		{VLLMServe, Run{vllmRun(1, "G (vLLM >=0.10)", 16), []*model.LogEvidence{vllmLog("0.12.0", "FLASH_ATTN", "flag")}}},
+		{VLLMAPIServer, Run{vllmRun(1, model.EraVLLMC, 0), []*model.LogEvidence{vllmLog("0.4.2", "XFORMERS", "env")}}},
+		{VLLMServeEnv, Run{vllmRun(1, model.EraVLLME064, 16), []*model.LogEvidence{vllmLog("0.8.1", "FLASHINFER", "env")}}},
+		{VLLMServeEnv, Run{vllmRun(1, model.EraVLLMF, 16), []*model.LogEvidence{ascend}}},
+		{VLLMServe, Run{vllmRun(1, model.EraVLLMG, 16), []*model.LogEvidence{vllmLog("0.12.0", "FLASH_ATTN", "flag")}}},
 		{SGLangServer, Run{sglInfo, nil}},
-		{VLLMBenchmarkServing, Run{vllmRun(1, "E (vLLM v0.6.4-v0.8.2)", 16), nil}},
-		{VLLMBenchmarkServing, Run{vllmRun(1, "C (vLLM v0.4.x-v0.5.4)", 0), nil}},
-		{VLLMBenchServe, Run{vllmRun(1, "G (vLLM >=0.10)", 16), nil}},
+		{VLLMBenchmarkServing, Run{vllmRun(1, model.EraVLLME064, 16), nil}},
+		{VLLMBenchmarkServing, Run{vllmRun(1, model.EraVLLMC, 0), nil}},
+		{VLLMBenchServe, Run{vllmRun(1, model.EraVLLMG, 16), nil}},
 		{SGLangBenchServing, Run{toolRun("sglang", "sglang"), nil}},
 		{GenAIPerf, Run{toolRun("genai-perf", "chat"), nil}},
 		{AIPerf, Run{toolRun("aiperf", "chat"), nil}},
@@ -151,7 +151,7 @@ func TestServerCommandByEra(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := vllmRun(7, "G (vLLM >=0.10)", 16)
+			r := vllmRun(7, model.EraVLLMG, 16)
 			var logs []*model.LogEvidence
 			if c.log != nil {
 				logs = append(logs, c.log)
@@ -173,7 +173,7 @@ func TestOneBenchmarkPerLoadPoint(t *testing.T) {
 	log := vllmLog("0.12.0", "FLASH_ATTN", "flag")
 	var runs []Run
 	for i, c := range []float64{1, 16, 1, 16, 64} {
-		runs = append(runs, Run{vllmRun(int64(i+1), "G (vLLM >=0.10)", c), []*model.LogEvidence{log}})
+		runs = append(runs, Run{vllmRun(int64(i+1), model.EraVLLMG, c), []*model.LogEvidence{log}})
 	}
 	a := BuildArm("sweep", runs)
 	if len(a.Server) != 1 || !slices.Equal(a.Server[0].Runs, []int64{1, 2, 3, 4, 5}) {
@@ -193,7 +193,7 @@ func TestOneBenchmarkPerLoadPoint(t *testing.T) {
 
 // A value the files do not record is a visible placeholder, never a default.
 func TestPlaceholders(t *testing.T) {
-	r := vllmRun(3, "G (vLLM >=0.10)", 16)
+	r := vllmRun(3, model.EraVLLMG, 16)
 	r.Manifest = model.Manifest{"workload": map[string]any{"input_len": 512}}
 	a := BuildArm("bare", []Run{{r, nil}})
 	bench := a.Benchmark[0].Shell()
@@ -232,7 +232,7 @@ func TestToolWarmup(t *testing.T) {
 		run  *model.Run
 		want string
 	}{
-		{vllmRun(1, "G (vLLM >=0.10)", 16), "--num-warmups 4"},
+		{vllmRun(1, model.EraVLLMG, 16), "--num-warmups 4"},
 		{toolRun("aiperf", "chat"), "--warmup-request-count 4"},
 		{toolRun("llmperf", "openai"), "# note: the tool set 4 warm-up request(s) apart"},
 	} {

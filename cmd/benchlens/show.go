@@ -122,7 +122,7 @@ func writeDetail(w io.Writer, d runDetail) {
 	line("run", strconv.FormatInt(d.ID, 10))
 	line("label / role", q(d.Label)+" / "+d.Role)
 	line("tool", strings.TrimSpace(d.Tool+" "+d.ToolVersion))
-	line("format era", d.Era)
+	line("format era", string(d.Era))
 	line("identified by", d.IdentifiedBy)
 	line("model", q(d.Model))
 	line("date", d.Date)
