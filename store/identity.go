@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"slices"
 
 	"benchlens/model"
@@ -10,27 +11,15 @@ import (
 // SHA-256 and exactly these part files: the same bytes are the same run, whatever a parser
 // of another benchlens version made of them. 0 when there is none.
 func (s *Store) runFromFiles(resultSHA string, index int, partSHAs []string) (int64, error) {
-	rows, err := s.db.Query(`SELECT r.id FROM runs r JOIN source_files f ON f.id = r.source_id
+	ids, err := column[int64](s.db, `SELECT r.id FROM runs r JOIN source_files f ON f.id = r.source_id
 		WHERE f.sha256 = ? AND r.source_index = ? ORDER BY r.id`, resultSHA, index)
 	if err != nil {
 		return 0, err
 	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, err
-	}
 	want := slices.Sorted(slices.Values(partSHAs))
 	for _, id := range ids {
-		parts, err := s.partSHAs(id)
+		parts, err := column[string](s.db, `SELECT f.sha256 FROM run_files rf JOIN source_files f ON f.id = rf.source_id
+			WHERE rf.run_id = ? AND rf.role = 'part' ORDER BY f.sha256`, id)
 		if err != nil {
 			return 0, err
 		}
@@ -41,21 +30,20 @@ func (s *Store) runFromFiles(resultSHA string, index int, partSHAs []string) (in
 	return 0, nil
 }
 
-// partSHAs lists the SHA-256 of a stored run's part files, sorted.
-func (s *Store) partSHAs(runID int64) ([]string, error) {
-	rows, err := s.db.Query(`SELECT f.sha256 FROM run_files rf JOIN source_files f ON f.id = rf.source_id
-		WHERE rf.run_id = ? AND rf.role = 'part' ORDER BY f.sha256`, runID)
+// column returns the single column of a query's rows.
+func column[T any](db *sql.DB, query string, args ...any) ([]T, error) {
+	rows, err := db.Query(query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []string
+	var out []T
 	for rows.Next() {
-		var sha string
-		if err := rows.Scan(&sha); err != nil {
+		var v T
+		if err := rows.Scan(&v); err != nil {
 			return nil, err
 		}
-		out = append(out, sha)
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }
