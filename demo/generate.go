@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"benchlens/internal/numpy"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -394,9 +395,9 @@ func (d *runData) resultJSON() string {
 		name string
 		xs   []float64
 	}{{"ttft", d.ttfts}, {"tpot", d.tpots()}, {"itl", d.pooledITL()}} {
-		o.num("mean_"+m.name+"_ms", npMean(m.xs)*1000)
+		o.num("mean_"+m.name+"_ms", numpy.Mean(m.xs)*1000)
 		o.num("median_"+m.name+"_ms", npMedian(m.xs)*1000)
-		o.num("std_"+m.name+"_ms", npStd(m.xs)*1000)
+		o.num("std_"+m.name+"_ms", numpy.Std(m.xs)*1000)
 		o.num("p99_"+m.name+"_ms", npPercentile(m.xs, 99)*1000)
 	}
 	return o.done()

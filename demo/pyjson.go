@@ -98,49 +98,7 @@ func pyList[T any](xs []T, f func(T) string) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// --- numpy-exact statistics (float64, as vLLM calls them) ---
-
-// npSum is numpy's pairwise summation (pairwise_sum in loops_utils.h, PW_BLOCKSIZE 128).
-func npSum(a []float64) float64 {
-	n := len(a)
-	switch {
-	case n < 8:
-		res := 0.0
-		for _, x := range a {
-			res += x
-		}
-		return res
-	case n <= 128:
-		var r [8]float64
-		copy(r[:], a[:8])
-		i := 8
-		for ; i < n-(n%8); i += 8 {
-			for j := 0; j < 8; j++ {
-				r[j] += a[i+j]
-			}
-		}
-		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-		for ; i < n; i++ {
-			res += a[i]
-		}
-		return res
-	default:
-		n2 := n / 2
-		n2 -= n2 % 8
-		return npSum(a[:n2]) + npSum(a[n2:])
-	}
-}
-
-func npMean(a []float64) float64 { return npSum(a) / float64(len(a)) }
-
-func npStd(a []float64) float64 {
-	m := npMean(a)
-	d := make([]float64, len(a))
-	for i, x := range a {
-		d[i] = (x - m) * (x - m)
-	}
-	return math.Sqrt(npSum(d) / float64(len(a)))
-}
+// --- numpy-exact statistics (float64, as vLLM calls them; sum, mean, std in internal/numpy) ---
 
 func npMedian(a []float64) float64 {
 	s := slices.Clone(a)

@@ -237,7 +237,7 @@ func firstErr(errs ...error) error {
 
 // statusImportance colours a verdict.
 func statusImportance(status string) widget.Importance {
-	switch status {
+	switch compare.Status(status) {
 	case compare.Established:
 		return widget.SuccessImportance
 	case compare.Offset:
@@ -251,8 +251,8 @@ func statusImportance(status string) widget.Importance {
 func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, base, cand string) {
 	v.record, v.sels, v.savedID = &rec, [2]string{base, cand}, 0
 	v.save.Enable()
-	v.verdict.SetText(headline(rec.Status, rec))
-	v.verdict.Importance = statusImportance(rec.Status)
+	v.verdict.SetText(headline(string(rec.Status), rec))
+	v.verdict.Importance = statusImportance(string(rec.Status))
 	v.verdict.Refresh()
 	v.causes.SetText(causesText(rec))
 
@@ -329,7 +329,7 @@ func gainText(rec compare.Record) string {
 func causesText(rec compare.Record) string {
 	var lines []string
 	for _, c := range rec.Causes {
-		lines = append(lines, "• "+codeText(c.Code)+": "+c.Reason)
+		lines = append(lines, "• "+codeText(string(c.Code))+": "+c.Reason)
 	}
 	for _, n := range rec.Notes {
 		lines = append(lines, "· "+n)
@@ -345,7 +345,7 @@ func causesText(rec compare.Record) string {
 
 // codeWords names a cause code of METHOD.md in words ("" when unknown).
 func codeWords(code string) string {
-	switch code {
+	switch compare.CauseCode(code) {
 	case compare.EnvironmentDiffers:
 		return lang.L("environment differs")
 	case compare.LoadDrift:
@@ -380,7 +380,7 @@ func codeText(code string) string {
 
 // statusText is a verdict in plain words.
 func statusText(s string) string {
-	switch s {
+	switch compare.Status(s) {
 	case compare.Established:
 		return lang.L("gain established")
 	case compare.Zero:

@@ -15,16 +15,16 @@ func TestDemoArmsGetTheirVerdicts(t *testing.T) {
 	}
 	tests := []struct {
 		arm    string
-		status string
-		causes []string
+		status compare.Status
+		causes []compare.CauseCode
 	}{
 		{"established", compare.Established, nil},
-		{"zero", compare.Zero, []string{compare.BottleneckNotInStage}},
-		{"offset", compare.Offset, []string{compare.OffsetByOverhead}},
-		{"fallback", compare.NotEstablished, []string{compare.PathUnchanged, compare.TargetNotHit}},
-		{"driver-change", compare.NotEstablished, []string{compare.EnvironmentDiffers}},
-		{"drift", compare.NotEstablished, []string{compare.LoadDrift}},
-		{"few-repeats", compare.NotEstablished, []string{compare.MeasurementUncontrolled}},
+		{"zero", compare.Zero, []compare.CauseCode{compare.BottleneckNotInStage}},
+		{"offset", compare.Offset, []compare.CauseCode{compare.OffsetByOverhead}},
+		{"fallback", compare.NotEstablished, []compare.CauseCode{compare.PathUnchanged, compare.TargetNotHit}},
+		{"driver-change", compare.NotEstablished, []compare.CauseCode{compare.EnvironmentDiffers}},
+		{"drift", compare.NotEstablished, []compare.CauseCode{compare.LoadDrift}},
+		{"few-repeats", compare.NotEstablished, []compare.CauseCode{compare.MeasurementUncontrolled}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.arm, func(t *testing.T) {

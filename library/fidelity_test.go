@@ -199,7 +199,7 @@ func hasWarning(ws []string, sub string) bool {
 func causeText(rec compare.Record) string {
 	var b strings.Builder
 	for _, c := range rec.Causes {
-		b.WriteString(c.Code + ": " + c.Reason + "; ")
+		b.WriteString(string(c.Code) + ": " + c.Reason + "; ")
 	}
 	return b.String()
 }

@@ -1,6 +1,7 @@
 package chart_test
 
 import (
+	"benchlens/internal/armtest"
 	"slices"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func keys[M ~map[string]V, V any](m M) []string {
 }
 
 func TestForComparisonKeys(t *testing.T) {
-	base, cand := synthArms()
+	base, cand := armtest.MixedArms()
 	rec := compare.Compare(base, cand, compare.Settings{})
 	all, err := chart.ForComparison(base, cand, rec)
 	if err != nil {
@@ -45,7 +46,7 @@ func TestForComparisonKeys(t *testing.T) {
 }
 
 func TestForComparisonOmits(t *testing.T) {
-	base, cand := synthArms()
+	base, cand := armtest.MixedArms()
 	// No utilisation anywhere, and a candidate without per-request data.
 	for _, a := range []*compare.Arm{&base, &cand} {
 		for i := range a.Runs {

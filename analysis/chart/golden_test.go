@@ -1,6 +1,7 @@
 package chart_test
 
 import (
+	"benchlens/internal/armtest"
 	"bytes"
 	"flag"
 	"image"
@@ -92,7 +93,7 @@ func checkGolden(t *testing.T, name string, p *plot.Plot) {
 // goldenPlots are the charts under golden test, built from small deterministic input.
 func goldenPlots(t *testing.T) map[string]*plot.Plot {
 	t.Helper()
-	base, cand := synthArms()
+	base, cand := armtest.MixedArms()
 	rec := synthRecord()
 	out := map[string]*plot.Plot{}
 	add := func(name string, p *plot.Plot, err error) {

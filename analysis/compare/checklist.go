@@ -27,7 +27,7 @@ type Check struct {
 // Checklist summarises the record as the six checks of METHOD.md: conditions, measurement,
 // path, stages, overhead, hotspot.
 func (r Record) Checklist() []Check {
-	has := map[string]Cause{}
+	has := map[CauseCode]Cause{}
 	for _, c := range r.Causes {
 		has[c.Code] = c
 	}
@@ -92,7 +92,7 @@ func (r Record) Checklist() []Check {
 	if r.Path.TargetBackend.Candidate != "" {
 		p.Reason += fmt.Sprintf(" (candidate target %s)", r.Path.TargetBackend.Candidate)
 	}
-	for _, code := range []string{TargetNotHit, MixedPaths, PathUnchanged, PathUnverified} {
+	for _, code := range []CauseCode{TargetNotHit, MixedPaths, PathUnchanged, PathUnverified} {
 		if c, ok := has[code]; ok {
 			p.State, p.Reason = CheckFail, c.Reason
 			switch code {

@@ -2,7 +2,7 @@ package compare
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -171,11 +171,11 @@ func coldStart(r *model.Run, ratio float64) string {
 
 // blocking are the causes of rules 1-3 that keep a verdict from being anything but
 // not_established.
-var blocking = map[string]bool{EnvironmentDiffers: true, LoadDrift: true, ConditionsUnverified: true,
+var blocking = map[CauseCode]bool{EnvironmentDiffers: true, LoadDrift: true, ConditionsUnverified: true,
 	MeasurementUncontrolled: true, TargetNotHit: true, PathUnchanged: true, PathUnverified: true, MixedPaths: true}
 
 // verdict applies rule 6.
-func verdict(rec *Record, causes []Cause, prefill, decode bool) (string, []Cause) {
+func verdict(rec *Record, causes []Cause, prefill, decode bool) (Status, []Cause) {
 	blocked := false
 	for _, c := range causes {
 		blocked = blocked || blocking[c.Code]
@@ -237,11 +237,11 @@ func fmtDelta(d StageDelta) string {
 }
 
 // CauseCodes returns the cause codes in a stable order, for display.
-func (r Record) CauseCodes() []string {
-	out := make([]string, len(r.Causes))
+func (r Record) CauseCodes() []CauseCode {
+	out := make([]CauseCode, len(r.Causes))
 	for i, c := range r.Causes {
 		out[i] = c.Code
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }

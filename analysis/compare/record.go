@@ -6,26 +6,32 @@ import (
 	"benchlens/model"
 )
 
-// Verdicts (METHOD.md rule 6).
+// Status is a verdict of METHOD.md rule 6.
+type Status string
+
+// Verdicts (METHOD.md rule 6), best first.
 const (
-	Established    = "established"
-	Zero           = "zero"
-	Offset         = "offset"
-	NotEstablished = "not_established"
+	Established    Status = "established"
+	Offset         Status = "offset"
+	Zero           Status = "zero"
+	NotEstablished Status = "not_established"
 )
+
+// CauseCode names a cause of METHOD.md.
+type CauseCode string
 
 // Cause codes: METHOD.md's, plus path_unverified for a path no server log shows.
 const (
-	EnvironmentDiffers      = "environment_differs"
-	LoadDrift               = "load_drift"
-	ConditionsUnverified    = "conditions_unverified"
-	MeasurementUncontrolled = "measurement_uncontrolled"
-	TargetNotHit            = "target_not_hit"
-	PathUnchanged           = "path_unchanged"
-	PathUnverified          = "path_unverified"
-	MixedPaths              = "mixed_paths"
-	OffsetByOverhead        = "offset_by_overhead"
-	BottleneckNotInStage    = "bottleneck_not_in_stage"
+	EnvironmentDiffers      CauseCode = "environment_differs"
+	LoadDrift                         = "load_drift"
+	ConditionsUnverified              = "conditions_unverified"
+	MeasurementUncontrolled           = "measurement_uncontrolled"
+	TargetNotHit                      = "target_not_hit"
+	PathUnchanged                     = "path_unchanged"
+	PathUnverified                    = "path_unverified"
+	MixedPaths                        = "mixed_paths"
+	OffsetByOverhead                  = "offset_by_overhead"
+	BottleneckNotInStage              = "bottleneck_not_in_stage"
 )
 
 // Record is the attribution record of METHOD.md with its exact keys, plus the detail behind
@@ -40,7 +46,7 @@ type Record struct {
 	Tails            map[string]Tail       `json:"tails,omitempty" yaml:"tails,omitempty"`
 	Overhead         Overhead              `json:"overhead" yaml:"overhead"`
 	Hotspot          Hotspot               `json:"hotspot" yaml:"hotspot"`
-	Status           string                `json:"status" yaml:"status"`
+	Status           Status                `json:"status" yaml:"status"`
 	Causes           []Cause               `json:"causes" yaml:"causes"`
 	Notes            []string              `json:"notes,omitempty" yaml:"notes,omitempty"`
 	Measurement      Measurement           `json:"measurement" yaml:"measurement"`
@@ -74,8 +80,8 @@ type Field struct {
 
 // Cause is a cause code with a one-line reason.
 type Cause struct {
-	Code   string `json:"code" yaml:"code"`
-	Reason string `json:"reason" yaml:"reason"`
+	Code   CauseCode `json:"code" yaml:"code"`
+	Reason string    `json:"reason" yaml:"reason"`
 }
 
 // Path is the path evidence (rule 3).

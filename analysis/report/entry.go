@@ -28,7 +28,7 @@ func (e Entry) Status() string {
 	if o := e.Annotation.StatusOverride; o != "" {
 		return o
 	}
-	return e.Record.Status
+	return string(e.Record.Status)
 }
 
 // Annotation is one edit of the analyst's view of a comparison.

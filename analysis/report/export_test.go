@@ -1,10 +1,10 @@
 package report
 
 import (
+	"benchlens/internal/armtest"
 	"bytes"
 	"encoding/json"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -16,91 +16,6 @@ import (
 	"benchlens/internal/version"
 	"benchlens/model"
 )
-
-// synthArm describes a synthetic arm, as compare's tests build them.
-type synthArm struct {
-	label      string
-	runs       int
-	ttft, tpot float64 // ms
-	resolved   string
-	target     string
-	fallback   string
-	copies     int // copies per step in the trace; -1: no trace
-	shape      string
-	seed       uint64
-}
-
-var testManifest = model.Manifest{
-	"stack_fingerprint": map[string]any{"base_stack_version": "CUDA 12.4", "driver_version": "550.54.15"},
-	"hardware_sku":      "H100 x1",
-	"node":              map[string]any{"machine": "lab-1", "numa": 0, "card_slot": 3},
-	"workload":          map[string]any{"model_name": "m", "input_len": 1024, "output_len": 64, "seed": 1, "warmup_iters": 2},
-}
-
-func (a synthArm) build(firstID int64) compare.Arm {
-	out := compare.Arm{Label: a.label}
-	rng := rand.New(rand.NewPCG(a.seed+1, 7))
-	for r := range a.runs {
-		run := model.NewRun("vllm")
-		run.ID, run.Label, run.Model, run.Role = firstID+int64(r), a.label, "m", "other"
-		run.Date, run.Era, run.Bundle = "2025-06-01T10:00:00", "G (vLLM >=0.10)", "bundles/"+a.label
-		run.Manifest = testManifest
-		runNoise := 1 + 0.004*rng.NormFloat64()
-		for i := range 120 {
-			in := 512 + (i*37)%1024
-			ttft := a.ttft * runNoise * (0.5 + float64(in)/2048) * (1 + 0.05*rng.NormFloat64()) / 1e3
-			if i < 2 {
-				ttft *= 5
-			}
-			gaps := make([]float64, 63)
-			for g := range gaps {
-				gaps[g] = a.tpot * runNoise * (1 + 0.05*rng.NormFloat64()) / 1e3
-			}
-			run.Requests = append(run.Requests, model.Request{InputLen: in, OutputLen: 64, TTFT: ttft,
-				TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN(), ITL: gaps})
-		}
-		run.NumPrompts, run.Completed, run.Failed = 120, 120, 0
-		run.RequestRate = model.Num(math.Inf(1))
-		run.OutputThroughput = model.Num(1000 / a.tpot / runNoise)
-		run.SetStat(model.TTFT, "median", a.ttft)
-		run.SetStat(model.TTFT, "p99", a.ttft*2)
-		rd := compare.RunData{Run: run}
-		if a.resolved != "" {
-			lg := &model.LogEvidence{Engine: "vllm", Resolved: a.resolved, TargetBackend: a.target, TargetSource: "flag",
-				Processes: []model.ProcessBackend{{Tag: "EngineCore_DP0", Backend: a.resolved,
-					Line: model.Line{N: 40, Text: "Using " + a.resolved + " backend."}}}}
-			if a.fallback != "" {
-				lg.Fallbacks = []model.Line{{N: 38, Text: a.fallback}}
-			}
-			rd.Logs = []*model.LogEvidence{lg}
-		}
-		if a.copies >= 0 {
-			rd.Traces = []*model.TraceEvidence{{Steps: 4,
-				Copies:   map[string]model.CopyStat{"HtoD": {Count: 4 * a.copies}},
-				Launches: model.CallStat{Count: 96 + 4*a.copies}, Syncs: model.CallStat{Count: 4 + 2*a.copies},
-				BusyFraction: model.Num(0.9), WindowUs: 40000,
-				TopOps: []model.OpStat{{Name: "attn_" + a.resolved, TimeUs: 900}, {Name: "gemm", TimeUs: 800}}}}
-		}
-		if a.shape != "" {
-			rd.Util = []*model.UtilEvidence{{Tool: "nvidia-smi", Devices: []model.DeviceSeries{{ID: "0",
-				Shape: &model.Shape{Class: a.shape, MedianBusy: 95}}}}}
-		}
-		out.Runs = append(out.Runs, rd)
-	}
-	return out
-}
-
-func baseArm(label string, seed uint64) synthArm {
-	return synthArm{label: label, runs: 5, ttft: 60, tpot: 12, resolved: "FLASH_ATTN", target: "FLASH_ATTN",
-		copies: 1, shape: model.ShapeSustainedHigh, seed: seed}
-}
-
-func candArm(label string, seed uint64, change func(*synthArm)) synthArm {
-	c := synthArm{label: label, runs: 5, ttft: 60, tpot: 12, resolved: "FLASHINFER", target: "FLASHINFER",
-		copies: 1, shape: model.ShapeSustainedHigh, seed: seed}
-	change(&c)
-	return c
-}
 
 // entry compares two arms and wraps the record as an export entry.
 func entry(id int64, base, cand compare.Arm) Entry {
@@ -119,20 +34,20 @@ const injection = `=HYPERLINK("http://x","y")`
 // like a formula and an override), zero, offset and a fallback (not established).
 func testEntries(t testing.TB) []Entry {
 	t.Helper()
-	b := baseArm("base", 1).build(1)
-	est := entry(1, b, candArm("fa-cand", 2, func(a *synthArm) { a.tpot = 10.8 }).build(100))
+	b := armtest.Baseline("base", 1).Build(1)
+	est := entry(1, b, armtest.Candidate("fa-cand", 2, func(a *armtest.Spec) { a.TPOT = 10.8 }).Build(100))
 	est.Annotation = Annotation{At: "2025-06-03T10:00:00Z", Author: "ana", Note: injection, Tags: []string{"decode", "+1"},
-		StatusOverride: compare.Offset, OverrideReason: "@ops: second look at the copies"}
+		StatusOverride: string(compare.Offset), OverrideReason: "@ops: second look at the copies"}
 	est.History = []Annotation{{At: "2025-06-02T10:00:00Z", Author: "ana", Note: "first look"}, est.Annotation}
 	est.Files = map[int64][]string{1: {"bundles/base/result.json", "bundles/base/server.log"}}
-	zero := entry(2, b, candArm("zero-cand", 3, func(*synthArm) {}).build(200))
-	off := entry(3, b, candArm("offset-cand", 4, func(a *synthArm) {
-		a.ttft, a.tpot, a.copies, a.shape = 54, 12.5, 4, model.ShapeIntermittent
-	}).build(300))
-	fb := entry(4, b, candArm("-fallback", 5, func(a *synthArm) {
-		a.resolved, a.tpot, a.fallback = "FLASH_ATTN", 11.6, "Cannot use FLASHINFER backend: not installed"
-	}).build(400))
-	want := []string{compare.Established, compare.Zero, compare.Offset, compare.NotEstablished}
+	zero := entry(2, b, armtest.Candidate("zero-cand", 3, nil).Build(200))
+	off := entry(3, b, armtest.Candidate("offset-cand", 4, func(a *armtest.Spec) {
+		a.TTFT, a.TPOT, a.Copies, a.Shape = 54, 12.5, 4, model.ShapeIntermittent
+	}).Build(300))
+	fb := entry(4, b, armtest.Candidate("-fallback", 5, func(a *armtest.Spec) {
+		a.Resolved, a.TPOT, a.Fallback = "FLASH_ATTN", 11.6, "Cannot use FLASHINFER backend: not installed"
+	}).Build(400))
+	want := []compare.Status{compare.Established, compare.Zero, compare.Offset, compare.NotEstablished}
 	out := []Entry{est, zero, off, fb}
 	for i, e := range out {
 		if e.Record.Status != want[i] {
@@ -228,7 +143,7 @@ func TestFlattenRecord(t *testing.T) {
 	checks := map[string]any{
 		"stack_fingerprint.driver_version.baseline":  "550.54.15",
 		"path.resolved_backend.candidate":            "FLASHINFER",
-		"status":                                     compare.Established,
+		"status":                                     string(compare.Established),
 		"hardware_sku.state":                         compare.Same,
 		"perf.tpot.n":                                "5, 5",
 		"arms.baseline.runs":                         "1, 2, 3, 4, 5",

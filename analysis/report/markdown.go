@@ -41,7 +41,7 @@ func markdownEntry(b *strings.Builder, e Entry) {
 	}
 	fmt.Fprintf(b, "Baseline: %d runs (%s); candidate: %d runs (%s).\n\n",
 		len(r.Arms.Baseline.Runs), ids(r.Arms.Baseline.Runs), len(r.Arms.Candidate.Runs), ids(r.Arms.Candidate.Runs))
-	if a.StatusOverride != "" && a.StatusOverride != r.Status {
+	if a.StatusOverride != "" && a.StatusOverride != string(r.Status) {
 		fmt.Fprintf(b, "**Verdict: %s** (analyst override of the proposed `%s`", a.StatusOverride, r.Status)
 		if a.OverrideReason != "" {
 			fmt.Fprintf(b, ": %s", mdInline(a.OverrideReason))

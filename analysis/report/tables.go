@@ -92,7 +92,7 @@ func orDash(s string) string {
 func causesText(rec compare.Record) string {
 	parts := make([]string, len(rec.Causes))
 	for i, c := range rec.Causes {
-		parts[i] = c.Code + ": " + c.Reason
+		parts[i] = string(c.Code) + ": " + c.Reason
 	}
 	return strings.Join(parts, "; ")
 }
@@ -169,7 +169,7 @@ func verdictsTable(entries []Entry) *table {
 	t.cols = append(t.cols, analystCols...)
 	for _, e := range entries {
 		a := e.Annotation
-		row := []any{e.ID, timeValue(e.SavedAt), e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Status(), e.Record.Status, causesText(e.Record)}
+		row := []any{e.ID, timeValue(e.SavedAt), e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Status(), string(e.Record.Status), causesText(e.Record)}
 		for _, k := range stages {
 			d, ok := e.Record.Perf[k]
 			if !ok {
@@ -346,7 +346,7 @@ func evidenceTable(entries []Entry) *table {
 			row("backend_line", "", l.Arm, l.Run, l.Line, l.Runs, nil, nil, nil, nil, l.Text, "")
 		}
 		for _, c := range r.Causes {
-			row("cause", c.Code, "", nil, nil, nil, nil, nil, nil, nil, c.Reason, "")
+			row("cause", string(c.Code), "", nil, nil, nil, nil, nil, nil, nil, c.Reason, "")
 		}
 		o := r.Overhead
 		state := "unmeasured"

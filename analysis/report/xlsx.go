@@ -40,7 +40,7 @@ const (
 )
 
 // Status fill colours (Excel's good / neutral / bad palette).
-var statusFill = map[string]string{
+var statusFill = map[compare.Status]string{
 	compare.Established:    "C6EFCE", // green
 	compare.Zero:           "D9D9D9", // grey
 	compare.Offset:         "FFEB9C", // amber
@@ -72,11 +72,12 @@ const maxSheetRows = 1048576
 type styles struct {
 	header, title int
 	byKind        map[kind]int
-	status, state map[string]int
+	status        map[compare.Status]int
+	state         map[string]int
 }
 
 func newStyles(f *excelize.File) (*styles, error) {
-	s := &styles{byKind: map[kind]int{}, status: map[string]int{}, state: map[string]int{}}
+	s := &styles{byKind: map[kind]int{}, status: map[compare.Status]int{}, state: map[string]int{}}
 	var err error
 	if s.header, err = f.NewStyle(&excelize.Style{
 		Font:      &excelize.Font{Bold: true},
@@ -116,7 +117,7 @@ func (s *styles) style(k kind, v any) int {
 	switch k {
 	case kStatus:
 		if str, ok := v.(string); ok {
-			return s.status[str]
+			return s.status[compare.Status(str)]
 		}
 		return 0
 	case kState:
@@ -430,7 +431,7 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 			}
 		}
 		head := fmt.Sprintf("#%d %s: %s", e.ID, title(e), e.Status())
-		if e.Status() != e.Record.Status {
+		if e.Status() != string(e.Record.Status) {
 			head += fmt.Sprintf(" (analyst; proposed: %s)", e.Record.Status)
 		}
 		ref, _ := excelize.CoordinatesToCellName(1, top)

@@ -29,6 +29,7 @@
 package main
 
 import (
+	"benchlens/internal/numpy"
 	"bufio"
 	"flag"
 	"fmt"
@@ -202,51 +203,6 @@ func simulate(rng *rand.Rand, n, outLen, inLen, conc, textLen, failEvery int) []
 
 // ---- numpy-compatible statistics -------------------------------------------
 
-// pairwiseSum mirrors numpy's pairwise_sum_DOUBLE (PW_BLOCKSIZE 128).
-func pairwiseSum(a []float64) float64 {
-	n := len(a)
-	switch {
-	case n < 8:
-		res := math.Copysign(0, -1)
-		for _, v := range a {
-			res += v
-		}
-		return res
-	case n <= 128:
-		var r [8]float64
-		copy(r[:], a[:8])
-		i := 8
-		for ; i < n-(n%8); i += 8 {
-			for j := 0; j < 8; j++ {
-				r[j] += a[i+j]
-			}
-		}
-		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-		for ; i < n; i++ {
-			res += a[i]
-		}
-		return res
-	default:
-		n2 := n / 2
-		n2 -= n2 % 8
-		return pairwiseSum(a[:n2]) + pairwiseSum(a[n2:])
-	}
-}
-
-func npSum(a []float64) float64 { return 0 + pairwiseSum(a) }
-
-func npMean(a []float64) float64 { return npSum(a) / float64(len(a)) }
-
-func npStd(a []float64) float64 {
-	m := npMean(a)
-	x := make([]float64, len(a))
-	for i, v := range a {
-		d := v - m
-		x[i] = d * d
-	}
-	return math.Sqrt(npSum(x) / float64(len(a)))
-}
-
 // sorted returns a sorted copy.
 func sorted(a []float64) []float64 {
 	s := append([]float64(nil), a...)
@@ -296,7 +252,7 @@ func vllmStats(x []float64) stats {
 		x = []float64{0}
 	}
 	s := sorted(x)
-	return stats{npMean(x) * 1000, npMedian(s) * 1000, npStd(x) * 1000, npPercentile(s, 99) * 1000}
+	return stats{numpy.Mean(x) * 1000, npMedian(s) * 1000, numpy.Std(x) * 1000, npPercentile(s, 99) * 1000}
 }
 
 // ---- JSON writing (Python json.dump style) ----------------------------------
