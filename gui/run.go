@@ -133,7 +133,7 @@ func (v *runView) display(rd compare.RunData) {
 	add("Node", manifestSection(r.Manifest, "node"))
 	add("Workload", manifestSection(r.Manifest, "workload"))
 	add("Hardware SKU", r.Manifest.String("hardware_sku"))
-	add("Change", r.Manifest.String("change"))
+	add("Change", r.Manifest.Change().What)
 	for _, l := range rd.Logs {
 		add("Engine", strings.TrimSpace(fmt.Sprintf("%s %s on %s, dtype %s, %s", l.Engine, l.Version, l.Platform, l.Dtype, l.Eager)))
 		if kv := l.KVCache; len(kv) > 0 {

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -31,7 +33,45 @@ func ParseManifest(name string, data []byte) (model.Manifest, error) {
 	if role, _ := m["role"].(string); role != "" && role != "baseline" && role != "candidate" && role != "other" {
 		return nil, &position.Error{File: name, Offset: -1, Err: fmt.Errorf("role %q: expected baseline, candidate or other", role)}
 	}
+	if err := checkChange(m["change"]); err != nil {
+		return nil, &FileError{File: name, Offset: -1, Err: err}
+	}
 	return model.Manifest(m), nil
+}
+
+// checkChange accepts the change as free text or as {what, fields, path} (METHOD.md rule 10).
+func checkChange(v any) error {
+	switch c := v.(type) {
+	case nil, string:
+		return nil
+	case map[string]any:
+		for k, x := range c {
+			switch k {
+			case "what":
+				if _, ok := x.(string); !ok {
+					return fmt.Errorf("change.what: expected a string")
+				}
+			case "fields":
+				list, ok := x.([]any)
+				if !ok && x != nil {
+					return fmt.Errorf("change.fields: expected a list of record fields such as workload.model_name")
+				}
+				for i, f := range list {
+					if s, ok := f.(string); !ok || s == "" {
+						return fmt.Errorf("change.fields[%d]: expected a record field such as workload.model_name", i)
+					}
+				}
+			case "path":
+				if p, _ := x.(string); !slices.Contains(model.ChangePaths, p) {
+					return fmt.Errorf("change.path %v: expected one of %s", x, strings.Join(model.ChangePaths, ", "))
+				}
+			default:
+				return fmt.Errorf("change.%s: unknown key (expected what, fields, path)", k)
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("change: expected text or {what, fields, path}")
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)

@@ -46,3 +46,60 @@ func (m Manifest) String(path ...string) string {
 		return fmt.Sprint(v)
 	}
 }
+
+// Change is what a manifest declares the change under test to be (METHOD.md rule 10):
+// `change: {what: "FP8 weights", fields: [workload.model_name], path: attention}`, or the
+// free-text form `change: "FP8 weights"`, which declares no fields.
+type Change struct {
+	What   string   `json:"what" yaml:"what"`
+	Fields []string `json:"fields,omitempty" yaml:"fields,omitempty"` // record fields the change alters on purpose: workload.model_name
+	Path   string   `json:"path,omitempty" yaml:"path,omitempty"`     // the operator path it targets; "" means DefaultChangePath
+}
+
+// ChangePaths are the operator paths a change may target; DefaultChangePath when none is given.
+var ChangePaths = []string{"attention", "linear", "moe", "sampler", "communication", "graph", "other"}
+
+// DefaultChangePath is the path of a change that names none.
+const DefaultChangePath = "attention"
+
+// Change returns the declared change, structured or free text; the zero Change when none.
+func (m Manifest) Change() Change {
+	switch v := m["change"].(type) {
+	case string:
+		return Change{What: v}
+	case map[string]any:
+		c := Change{What: Manifest(v).String("what"), Path: Manifest(v).String("path")}
+		if list, ok := v["fields"].([]any); ok {
+			for _, f := range list {
+				if s, ok := f.(string); ok {
+					c.Fields = append(c.Fields, s)
+				}
+			}
+		}
+		return c
+	}
+	return Change{}
+}
+
+// TargetPath is the operator path the change targets, DefaultChangePath unless declared.
+func (c Change) TargetPath() string {
+	if c.Path == "" {
+		return DefaultChangePath
+	}
+	return c.Path
+}
+
+// Declares reports whether the change names a record field, given as section.key
+// ("workload.model_name") or, for a section that is one value, the section ("hardware_sku").
+func (c Change) Declares(section, key string) bool {
+	name := section
+	if key != "" {
+		name += "." + key
+	}
+	for _, f := range c.Fields {
+		if f == name || (key != "" && f == key) {
+			return true
+		}
+	}
+	return false
+}
