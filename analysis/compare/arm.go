@@ -26,17 +26,22 @@ type Arm struct {
 	memo  *memo      // shared by copies of an arm made with NewArm
 }
 
-// memo keeps an arm's per-run statistics for each set of bucket edges, so comparing the same
-// arm again (the app switching between arms) costs nothing.
+// memo keeps each run's statistics for each set of bucket edges, so comparing the same arm
+// again (the app switching between arms, or a sweep compared point by point) costs nothing.
 type memo struct {
-	mu      sync.Mutex
-	byEdges map[edges][]runStats
+	mu    sync.Mutex
+	byRun map[memoKey]runStats
+}
+
+type memoKey struct {
+	run *model.Run
+	e   edges
 }
 
 // NewArm returns an arm that remembers its per-run statistics between comparisons. The runs
 // must not change afterwards.
 func NewArm(label string, runs []RunData) Arm {
-	return Arm{Label: label, Runs: runs, memo: &memo{byEdges: map[edges][]runStats{}}}
+	return Arm{Label: label, Runs: runs, memo: &memo{byRun: map[memoKey]runStats{}}}
 }
 
 // stageMetric is a metric compared stage by stage (rule 4).
@@ -165,6 +170,15 @@ func (a Arm) inputLens() []float64 {
 				out = append(out, float64(r.InputLen))
 			}
 		}
+	}
+	return out
+}
+
+// subset is the arm restricted to the runs at idx, sharing the arm's memo.
+func (a Arm) subset(idx []int) Arm {
+	out := Arm{Label: a.Label, memo: a.memo}
+	for _, i := range idx {
+		out.Runs = append(out.Runs, a.Runs[i])
 	}
 	return out
 }

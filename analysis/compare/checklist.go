@@ -35,16 +35,21 @@ func (r Record) Checklist() []Check {
 
 	// Conditions.
 	cond := Check{Name: "conditions", State: CheckOK, Reason: "every recorded field is the same on both sides"}
-	var differs, unknown []string
+	var differs, unknown, declared []string
 	for _, f := range r.conditionFields() {
-		switch f.state {
-		case Differs:
+		switch {
+		case f.declared:
+			declared = append(declared, f.name)
+		case f.state == Differs:
 			differs = append(differs, f.name)
-		case Unknown:
+		case f.state == Unknown:
 			if f.required {
 				unknown = append(unknown, f.name)
 			}
 		}
+	}
+	if len(declared) > 0 {
+		cond.Reason = "every recorded field but the declared change is the same on both sides"
 	}
 	switch {
 	case len(differs) > 0:
@@ -53,6 +58,13 @@ func (r Record) Checklist() []Check {
 	case len(unknown) > 0:
 		cond.State, cond.Reason = CheckWarn, "not recorded: "+strings.Join(unknown, ", ")
 		cond.Hint = "write " + strings.Join(unknown, ", ") + " into bundle.yaml"
+	}
+	if len(declared) > 0 {
+		what := ""
+		if r.Change != nil && r.Change.What != "" {
+			what = " (" + r.Change.What + ")"
+		}
+		cond.Reason += "; declared change" + what + ": " + strings.Join(declared, ", ")
 	}
 	out = append(out, cond)
 
@@ -163,15 +175,15 @@ func (r Record) Checklist() []Check {
 }
 
 type fieldState struct {
-	name, state string
-	required    bool
+	name, state        string
+	required, declared bool
 }
 
 // conditionFields lists every condition field of the record, in a stable order.
 func (r Record) conditionFields() []fieldState {
 	var out []fieldState
 	for _, c := range r.Conditions() {
-		out = append(out, fieldState{c.Name, c.State, c.Required})
+		out = append(out, fieldState{c.Name, c.State, c.Required, c.Declared})
 	}
 	return out
 }

@@ -11,9 +11,21 @@ import (
 )
 
 // Compare checks the evidence of METHOD.md for a baseline and a candidate arm and proposes a
-// verdict with its causes. It never fails: missing evidence becomes causes and warnings.
+// verdict with its causes. It never fails: missing evidence becomes causes and warnings. Arms
+// that hold several load points are compared point by point (rule 9).
 func Compare(base, cand Arm, set Settings) Record {
 	set = set.withDefaults()
+	bp, cp := base.points(), cand.points()
+	if len(bp) <= 1 && len(cp) <= 1 {
+		rec, _, _ := compareOne(base, cand, set)
+		return rec
+	}
+	return compareSweep(base, cand, bp, cp, set)
+}
+
+// compareOne applies rules 1-8 to two arms taken as one condition each. It also returns the
+// arms with their per-run statistics computed.
+func compareOne(base, cand Arm, set Settings) (Record, Arm, Arm) {
 	rec := Record{
 		Perf:     map[string]StageDelta{},
 		Causes:   []Cause{},
@@ -55,7 +67,7 @@ func Compare(base, cand Arm, set Settings) Record {
 		rec.Notes = append(rec.Notes, "overhead: unmeasured (no profiler traces)")
 	}
 	rec.Reproduce = recipe(base, cand)
-	return rec
+	return rec, base, cand
 }
 
 func repeatField(nb, nc int) Field {

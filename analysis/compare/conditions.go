@@ -153,6 +153,10 @@ func sameValue(a, b string) bool {
 // conditions applies rule 1 and fills the record's condition sections.
 func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 	rec.StackFingerprint, rec.Node, rec.Workload = map[string]Field{}, map[string]Field{}, map[string]Field{}
+	change := declaredChange(base, cand)
+	if len(change.Fields) > 0 || change.Path != "" { // the structured form; free text stays in the manifest
+		rec.Change = &change
+	}
 	var env, load, unverified []string
 	for _, f := range conditionFields {
 		bv, bMixed, bNote := f.armValue(base)
@@ -174,6 +178,7 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 			notes = append(notes, "candidate: "+cNote)
 		}
 		fld.Note = strings.Join(notes, "; ")
+		fld.Declared = fld.State == Differs && change.Declares(f.section, f.key)
 		switch f.section {
 		case "stack_fingerprint":
 			rec.StackFingerprint[f.key] = fld
@@ -186,6 +191,8 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 		}
 		label := f.name()
 		switch {
+		case fld.Declared:
+			// the change itself: reported as such, not as drift
 		case fld.State == Differs && f.load:
 			load = append(load, fmt.Sprintf("%s (%s vs %s)", label, orUnknown(bv), orUnknown(cv)))
 		case fld.State == Differs:
@@ -209,6 +216,18 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 			" (record them in bundle.yaml)"})
 	}
 	return causes
+}
+
+// declaredChange is the change the candidate's manifests declare, else the baseline's.
+func declaredChange(base, cand Arm) model.Change {
+	for _, a := range []Arm{cand, base} {
+		for _, rd := range a.Runs {
+			if c := rd.Run.Manifest.Change(); c.What != "" || len(c.Fields) > 0 {
+				return c
+			}
+		}
+	}
+	return model.Change{}
 }
 
 func orUnknown(s string) string {

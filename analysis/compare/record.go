@@ -60,6 +60,13 @@ type Record struct {
 	// DataQuality lists the runs' warnings about their data (implausible values, replaced
 	// characters), each naming its arm and run.
 	DataQuality []string `json:"data_quality,omitempty" yaml:"data_quality,omitempty"`
+	// Rule 9, for arms that ran several load points: each matched point's own verdict, where
+	// each status holds, and the points one arm ran alone.
+	LoadPoints []LoadPointResult `json:"load_points,omitempty" yaml:"load_points,omitempty"`
+	HoldsUnder string            `json:"holds_under,omitempty" yaml:"holds_under,omitempty"`
+	Unmatched  []UnmatchedPoint  `json:"unmatched,omitempty" yaml:"unmatched,omitempty"`
+	// Change is the change the manifests declare (rule 10); its fields are reported as the change.
+	Change *model.Change `json:"change,omitempty" yaml:"change,omitempty"`
 }
 
 // Condition states.
@@ -75,7 +82,8 @@ type Field struct {
 	Candidate string `json:"candidate" yaml:"candidate"`
 	State     string `json:"state" yaml:"state"` // same, differs, unknown
 	Required  bool   `json:"required,omitempty" yaml:"required,omitempty"`
-	Note      string `json:"note,omitempty" yaml:"note,omitempty"` // e.g. runs of one arm disagree, manifest vs file
+	Note      string `json:"note,omitempty" yaml:"note,omitempty"`                       // e.g. runs of one arm disagree, manifest vs file
+	Declared  bool   `json:"declared_change,omitempty" yaml:"declared_change,omitempty"` // differs because the change says so (rule 10)
 }
 
 // Cause is a cause code with a one-line reason.

@@ -53,17 +53,12 @@ func prepare(arms []Arm, e edges) {
 	var todo []job
 	for k := range arms {
 		a := &arms[k]
-		if a.memo != nil {
-			a.memo.mu.Lock()
-			st, ok := a.memo.byEdges[e]
-			a.memo.mu.Unlock()
-			if ok {
-				a.stats = st
-				continue
-			}
-		}
 		a.stats = make([]runStats, len(a.Runs))
 		for i := range a.Runs {
+			if st, ok := a.remembered(a.Runs[i].Run, e); ok {
+				a.stats[i] = st
+				continue
+			}
 			todo = append(todo, job{a, i})
 		}
 	}
@@ -83,13 +78,23 @@ func prepare(arms []Arm, e edges) {
 	}
 	close(jobs)
 	wg.Wait()
-	for k := range arms {
-		if a := &arms[k]; a.memo != nil {
-			a.memo.mu.Lock()
-			a.memo.byEdges[e] = a.stats
-			a.memo.mu.Unlock()
+	for _, j := range todo {
+		if j.a.memo != nil {
+			j.a.memo.mu.Lock()
+			j.a.memo.byRun[memoKey{j.a.Runs[j.i].Run, e}] = j.a.stats[j.i]
+			j.a.memo.mu.Unlock()
 		}
 	}
+}
+
+func (a *Arm) remembered(r *model.Run, e edges) (runStats, bool) {
+	if a.memo == nil {
+		return nil, false
+	}
+	a.memo.mu.Lock()
+	defer a.memo.mu.Unlock()
+	st, ok := a.memo.byRun[memoKey{r, e}]
+	return st, ok
 }
 
 // computeRunStats returns the medians of TTFT, TPOT, E2EL and ITL per bucket for a run with
@@ -106,6 +111,9 @@ func computeRunStats(r *model.Run, e edges) runStats {
 				out[statKey{m, bucketAll}] = v.F()
 			} else if v, ok := r.Summary[m].Stat("mean"); ok {
 				out[statKey{m, bucketAll}] = v.F()
+			}
+			if v, ok := r.Summary[m]["p99"]; ok && v.Known() {
+				out[statKey{m, tailP99}] = v.F()
 			}
 		}
 		return out

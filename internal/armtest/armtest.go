@@ -4,6 +4,7 @@
 package armtest
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -26,6 +27,7 @@ type Spec struct {
 	InputLen   func(i int) int // nil: 512 + (i*37)%1024, the same request set in every arm
 	ColdStart  bool            // one request past the declared warm-up is slow
 	Seed       uint64
+	Model      string // the result file's model; "" means "m"
 	// MaxConcurrency and RequestRate are the run's load point (0: unknown; RequestRate
 	// defaults to +Inf, unthrottled).
 	MaxConcurrency float64
@@ -84,7 +86,7 @@ func (a Spec) RunData(firstID int64) []compare.RunData {
 	rng := rand.New(rand.NewPCG(a.Seed+1, 7))
 	for r := range a.Runs {
 		run := model.NewRun("vllm")
-		run.ID, run.Label, run.Model, run.Role = firstID+int64(r), a.Label, "m", "other"
+		run.ID, run.Label, run.Model, run.Role = firstID+int64(r), a.Label, cmp.Or(a.Model, "m"), "other"
 		run.Date, run.Era, run.Bundle = "2025-06-01T10:00:00", "G (vLLM >=0.10)", "bundles/"+a.Label
 		run.Manifest = a.Manifest
 		runNoise := 1 + 0.004*rng.NormFloat64()

@@ -1,0 +1,339 @@
+package compare
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"benchlens/analysis/stats"
+	"benchlens/model"
+)
+
+// LoadDependent is rule 9's cause: the verdict holds at some load points and not at others.
+const LoadDependent CauseCode = "load_dependent"
+
+// LoadPointResult is one load point both arms ran, with its own verdict (rule 9).
+type LoadPointResult struct {
+	model.LoadPoint `yaml:",inline"`
+	Label           string                `json:"label" yaml:"label"` // "concurrency 64"
+	Repeats         PerArm[int]           `json:"repeats" yaml:"repeats"`
+	Runs            PerArm[[]int64]       `json:"runs" yaml:"runs"`
+	Status          Status                `json:"status" yaml:"status"`
+	Causes          []Cause               `json:"causes" yaml:"causes"`
+	Deltas          map[string]StageDelta `json:"deltas" yaml:"deltas"` // ttft, tpot, itl, e2el, e2e_throughput
+	Curve           PerArm[CurvePoint]    `json:"curve" yaml:"curve"`
+}
+
+// UnmatchedPoint is a load point only one arm ran: listed, never called drift.
+type UnmatchedPoint struct {
+	model.LoadPoint `yaml:",inline"`
+	Label           string  `json:"label" yaml:"label"`
+	Arm             string  `json:"arm" yaml:"arm"` // baseline or candidate
+	Runs            []int64 `json:"runs" yaml:"runs"`
+}
+
+// PerArm is a value for each arm.
+type PerArm[T any] struct {
+	Baseline  T `json:"baseline" yaml:"baseline"`
+	Candidate T `json:"candidate" yaml:"candidate"`
+}
+
+// CurvePoint is an arm's position on the load curves at one point: output throughput against
+// TTFT and TPOT (p50 and p99), each the median over the repeats with their range.
+type CurvePoint struct {
+	Throughput Spread `json:"output_tok_s" yaml:"output_tok_s"`
+	TTFTP50    Spread `json:"ttft_p50_ms" yaml:"ttft_p50_ms"`
+	TTFTP99    Spread `json:"ttft_p99_ms" yaml:"ttft_p99_ms"`
+	TPOTP50    Spread `json:"tpot_p50_ms" yaml:"tpot_p50_ms"`
+	TPOTP99    Spread `json:"tpot_p99_ms" yaml:"tpot_p99_ms"`
+}
+
+// Spread is the median of the per-run values and their lowest and highest.
+type Spread struct {
+	Median model.Num `json:"median" yaml:"median"`
+	Min    model.Num `json:"min" yaml:"min"`
+	Max    model.Num `json:"max" yaml:"max"`
+}
+
+// statusRank orders verdicts best first (rule 9).
+var statusRank = map[Status]int{Established: 0, Offset: 1, Zero: 2, NotEstablished: 3}
+
+// pointGroup is the runs of an arm at one load point.
+type pointGroup struct {
+	point model.LoadPoint
+	idx   []int
+}
+
+// points groups the arm's runs by load point, ordered by concurrency, then rate.
+func (a Arm) points() []pointGroup {
+	var out []pointGroup
+	for i, rd := range a.Runs {
+		p := model.PointOf(rd.Run)
+		k := slices.IndexFunc(out, func(g pointGroup) bool { return g.point.Same(p) })
+		if k < 0 {
+			out = append(out, pointGroup{point: p})
+			k = len(out) - 1
+		}
+		out[k].idx = append(out[k].idx, i)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].point.Less(out[j].point) })
+	return out
+}
+
+// compareSweep matches the arms' load points and applies rules 1-8 at each matched point; the
+// top-level record pools the matched runs for its sections and takes its status and causes
+// from the points (rule 9).
+func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
+	type pair struct{ b, c pointGroup }
+	var pairs []pair
+	var unmatched []UnmatchedPoint
+	used := make([]bool, len(cp))
+	for _, b := range bp {
+		k := -1
+		for j, c := range cp {
+			if !used[j] && c.point.Same(b.point) {
+				k = j
+				break
+			}
+		}
+		if k < 0 {
+			unmatched = append(unmatched, unmatchedPoint(b, base, "baseline"))
+			continue
+		}
+		used[k] = true
+		pairs = append(pairs, pair{b, cp[k]})
+	}
+	for j, c := range cp {
+		if !used[j] {
+			unmatched = append(unmatched, unmatchedPoint(c, cand, "candidate"))
+		}
+	}
+	if len(pairs) == 0 {
+		rec, _, _ := compareOne(base, cand, set)
+		rec.Unmatched = unmatched
+		rec.Notes = append(rec.Notes, "the arms share no load point: compared as one condition each")
+		return rec
+	}
+
+	var bIdx, cIdx []int
+	var subs []Record
+	var results []LoadPointResult
+	for _, p := range pairs {
+		sub, sb, sc := compareOne(base.subset(p.b.idx), cand.subset(p.c.idx), set)
+		subs = append(subs, sub)
+		results = append(results, LoadPointResult{
+			LoadPoint: p.b.point, Label: p.b.point.Label(),
+			Repeats: PerArm[int]{len(p.b.idx), len(p.c.idx)},
+			Runs:    PerArm[[]int64]{sb.ids(), sc.ids()},
+			Status:  sub.Status, Causes: sub.Causes,
+			Deltas: sub.Perf,
+			Curve:  PerArm[CurvePoint]{curvePoint(sb), curvePoint(sc)},
+		})
+		bIdx, cIdx = append(bIdx, p.b.idx...), append(cIdx, p.c.idx...)
+	}
+	rec, _, _ := compareOne(base.subset(bIdx), cand.subset(cIdx), set)
+	rec.Arms = Arms{ArmInfo{base.Label, base.ids()}, ArmInfo{cand.Label, cand.ids()}}
+	rec.LoadPoints, rec.Unmatched = results, unmatched
+	pointConditions(&rec, subs)
+	pointVerdict(&rec, results)
+	rec.Notes = slices.DeleteFunc(rec.Notes, func(n string) bool { return strings.HasPrefix(n, "stage mismatch") })
+	rec.Notes = append([]string{fmt.Sprintf("%d load points matched: perf and buckets pool their runs; each point's own verdict is under load_points", len(results))}, rec.Notes...)
+	if len(unmatched) > 0 {
+		var names []string
+		for _, u := range unmatched {
+			names = append(names, u.Label+" ("+u.Arm+" only)")
+		}
+		rec.Notes = append(rec.Notes, "unmatched load points, not compared: "+strings.Join(names, ", "))
+	}
+	return rec
+}
+
+func unmatchedPoint(g pointGroup, a Arm, side string) UnmatchedPoint {
+	return UnmatchedPoint{LoadPoint: g.point, Label: g.point.Label(), Arm: side, Runs: a.subset(g.idx).ids()}
+}
+
+// curvePoint summarises a prepared arm's runs for the load curves.
+func curvePoint(a Arm) CurvePoint {
+	spread := func(metric, stat string) Spread {
+		xs := a.values(metric, stat)
+		if len(xs) == 0 {
+			return Spread{model.Unknown, model.Unknown, model.Unknown}
+		}
+		return Spread{model.Num(stats.Median(xs)), model.Num(slices.Min(xs)), model.Num(slices.Max(xs))}
+	}
+	return CurvePoint{Throughput: spread("e2e_throughput", bucketAll),
+		TTFTP50: spread(model.TTFT, bucketAll), TTFTP99: spread(model.TTFT, tailP99),
+		TPOTP50: spread(model.TPOT, bucketAll), TPOTP99: spread(model.TPOT, tailP99)}
+}
+
+// pointConditions replaces the pooled workload fields by the points' own: a field is as bad
+// as it is at its worst point, so the sweep's own variation is not called drift.
+func pointConditions(rec *Record, subs []Record) {
+	worst := map[string]int{Same: 0, Unknown: 1, Differs: 2}
+	for key, f := range rec.Workload {
+		state, seen := Same, false
+		for _, s := range subs {
+			if sf, ok := s.Workload[key]; ok {
+				seen = true
+				if worst[sf.State] > worst[state] {
+					state = sf.State
+				}
+			}
+		}
+		if seen && state != f.State {
+			f.State = state
+			if state == Same {
+				f.Note = strings.TrimPrefix(f.Note+"; one value per load point", "; ")
+			}
+			rec.Workload[key] = f
+		}
+	}
+	lo, hi := [2]int{1 << 30, 1 << 30}, [2]int{}
+	for _, s := range subs {
+		for i := range 2 {
+			lo[i], hi[i] = min(lo[i], s.Measurement.Repeats[i]), max(hi[i], s.Measurement.Repeats[i])
+		}
+	}
+	per := func(i int) string {
+		if lo[i] == hi[i] {
+			return fmt.Sprintf("%d per point", lo[i])
+		}
+		return fmt.Sprintf("%d-%d per point", lo[i], hi[i])
+	}
+	rc := Field{Baseline: per(0), Candidate: per(1), State: Same}
+	if rc.Baseline != rc.Candidate {
+		rc.State = Differs
+	}
+	rec.Workload["repeat_count"] = rc
+	rec.Measurement.Repeats = lo
+	rec.Measurement.Advice = nil
+	for _, s := range subs {
+		for _, a := range s.Measurement.Advice {
+			if !slices.Contains(rec.Measurement.Advice, a) {
+				rec.Measurement.Advice = append(rec.Measurement.Advice, a)
+			}
+		}
+	}
+}
+
+// pointVerdict applies rule 9: the common status when every point agrees, else the best
+// status reached with cause load_dependent; holds_under says where each status holds.
+func pointVerdict(rec *Record, points []LoadPointResult) {
+	best := NotEstablished
+	for _, p := range points {
+		if statusRank[p.Status] < statusRank[best] {
+			best = p.Status
+		}
+	}
+	var at []LoadPointResult
+	var elsewhere []string
+	for _, p := range points {
+		if p.Status == best {
+			at = append(at, p)
+		} else {
+			elsewhere = append(elsewhere, fmt.Sprintf("%s (%s)", p.Label, p.Status))
+		}
+	}
+	rec.Status = best
+	rec.Causes = mergeCauses(at)
+	if len(elsewhere) > 0 {
+		rec.Causes = append(rec.Causes, Cause{LoadDependent, fmt.Sprintf("%s at %s; not at %s",
+			best, pointRange(points, best), strings.Join(elsewhere, ", "))})
+	}
+	rec.HoldsUnder = holdsUnder(points)
+}
+
+// mergeCauses joins the causes of several points: one cause per code, its reason once when
+// every point gives the same, else per point.
+func mergeCauses(points []LoadPointResult) []Cause {
+	var codes []CauseCode
+	reasons := map[CauseCode][]string{}
+	for _, p := range points {
+		for _, c := range p.Causes {
+			if _, ok := reasons[c.Code]; !ok {
+				codes = append(codes, c.Code)
+			}
+			reasons[c.Code] = append(reasons[c.Code], "at "+p.Label+": "+c.Reason)
+		}
+	}
+	out := make([]Cause, 0, len(codes))
+	for _, code := range codes {
+		rs := reasons[code]
+		first := rs[0][strings.Index(rs[0], ": ")+2:]
+		same := len(rs) == len(points)
+		for _, r := range rs {
+			same = same && r[strings.Index(r, ": ")+2:] == first
+		}
+		if same {
+			out = append(out, Cause{code, first})
+		} else {
+			out = append(out, Cause{code, strings.Join(rs, "; ")})
+		}
+	}
+	return out
+}
+
+// holdsUnder says in one line where each status holds, best first:
+// "established at concurrency 1-16; offset at 64".
+func holdsUnder(points []LoadPointResult) string {
+	var statuses []Status
+	for _, p := range points {
+		if !slices.Contains(statuses, p.Status) {
+			statuses = append(statuses, p.Status)
+		}
+	}
+	slices.SortFunc(statuses, func(a, b Status) int { return statusRank[a] - statusRank[b] })
+	parts := make([]string, len(statuses))
+	for i, s := range statuses {
+		r := pointRange(points, s)
+		if i > 0 {
+			r = strings.TrimPrefix(strings.TrimPrefix(r, "concurrency "), "rate ")
+		}
+		parts[i] = fmt.Sprintf("%s at %s", s, r)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// pointRange names the points at a status along the sweep's axis, runs of neighbouring points
+// as ranges: "concurrency 1-16, 64", "rate 2-8 req/s"; other sweeps by their labels.
+func pointRange(points []LoadPointResult, s Status) string {
+	axis, unit := "", ""
+	value := func(p LoadPointResult) string { return p.Label }
+	switch {
+	case distinct(points, func(p LoadPointResult) model.Num { return p.MaxConcurrency }):
+		axis, value = "concurrency ", func(p LoadPointResult) string { return model.FormatNum(p.MaxConcurrency) }
+	case distinct(points, func(p LoadPointResult) model.Num { return p.RequestRate }):
+		axis, unit, value = "rate ", " req/s", func(p LoadPointResult) string { return model.FormatNum(p.RequestRate) }
+	}
+	var runs []string
+	for i := 0; i < len(points); i++ {
+		if points[i].Status != s {
+			continue
+		}
+		j := i
+		for j+1 < len(points) && points[j+1].Status == s {
+			j++
+		}
+		if j > i {
+			runs = append(runs, value(points[i])+"-"+value(points[j]))
+		} else {
+			runs = append(runs, value(points[i]))
+		}
+		i = j
+	}
+	return axis + strings.Join(runs, ", ") + unit
+}
+
+// distinct reports whether every point has a known, different value of the axis.
+func distinct(points []LoadPointResult, v func(LoadPointResult) model.Num) bool {
+	seen := map[float64]bool{}
+	for _, p := range points {
+		n := v(p)
+		if !n.Known() || seen[n.F()] {
+			return false
+		}
+		seen[n.F()] = true
+	}
+	return true
+}
