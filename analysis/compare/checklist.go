@@ -121,23 +121,7 @@ func (r Record) Checklist() []Check {
 	out = append(out, p)
 
 	// Stages.
-	st := Check{Name: "stages", State: CheckOK}
-	var parts []string
-	for _, k := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL, "e2e_throughput"} {
-		d, ok := r.Perf[k]
-		if !ok || !d.Delta.Known() {
-			continue
-		}
-		mark := "~"
-		switch {
-		case d.Better:
-			mark = "better"
-		case d.Worse:
-			mark = "worse"
-		}
-		parts = append(parts, fmt.Sprintf("%s %s (%+.1f%%)", k, mark, d.Delta.F()))
-	}
-	st.Reason = strings.Join(parts, ", ")
+	st := Check{Name: "stages", State: CheckOK, Reason: stageParts(r.Perf)}
 	if len(r.stageMismatchNotes()) > 0 {
 		st.State, st.Reason = CheckWarn, r.stageMismatchNotes()[0]
 		st.Hint = "report each stage: the end-to-end number hides the mismatch"
@@ -145,6 +129,9 @@ func (r Record) Checklist() []Check {
 	if r.Hotspot.HotspotStage == "none" {
 		st.State = CheckWarn
 		st.Hint = "no stage is significantly better"
+	}
+	if len(r.LoadPoints) > 0 {
+		st = r.pointStages()
 	}
 	out = append(out, st)
 
@@ -177,6 +164,43 @@ func (r Record) Checklist() []Check {
 type fieldState struct {
 	name, state        string
 	required, declared bool
+}
+
+// stageParts lists each stage's outcome: "ttft better (-9.3%), tpot ~ (+0.2%)".
+func stageParts(perf map[string]StageDelta) string {
+	var parts []string
+	for _, k := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL, "e2e_throughput"} {
+		d, ok := perf[k]
+		if !ok || !d.Delta.Known() {
+			continue
+		}
+		mark := "~"
+		switch {
+		case d.Better:
+			mark = "better"
+		case d.Worse:
+			mark = "worse"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%+.1f%%)", k, mark, d.Delta.F()))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// pointStages is the stages check of a sweep: each point's stages, since pooling points
+// of different load would mix unlike distributions.
+func (r Record) pointStages() Check {
+	st := Check{Name: "stages", State: CheckWarn, Hint: "no stage is significantly better at any load point"}
+	var parts []string
+	for _, p := range r.LoadPoints {
+		parts = append(parts, p.Label+": "+stageParts(p.Deltas))
+		for _, k := range []string{model.TTFT, model.TPOT, model.ITL} {
+			if p.Deltas[k].Better {
+				st.State, st.Hint = CheckOK, ""
+			}
+		}
+	}
+	st.Reason = strings.Join(parts, "; ")
+	return st
 }
 
 // conditionFields lists every condition field of the record, in a stable order.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"benchlens/analysis/compare"
+	"benchlens/model"
 )
 
 var checkMark = map[string]string{compare.CheckOK: "✅", compare.CheckWarn: "⚠️", compare.CheckFail: "❌"}
@@ -77,6 +78,21 @@ func markdownEntry(b *strings.Builder, e Entry) {
 			fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", k, value(d.Baseline, d.Unit), value(d.Candidate, d.Unit), delta, p)
 		}
 		b.WriteString("\n~ marks a change that is not significant; intervals in brackets.\n")
+	}
+
+	if len(r.LoadPoints) > 0 || len(r.Unmatched) > 0 {
+		b.WriteString("\n| load point | repeats | TTFT | TPOT | ITL | out tok/s | verdict |\n|---|---:|---:|---:|---:|---:|---|\n")
+		for _, p := range r.LoadPoints {
+			fmt.Fprintf(b, "| %s | %d+%d | %s | %s | %s | %s | %s |\n", mdInline(p.Label), p.Repeats.Baseline, p.Repeats.Candidate,
+				shortDelta(p.Deltas[model.TTFT]), shortDelta(p.Deltas[model.TPOT]), shortDelta(p.Deltas[model.ITL]),
+				shortDelta(p.Deltas["e2e_throughput"]), mdInline(pointVerdict(p)))
+		}
+		for _, u := range r.Unmatched {
+			fmt.Fprintf(b, "| %s | %s | | | | | unmatched (%s only) |\n", mdInline(u.Label), unmatchedRepeats(u), u.Arm)
+		}
+		if r.HoldsUnder != "" {
+			fmt.Fprintf(b, "\nHolds under: %s.\n", mdInline(r.HoldsUnder))
+		}
 	}
 
 	b.WriteString("\nEvidence:\n\n")

@@ -30,32 +30,15 @@ func Text(w io.Writer, rec compare.Record) error {
 	fmt.Fprintf(&b, "baseline:  %s (%d runs: %s)\n", textsafe.Quote(rec.Arms.Baseline.Label), len(rec.Arms.Baseline.Runs), ids(rec.Arms.Baseline.Runs))
 	fmt.Fprintf(&b, "candidate: %s (%d runs: %s)\n\n", textsafe.Quote(rec.Arms.Candidate.Label), len(rec.Arms.Candidate.Runs), ids(rec.Arms.Candidate.Runs))
 
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "stage\tbaseline\tcandidate\tdelta\tinterval\t")
-	for _, row := range stageRows {
-		d, ok := rec.Perf[row.key]
-		if !ok || !d.Baseline.Known() {
-			continue
+	if len(rec.LoadPoints) > 0 {
+		// A sweep is judged point by point: pooling unlike loads would mislead.
+		loadPointRows(&b, rec)
+	} else {
+		stageTables(&b, rec)
+		if len(rec.Unmatched) > 0 { // the points of arms that share none
+			b.WriteString("\n")
+			loadPointRows(&b, rec)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", row.title, value(d.Baseline, d.Unit), value(d.Candidate, d.Unit), Delta(d), interval(d))
-	}
-	tw.Flush()
-	if perRequest(rec) {
-		fmt.Fprintln(&b, "(one run per arm: medians and intervals over requests, n = requests or gaps)")
-	}
-
-	if len(rec.Buckets.Rows) > 0 {
-		fmt.Fprintf(&b, "\nby input length (Holm-adjusted p)")
-		if !rec.Buckets.OneLength && len(rec.Buckets.Edges) == 2 {
-			fmt.Fprintf(&b, ": short <= %.0f < mixed (all) < %.0f < long tokens", rec.Buckets.Edges[0], rec.Buckets.Edges[1])
-		}
-		fmt.Fprintln(&b)
-		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "bucket\tTTFT\tTPOT\tITL\t")
-		for _, row := range rec.Buckets.Rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", row.Bucket, Delta(row.Stages[model.TTFT]), Delta(row.Stages[model.TPOT]), Delta(row.Stages[model.ITL]))
-		}
-		tw.Flush()
 	}
 
 	fmt.Fprintln(&b, "\nevidence")
@@ -96,6 +79,37 @@ func Text(w io.Writer, rec compare.Record) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// stageTables writes the stage table and the input-length buckets.
+func stageTables(b *strings.Builder, rec compare.Record) {
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "stage\tbaseline\tcandidate\tdelta\tinterval\t")
+	for _, row := range stageRows {
+		d, ok := rec.Perf[row.key]
+		if !ok || !d.Baseline.Known() {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", row.title, value(d.Baseline, d.Unit), value(d.Candidate, d.Unit), Delta(d), interval(d))
+	}
+	tw.Flush()
+	if perRequest(rec) {
+		fmt.Fprintln(b, "(one run per arm: medians and intervals over requests, n = requests or gaps)")
+	}
+
+	if len(rec.Buckets.Rows) > 0 {
+		fmt.Fprintf(b, "\nby input length (Holm-adjusted p)")
+		if !rec.Buckets.OneLength && len(rec.Buckets.Edges) == 2 {
+			fmt.Fprintf(b, ": short <= %.0f < mixed (all) < %.0f < long tokens", rec.Buckets.Edges[0], rec.Buckets.Edges[1])
+		}
+		fmt.Fprintln(b)
+		tw = tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "bucket\tTTFT\tTPOT\tITL\t")
+		for _, row := range rec.Buckets.Rows {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", row.Bucket, Delta(row.Stages[model.TTFT]), Delta(row.Stages[model.TPOT]), Delta(row.Stages[model.ITL]))
+		}
+		tw.Flush()
+	}
 }
 
 func perRequest(rec compare.Record) bool {
