@@ -88,11 +88,11 @@ func guidellmRun(bench, args map[string]any, version string) (*model.Run, error)
 		f := fields{obj: strategy, prefix: "strategy."}
 		switch jsonx.Str(strategy["type_"]) {
 		case "synchronous":
-			run.MaxConcurrency = 1
+			run.MaxConcurrency, run.RequestRate = 1, model.Num(math.Inf(1))
 		case "concurrent":
-			run.MaxConcurrency = f.num("streams")
+			run.MaxConcurrency, run.RequestRate = f.num("streams"), model.Num(math.Inf(1))
 		case "throughput":
-			run.MaxConcurrency = f.num("max_concurrency")
+			run.MaxConcurrency, run.RequestRate = f.num("max_concurrency"), model.Num(math.Inf(1))
 		case "constant", "poisson", "async":
 			run.RequestRate = f.num("rate")
 		}

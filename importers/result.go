@@ -294,6 +294,7 @@ func parseValue(name string, v any) (string, []*model.Run, *Part, error) {
 		return model.KindResult, nil, nil, err
 	}
 	run.IdentifiedBy = id.signal
+	loadFromFolders(run, name)
 	return model.KindResult, []*model.Run{run}, nil, nil
 }
 

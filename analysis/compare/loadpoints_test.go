@@ -102,7 +102,7 @@ func TestLoadPointMatching(t *testing.T) {
 				t.Errorf("unmatched %v, want %v", un, tt.unmatched)
 			}
 			for _, p := range rec.LoadPoints {
-				if p.Repeats != (compare.PerArm[int]{4, 4}) || len(p.Runs.Baseline) != 4 {
+				if p.Repeats != (compare.PerArm[int]{Baseline: 4, Candidate: 4}) || len(p.Runs.Baseline) != 4 {
 					t.Errorf("%s: repeats %+v runs %v", p.Label, p.Repeats, p.Runs)
 				}
 				for _, c := range p.Causes {
