@@ -5,7 +5,9 @@
 // under samples/ is one arm (a bundle.yaml plus run-1, run-2, ... with the vLLM result JSON,
 // server.log, gpu.csv and, in run-1, a Kineto trace.json); each arm shows one verdict or one
 // cause of METHOD.md: established, zero, offset, a fallback, a driver change, load drift and
-// too few repeats.
+// too few repeats. Two sweep arms (sweep-baseline, sweep-candidate) ran concurrency 1, 4, 16
+// and 64, five repeats each, one folder per point: the gain holds up to 16 and is offset by
+// host-side overhead at 64 (METHOD.md rule 9).
 //
 // The files are generated deterministically by demo/gen (see Generate) and embedded in the
 // binary; a test checks that the embedded copy matches a fresh generation.

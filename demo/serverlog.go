@@ -56,11 +56,11 @@ func throughputs(d *runData) (prompt, gen float64) {
 	for _, v := range d.inputLens {
 		in += v
 	}
-	return float64(in) / d.duration, float64(numPrompts*outputLen) / d.duration
+	return float64(in) / d.duration, float64(d.a.numPrompts()*outputLen) / d.duration
 }
 
 func newServerLog(d *runData) string {
-	rng := rand.New(rand.NewPCG(seedOf(d.a.label, "log"), uint64(d.n)))
+	rng := rand.New(rand.NewPCG(seedOf(d.a.folder(), "log"), uint64(d.n)))
 	apiPID := 30000 + rng.IntN(30000)
 	corePID := apiPID + 150 + rng.IntN(60)
 	api := fmt.Sprintf("(APIServer pid=%d)", apiPID)
@@ -138,7 +138,7 @@ func newServerLog(d *runData) string {
 }
 
 func oldServerLog(d *runData) string {
-	rng := rand.New(rand.NewPCG(seedOf(d.a.label, "log"), uint64(d.n)))
+	rng := rand.New(rand.NewPCG(seedOf(d.a.folder(), "log"), uint64(d.n)))
 	pid := 2000 + rng.IntN(3000)
 	l := &logw{}
 	l.at(d.serverUp)

@@ -157,7 +157,7 @@ type attnSet struct {
 
 func kinetoTrace(d *runData) string {
 	a := d.a
-	k := &kineto{rng: rand.New(rand.NewPCG(seedOf(a.label, "trace"), 1)), cpu: 1000}
+	k := &kineto{rng: rand.New(rand.NewPCG(seedOf(a.folder(), "trace"), 1)), cpu: 1000}
 	k.pid = 30000 + k.rng.IntN(30000)
 	var at attnSet
 	switch a.trace {

@@ -56,3 +56,30 @@ func TestIdleThresholdSettingApplies(t *testing.T) {
 		t.Errorf("baseline shape %q with the default threshold, %q with 99 %%", def.Hotspot.DeviceUtilTrace.Baseline, rec.Hotspot.DeviceUtilTrace.Baseline)
 	}
 }
+
+// The demo sweep: FlashInfer's decode gain holds at concurrency 1-16 and is offset by
+// host-side overhead at 64 (rule 9).
+func TestDemoSweepVerdictsPerPoint(t *testing.T) {
+	st := openStore(t)
+	if rep := LoadDemo(st); len(rep.Errors) > 0 {
+		t.Fatal(rep.Errors)
+	}
+	rec, err := Compare(st, "sweep-baseline", "sweep-candidate", compare.DefaultSettings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]compare.Status{"concurrency 1": compare.Established, "concurrency 4": compare.Established,
+		"concurrency 16": compare.Established, "concurrency 64": compare.Offset}
+	if len(rec.LoadPoints) != 4 {
+		t.Fatalf("%d load points", len(rec.LoadPoints))
+	}
+	for _, p := range rec.LoadPoints {
+		if p.Status != want[p.Label] || p.Repeats != (compare.PerArm[int]{Baseline: 5, Candidate: 5}) {
+			t.Errorf("%s: %s %+v, want %s", p.Label, p.Status, p.Repeats, want[p.Label])
+		}
+	}
+	if rec.Status != compare.Established || !slices.Equal(rec.CauseCodes(), []compare.CauseCode{compare.LoadDependent}) ||
+		rec.HoldsUnder != "established at concurrency 1-16; offset at 64" || len(rec.Unmatched) > 0 {
+		t.Errorf("%s %v %q unmatched %v", rec.Status, rec.Causes, rec.HoldsUnder, rec.Unmatched)
+	}
+}

@@ -146,6 +146,18 @@ func (r Record) Checklist() []Check {
 	default:
 		ov.Reason = "no growth: " + overheadReason(r.Overhead)
 	}
+	var grew []string
+	for _, p := range r.LoadPoints {
+		for _, c := range p.Causes {
+			if c.Code == OffsetByOverhead {
+				grew = append(grew, "at "+p.Label+": "+c.Reason)
+			}
+		}
+	}
+	if len(grew) > 0 {
+		ov.State, ov.Reason = CheckFail, "grew "+strings.Join(grew, "; ")
+		ov.Hint = "remove the added copies, launches or syncs"
+	}
 	out = append(out, ov)
 
 	// Hotspot.

@@ -126,7 +126,7 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 			LoadPoint: p.b.point, Label: p.b.point.Label(),
 			Repeats: PerArm[int]{len(p.b.idx), len(p.c.idx)},
 			Runs:    PerArm[[]int64]{sb.ids(), sc.ids()},
-			Status:  sub.Status, Causes: sub.Causes,
+			Status:  sub.Status, Causes: append([]Cause{}, sub.Causes...),
 			Deltas: sub.Perf,
 			Curve:  PerArm[CurvePoint]{curvePoint(sb), curvePoint(sc)},
 		})
@@ -136,6 +136,12 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 	rec.Arms = Arms{ArmInfo{base.Label, base.ids()}, ArmInfo{cand.Label, cand.ids()}}
 	rec.LoadPoints, rec.Unmatched = results, unmatched
 	pointConditions(&rec, subs)
+	for _, s := range subs { // the pooled traces would average the growth away
+		if s.Overhead.Grew {
+			rec.Overhead = s.Overhead
+			break
+		}
+	}
 	pointVerdict(&rec, results)
 	rec.Notes = slices.DeleteFunc(rec.Notes, func(n string) bool { return strings.HasPrefix(n, "stage mismatch") })
 	rec.Notes = append([]string{fmt.Sprintf("%d load points matched: perf and buckets pool their runs; each point's own verdict is under load_points", len(results))}, rec.Notes...)

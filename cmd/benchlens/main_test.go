@@ -114,7 +114,7 @@ func TestDemoAndEnvironmentLibrary(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "env.db")
 	t.Setenv("BENCHLENS_DB", db)
 	out, _, code := bl(t, "demo")
-	if code != 0 || !strings.Contains(out, "imported 37 runs") {
+	if code != 0 || !strings.Contains(out, "imported 77 runs") {
 		t.Fatalf("demo: exit %d %q", code, out)
 	}
 	if _, err := os.Stat(db); err != nil {
@@ -132,12 +132,14 @@ func TestCompareGolden(t *testing.T) {
 	if _, _, code := bl(t, "--db", db, "demo"); code != 0 {
 		t.Fatal("demo failed")
 	}
-	for _, tt := range []struct{ cand, format, golden string }{
-		{"established", "text", "compare_established.golden.txt"},
-		{"fallback", "text", "compare_fallback.golden.txt"},
-		{"offset", "yaml", "compare_offset.golden.yaml"},
+	for _, tt := range []struct{ base, cand, format, golden string }{
+		{"baseline", "established", "text", "compare_established.golden.txt"},
+		{"baseline", "fallback", "text", "compare_fallback.golden.txt"},
+		{"baseline", "offset", "yaml", "compare_offset.golden.yaml"},
+		{"sweep-baseline", "sweep-candidate", "text", "compare_sweep.golden.txt"},
+		{"sweep-baseline", "sweep-candidate", "json", "compare_sweep.golden.json"},
 	} {
-		out, stderr, code := bl(t, "--db", db, "compare", "--baseline", "baseline", "--candidate", tt.cand, "--format", tt.format)
+		out, stderr, code := bl(t, "--db", db, "compare", "--baseline", tt.base, "--candidate", tt.cand, "--format", tt.format)
 		if code != 0 {
 			t.Fatalf("compare %s: exit %d %s", tt.cand, code, stderr)
 		}
