@@ -12,7 +12,8 @@ import (
 
 // Keys are the charts ForComparison builds, in the order to show them; they are stable and
 // serve as file names.
-var Keys = []string{"ttft_cdf", "tpot_cdf", "itl_cdf", "stage_deltas", "spread", "bucket_deltas", "utilisation"}
+var Keys = []string{"ttft_cdf", "tpot_cdf", "itl_cdf", "stage_deltas", "spread", "bucket_deltas", "utilisation",
+	"load_ttft", "load_tpot", "load_deltas"}
 
 // Titles of the standard charts.
 var (
@@ -43,6 +44,8 @@ var distCharts = []struct{ key, metric, xLabel, yLabel string }{
 //     y axis with stage_deltas, as the two are shown side by side.
 //   - utilisation: Timeline of every device of every run of both arms, one legend entry per
 //     arm; omitted when no arm has utilisation.
+//   - load_ttft, load_tpot, load_deltas: LoadCurves and LoadDeltas of a record whose arms ran
+//     several load points (rule 9); omitted otherwise.
 //
 // An error means a chart could not be built from data that is there.
 func ForComparison(base, cand compare.Arm, rec compare.Record) (map[string]*plot.Plot, error) {
@@ -107,7 +110,32 @@ func ForComparison(base, cand compare.Arm, rec compare.Record) (map[string]*plot
 		}
 		out["utilisation"] = p
 	}
+	if err := loadCharts(out, rec); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// loadCharts adds the load-point charts of a sweep.
+func loadCharts(out map[string]*plot.Plot, rec compare.Record) error {
+	if len(rec.LoadPoints) == 0 {
+		return nil
+	}
+	for _, c := range []struct{ key, title, metric string }{
+		{"load_ttft", TitleLoadTTFT, model.TTFT}, {"load_tpot", TitleLoadTPOT, model.TPOT}} {
+		p, err := LoadCurves(c.title, rec, c.metric)
+		if err != nil {
+			continue // no point has both numbers: nothing to draw
+		}
+		out[c.key] = p
+	}
+	ShareX(out["load_ttft"], out["load_tpot"])
+	p, err := LoadDeltas(TitleLoadDeltas, rec)
+	if err != nil {
+		return fmt.Errorf("load_deltas: %w", err)
+	}
+	out["load_deltas"] = p
+	return nil
 }
 
 // armLabels are the legend names of the arms: their labels, "baseline" and "candidate" when
