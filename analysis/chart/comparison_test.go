@@ -38,7 +38,7 @@ func TestForComparisonKeys(t *testing.T) {
 	if s.Y.Min != b.Y.Min || s.Y.Max != b.Y.Max {
 		t.Errorf("delta charts do not share y: %v..%v vs %v..%v", s.Y.Min, s.Y.Max, b.Y.Min, b.Y.Max)
 	}
-	for _, k := range chart.Keys {
+	for _, k := range want {
 		if _, err := chart.SVG(all[k], 800, 500); err != nil {
 			t.Errorf("%s: %v", k, err)
 		}
