@@ -182,7 +182,11 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 	if nCharts > 0 {
 		names = append(names, SheetCharts)
 	}
-	names = append(names, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce, SheetRecord)
+	names = append(names, SheetStages)
+	if hasLoadPoints(entries) {
+		names = append(names, SheetLoadPoints)
+	}
+	names = append(names, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce, SheetRecord)
 	if opt.Requests {
 		names = append(names, SheetRequests)
 	}
@@ -206,6 +210,15 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 		}
 		if err := writeTable(f, st, t, freezeCols); err != nil {
 			return fmt.Errorf("sheet %s: %w", t.sheet, err)
+		}
+	}
+	if hasLoadPoints(entries) {
+		lp, spans := loadPointsTable(entries)
+		if err := writeCellTable(f, st, lp); err != nil {
+			return fmt.Errorf("sheet %s: %w", SheetLoadPoints, err)
+		}
+		if err := loadPointCharts(f, st, spans, len(lp.rows)+1); err != nil {
+			return fmt.Errorf("sheet %s: %w", SheetLoadPoints, err)
 		}
 	}
 	if opt.Requests {

@@ -1,0 +1,91 @@
+package report
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"benchlens/analysis/compare"
+	"benchlens/internal/armtest"
+)
+
+// sweepEntry compares two arms that ran concurrency 1 and 16, five repeats each; the
+// candidate's decode is faster at both.
+func sweepEntry(t testing.TB) Entry {
+	t.Helper()
+	build := func(s armtest.Spec, first int64) compare.Arm {
+		var runs []compare.RunData
+		for i, c := range []float64{1, 16} {
+			s.MaxConcurrency, s.Runs, s.Seed = c, 5, s.Seed+uint64(i)
+			runs = append(runs, s.RunData(first+int64(10*i))...)
+		}
+		return compare.NewArm(s.Label, runs)
+	}
+	e := entry(9, build(armtest.Baseline("base", 1), 1),
+		build(armtest.Candidate("cand", 5, func(s *armtest.Spec) { s.TPOT = 10.8 }), 100))
+	if len(e.Record.LoadPoints) != 2 {
+		t.Fatalf("%d load points", len(e.Record.LoadPoints))
+	}
+	return e
+}
+
+func TestTextAndMarkdownListLoadPoints(t *testing.T) {
+	e := sweepEntry(t)
+	var txt, md bytes.Buffer
+	if err := Text(&txt, e.Record); err != nil {
+		t.Fatal(err)
+	}
+	if err := Markdown(&md, []Entry{e}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"by load point", "concurrency 1 ", "concurrency 16 ", "5+5", "holds under: established at concurrency 1-16"} {
+		if !strings.Contains(txt.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, txt.String())
+		}
+	}
+	if strings.Contains(txt.String(), "by input length") {
+		t.Error("a sweep's text pools the points into buckets")
+	}
+	if !strings.Contains(md.String(), "| concurrency 16 | 5+5 |") || !strings.Contains(md.String(), "Holds under: established at concurrency 1-16.") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+}
+
+// The Load points sheet has one row per point with numbers as numbers, and a native chart
+// per comparison; workbooks without sweeps have no such sheet.
+func TestXLSXLoadPoints(t *testing.T) {
+	data, f := exportXLSX(t, []Entry{sweepEntry(t)}, XLSXOptions{})
+	if !slices.Contains(f.GetSheetList(), SheetLoadPoints) {
+		t.Fatalf("sheets %v", f.GetSheetList())
+	}
+	h := header(t, f, SheetLoadPoints)
+	for row, want := range []string{"concurrency 1", "concurrency 16"} {
+		if got := raw(t, f, SheetLoadPoints, h["load point"], row+2); got != want {
+			t.Errorf("row %d: %q", row+2, got)
+		}
+		for _, col := range []string{"max_concurrency", "tpot.delta_pct", "baseline.output_tok_s", "candidate.tpot_p99"} {
+			if _, err := strconv.ParseFloat(raw(t, f, SheetLoadPoints, h[col], row+2), 64); err != nil {
+				t.Errorf("row %d %s: %v", row+2, col, err)
+			}
+		}
+	}
+	if got := fillOf(t, f, SheetLoadPoints, ref(h["status"], 2)); got != "C6EFCE" {
+		t.Errorf("status fill %q", got)
+	}
+	files := zipFiles(t, data)
+	charts := 0
+	for name, body := range files {
+		if strings.HasPrefix(name, "xl/charts/chart") && strings.Contains(body, "Load points") {
+			charts++
+		}
+	}
+	if charts != 2 {
+		t.Errorf("%d charts read the Load points sheet, want 2", charts)
+	}
+	_, plain := exportXLSX(t, testEntries(t), XLSXOptions{})
+	if slices.Contains(plain.GetSheetList(), SheetLoadPoints) {
+		t.Error("a Load points sheet without load points")
+	}
+}
