@@ -322,7 +322,7 @@ func TestImportWhileAnnotating(t *testing.T) {
 		}
 	}
 	eventually(t, "the import", func() bool { return !u.importer.busy })
-	if len(u.importer.last.Added) != 37 || len(u.importer.last.Errors) != 0 {
+	if len(u.importer.last.Added) != 77 || len(u.importer.last.Errors) != 0 {
 		t.Errorf("import: added %d, errors %v", len(u.importer.last.Added), u.importer.last.Errors)
 	}
 	hist, _ := u.st.Annotations(id)

@@ -40,6 +40,7 @@ type compareView struct {
 	conditions          *fyne.Container
 	stages              *fyne.Container
 	charts              map[string]*chartView
+	points              *loadPointsPanel
 	save                *widget.Button
 	// sections are the cards of the left column, top to bottom; a new panel is one more.
 	sections *fyne.Container
@@ -58,7 +59,7 @@ type compareView struct {
 var compareCharts = chart.Keys
 
 func newCompareView(u *App) *compareView {
-	v := &compareView{u: u, charts: map[string]*chartView{}}
+	v := &compareView{u: u, charts: map[string]*chartView{}, points: newLoadPointsPanel()}
 	v.baseline = newArmPicker(lang.L("label or run ids"))
 	v.candidate = newArmPicker(lang.L("label or run ids"))
 	v.baseline.OnChosen = func(string) { v.schedule() }
@@ -88,6 +89,7 @@ func newCompareView(u *App) *compareView {
 		widget.NewCard("", "", container.NewVBox(v.verdict, v.causes, container.NewHBox(v.save))),
 		widget.NewCard(lang.L("Evidence"), lang.L("What METHOD.md asks for, and what to record next time."), v.checklist),
 		widget.NewCard(lang.L("Stages"), lang.L("Median of per-run medians; ~ = no significant change"), v.stages),
+		v.points.content,
 		widget.NewCard(lang.L("Conditions"), lang.L("What was recorded about each arm, side by side."), v.conditions),
 	)
 	charts := &chartGrid{}
@@ -266,6 +268,8 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, b
 	v.stages.Refresh()
 	v.conditions.Objects = []fyne.CanvasObject{conditionsTable(rec)}
 	v.conditions.Refresh()
+	v.points.show(rec)
+	v.sections.Refresh() // the load points panel may have appeared or gone
 
 	for _, k := range compareCharts {
 		v.charts[k].setPlot(plots[k])

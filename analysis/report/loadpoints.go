@@ -21,8 +21,8 @@ func loadPointRows(w io.Writer, rec compare.Record) {
 	fmt.Fprintln(tw, "point\trepeats\tTTFT\tTPOT\tITL\tout tok/s\tverdict\t")
 	for _, p := range rec.LoadPoints {
 		fmt.Fprintf(tw, "%s\t%d+%d\t%s\t%s\t%s\t%s\t%s\t\n", p.Label, p.Repeats.Baseline, p.Repeats.Candidate,
-			shortDelta(p.Deltas[model.TTFT]), shortDelta(p.Deltas[model.TPOT]), shortDelta(p.Deltas[model.ITL]),
-			shortDelta(p.Deltas["e2e_throughput"]), pointVerdict(p))
+			ShortDelta(p.Deltas[model.TTFT]), ShortDelta(p.Deltas[model.TPOT]), ShortDelta(p.Deltas[model.ITL]),
+			ShortDelta(p.Deltas["e2e_throughput"]), PointVerdict(p))
 	}
 	for _, u := range rec.Unmatched {
 		fmt.Fprintf(tw, "%s\t%s\t\t\t\t\tunmatched (%s only)\t\n", u.Label, unmatchedRepeats(u), u.Arm)
@@ -33,6 +33,9 @@ func loadPointRows(w io.Writer, rec compare.Record) {
 	}
 }
 
+// FormatRepeats writes a point's repeats per arm: "5+5".
+func FormatRepeats(baseline, candidate int) string { return fmt.Sprintf("%d+%d", baseline, candidate) }
+
 func unmatchedRepeats(u compare.UnmatchedPoint) string {
 	if u.Arm == "baseline" {
 		return fmt.Sprintf("%d+0", len(u.Runs))
@@ -40,8 +43,8 @@ func unmatchedRepeats(u compare.UnmatchedPoint) string {
 	return fmt.Sprintf("0+%d", len(u.Runs))
 }
 
-// pointVerdict is a point's status with its cause codes.
-func pointVerdict(p compare.LoadPointResult) string {
+// PointVerdict is a point's status with its cause codes.
+func PointVerdict(p compare.LoadPointResult) string {
 	if len(p.Causes) == 0 {
 		return string(p.Status)
 	}
@@ -52,8 +55,8 @@ func pointVerdict(p compare.LoadPointResult) string {
 	return fmt.Sprintf("%s (%s)", p.Status, strings.Join(codes, ", "))
 }
 
-// shortDelta is a delta without its p and n: "-9.3%", "~ +0.4%", "-".
-func shortDelta(d compare.StageDelta) string {
+// ShortDelta is a delta without its p and n: "-9.3%", "~ +0.4%", "-".
+func ShortDelta(d compare.StageDelta) string {
 	switch {
 	case !d.Delta.Known():
 		return "-"

@@ -84,8 +84,8 @@ func markdownEntry(b *strings.Builder, e Entry) {
 		b.WriteString("\n| load point | repeats | TTFT | TPOT | ITL | out tok/s | verdict |\n|---|---:|---:|---:|---:|---:|---|\n")
 		for _, p := range r.LoadPoints {
 			fmt.Fprintf(b, "| %s | %d+%d | %s | %s | %s | %s | %s |\n", mdInline(p.Label), p.Repeats.Baseline, p.Repeats.Candidate,
-				shortDelta(p.Deltas[model.TTFT]), shortDelta(p.Deltas[model.TPOT]), shortDelta(p.Deltas[model.ITL]),
-				shortDelta(p.Deltas["e2e_throughput"]), mdInline(pointVerdict(p)))
+				ShortDelta(p.Deltas[model.TTFT]), ShortDelta(p.Deltas[model.TPOT]), ShortDelta(p.Deltas[model.ITL]),
+				ShortDelta(p.Deltas["e2e_throughput"]), mdInline(PointVerdict(p)))
 		}
 		for _, u := range r.Unmatched {
 			fmt.Fprintf(b, "| %s | %s | | | | | unmatched (%s only) |\n", mdInline(u.Label), unmatchedRepeats(u), u.Arm)

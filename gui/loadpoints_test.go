@@ -1,0 +1,53 @@
+package gui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// A sweep pair shows its load points panel, one row per point with its verdict; arms of one
+// point each hide it.
+func TestComparePanelShowsLoadPoints(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/sweep-baseline", "../demo/samples/sweep-candidate", "../demo/samples/baseline", "../demo/samples/established"))
+	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 50 })
+	done := make(chan struct{}, 4)
+	u.compare.done = func() { done <- struct{}{} }
+	u.compare.setArm(true, "sweep-baseline")
+	u.compare.setArm(false, "sweep-candidate")
+	waitDone(t, done)
+	p := u.compare.points
+	if !p.content.Visible() || !strings.Contains(p.holds.Text, "established at concurrency 1-16; offset at 64") {
+		t.Fatalf("panel visible %v, holds %q", p.content.Visible(), p.holds.Text)
+	}
+	rows := p.table.Objects[0].(*fyne.Container)
+	var lines []string
+	for _, o := range rows.Objects {
+		lines = append(lines, o.(*widget.Label).Text)
+	}
+	text := strings.Join(lines, "\n")
+	for _, want := range []string{"concurrency 1 (5+5): TTFT ~ -3.4%, TPOT -9.8%", "concurrency 64 (5+5): ", "→ offset (offset_by_overhead)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("table lacks %q: %s", want, text)
+		}
+	}
+	u.showView(viewCompare)
+	shot(t, u, "compare-sweep")
+
+	u.compare.done = nil
+	u.compare.setArm(true, "baseline")
+	u.compare.setArm(false, "established")
+	eventually(t, "the one-point comparison", func() bool {
+		var shown string
+		fyne.DoAndWait(func() {
+			if r := u.compare.record; r != nil {
+				shown = r.Arms.Baseline.Label + "/" + r.Arms.Candidate.Label
+			}
+		})
+		return shown == "baseline/established" && !p.content.Visible()
+	})
+}
