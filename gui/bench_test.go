@@ -16,12 +16,20 @@ import (
 
 // addRuns stores n synthetic runs of reqs requests × out output tokens under a label.
 func addRuns(b *testing.B, st *store.Store, label string, n, reqs, out int, tpot float64, seed uint64) {
+	addRunsAt(b, st, label, n, reqs, out, tpot, seed, 0)
+}
+
+// addRunsAt is addRuns at a max concurrency (0: not recorded).
+func addRunsAt(b *testing.B, st *store.Store, label string, n, reqs, out int, tpot float64, seed uint64, conc float64) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	for r := range n {
 		run := model.NewRun("vllm")
 		run.Label, run.Role, run.Model = label, "candidate", "meta-llama/Llama-3.1-8B-Instruct"
 		run.OutputThroughput = model.Num(1 / tpot)
 		run.SetStat(model.TTFT, "median", 50)
+		if conc > 0 {
+			run.MaxConcurrency = model.Num(conc)
+		}
 		run.Manifest = model.Manifest{"workload": map[string]any{"warmup_iters": 2}}
 		for i := range reqs {
 			gaps := make([]float64, out-1)
@@ -31,7 +39,7 @@ func addRuns(b *testing.B, st *store.Store, label string, n, reqs, out int, tpot
 			run.Requests = append(run.Requests, model.Request{InputLen: 512 + (i*37)%1024, OutputLen: out,
 				TTFT: 0.05 + 0.01*rng.Float64(), TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN(), ITL: gaps})
 		}
-		name := fmt.Sprintf("%s-%d-%d.json", label, seed, r)
+		name := fmt.Sprintf("%s-%d-%d-%g.json", label, seed, r, conc)
 		f := &model.SourceFile{Name: name, Size: int64(len(name)), SHA256: name, Kind: model.KindResult, Data: []byte(name)}
 		if _, err := st.AddRun(store.NewRun{Run: run, Fingerprint: name, Files: []store.Attached{{File: f, Role: "result"}}}); err != nil {
 			b.Fatal(err)
@@ -95,6 +103,47 @@ func BenchmarkCompareSwitch(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		show([]string{"cand-a", "cand-b"}[i%2])
+		i++
+	}
+	b.ReportMetric(float64(u.compare.Took.Milliseconds()), "ms/last-switch")
+}
+
+// BenchmarkCompareSwitchSweep switches the candidate between two sweeps of 8 concurrency
+// points × 5 repeats × 2,000 requests (128 output tokens) against a baseline sweep of the
+// same size, after each was shown once: every point compared, charts included.
+func BenchmarkCompareSwitchSweep(b *testing.B) {
+	st, err := store.Open(filepath.Join(b.TempDir(), "lib.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	for k, arm := range []struct {
+		label string
+		tpot  float64
+	}{{"base", 0.012}, {"cand-a", 0.011}, {"cand-b", 0.0125}} {
+		for p, c := range []float64{1, 2, 4, 8, 16, 32, 64, 128} {
+			addRunsAt(b, st, arm.label, 5, 2000, 128, arm.tpot*(1+c/256), uint64(100*k+p), c)
+		}
+	}
+	a := test.NewApp()
+	defer a.Quit()
+	w := test.NewWindow(nil)
+	u := New(a, w, st, Options{})
+	w.Resize(fyne.NewSize(1280, 820))
+	done := make(chan struct{}, 1)
+	u.compare.done = func() { done <- struct{}{} }
+	u.compare.setArm(true, "base")
+	for _, c := range []string{"cand-a", "cand-b"} {
+		u.compare.setArm(false, c)
+		<-done
+	}
+	if n := len(u.compare.record.LoadPoints); n != 8 {
+		b.Fatalf("%d load points", n)
+	}
+	i := 0
+	for b.Loop() {
+		u.compare.setArm(false, []string{"cand-a", "cand-b"}[i%2])
+		<-done
 		i++
 	}
 	b.ReportMetric(float64(u.compare.Took.Milliseconds()), "ms/last-switch")

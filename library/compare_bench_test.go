@@ -60,3 +60,60 @@ func BenchmarkCompareBigArms(b *testing.B) {
 		}
 	}
 }
+
+// sweepLibrary stores two arms that ran 8 concurrency points × 5 repeats × 2,000 requests
+// (128 output tokens: 20 M gaps in all).
+func sweepLibrary(b *testing.B) *store.Store {
+	st, err := store.Open(filepath.Join(b.TempDir(), "sweep.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for arm, tpot := range map[string]float64{"base": 0.012, "cand": 0.011} {
+		for _, c := range []float64{1, 2, 4, 8, 16, 32, 64, 128} {
+			for r := range 5 {
+				run := model.NewRun("vllm")
+				run.Label, run.Model = arm, "m"
+				run.MaxConcurrency, run.RequestRate = model.Num(c), model.Num(math.Inf(1))
+				run.Manifest = model.Manifest{"workload": map[string]any{"warmup_iters": 2}}
+				run.OutputThroughput = model.Num(c / tpot)
+				run.Requests = make([]model.Request, 2000)
+				for i := range run.Requests {
+					gaps := make([]float64, 127)
+					for g := range gaps {
+						gaps[g] = tpot * (1 + c/256) * (1 + 0.05*rng.NormFloat64())
+					}
+					run.Requests[i] = model.Request{InputLen: 512 + (i*37)%1024, OutputLen: 128, TTFT: 0.05 + 0.01*rng.Float64(),
+						TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN(), ITL: gaps}
+				}
+				name := fmt.Sprintf("%s-%g-%d.json", arm, c, r)
+				f := &model.SourceFile{Name: name, Size: int64(len(name)), SHA256: name, Kind: model.KindResult, Data: []byte(name)}
+				if _, err := st.AddRun(store.NewRun{Run: run, Fingerprint: name, Files: []store.Attached{{File: f, Role: "result"}}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	return st
+}
+
+// BenchmarkCompareSweep loads two sweeps of 8 points × 5 repeats × 2,000 requests from the
+// library and compares them point by point, loading included.
+func BenchmarkCompareSweep(b *testing.B) {
+	st := sweepLibrary(b)
+	defer st.Close()
+	cpu0 := cpuTime()
+	for b.Loop() {
+		rec, err := Compare(st, "base", "cand", compare.DefaultSettings)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(rec.LoadPoints) != 8 || rec.Status == "" {
+			b.Fatalf("%d load points", len(rec.LoadPoints))
+		}
+	}
+	// CPU time too: on a shared machine the wall time says more about the neighbours.
+	if cpu0 >= 0 {
+		b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+	}
+}

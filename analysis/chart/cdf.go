@@ -70,6 +70,13 @@ func (e *ECDF) Plot(c draw.Canvas, p *plot.Plot) {
 	prev := 0.0
 	for _, xy := range e.XYs {
 		x := trX(xy.X)
+		// Steps closer than a fraction of a point merge into one rise: the line looks the
+		// same, and a million samples cost a few thousand segments.
+		if n := len(pts); n >= 2 && x-pts[n-1].X < vg.Points(0.25) {
+			pts[n-1].Y = trY(xy.Y)
+			prev = xy.Y
+			continue
+		}
 		pts = append(pts, vg.Point{X: x, Y: trY(prev)}, vg.Point{X: x, Y: trY(xy.Y)})
 		prev = xy.Y
 	}

@@ -12,8 +12,12 @@ import (
 // one per gap between tokens (thinned evenly to at most MaxITLPoints). Failed requests,
 // unknown values and each run's declared warm-up requests (workload.warmup_iters, as the
 // comparison drops them) are left out. Runs without per-request data add nothing; an unknown
-// metric gives nil.
+// metric gives nil. The slice is remembered with the arm (Arm.Remember): do not change it.
 func Samples(a compare.Arm, metric string) []float64 {
+	return a.Remember("chart.Samples "+metric, func() any { return samples(a, metric) }).([]float64)
+}
+
+func samples(a compare.Arm, metric string) []float64 {
 	switch metric {
 	case model.ITL:
 		xs, _ := itlSamples(a)

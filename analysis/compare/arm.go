@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -29,8 +30,9 @@ type Arm struct {
 // memo keeps each run's statistics for each set of bucket edges, so comparing the same arm
 // again (the app switching between arms, or a sweep compared point by point) costs nothing.
 type memo struct {
-	mu    sync.Mutex
-	byRun map[memoKey]runStats
+	mu      sync.Mutex
+	byRun   map[memoKey]runStats
+	derived map[string]any // Remember's values
 }
 
 type memoKey struct {
@@ -41,7 +43,7 @@ type memoKey struct {
 // NewArm returns an arm that remembers its per-run statistics between comparisons. The runs
 // must not change afterwards.
 func NewArm(label string, runs []RunData) Arm {
-	return Arm{Label: label, Runs: runs, memo: &memo{byRun: map[memoKey]runStats{}}}
+	return Arm{Label: label, Runs: runs, memo: &memo{byRun: map[memoKey]runStats{}, derived: map[string]any{}}}
 }
 
 // stageMetric is a metric compared stage by stage (rule 4).
@@ -172,6 +174,27 @@ func (a Arm) inputLens() []float64 {
 		}
 	}
 	return out
+}
+
+// Remember returns compute's value for key, computed once for the runs of an arm made with
+// NewArm (every time for other arms): what is drawn from an arm (the charts' samples) costs
+// nothing when the app shows it again. The key is per run set, so subsets never share it.
+func (a Arm) Remember(key string, compute func() any) any {
+	if a.memo == nil {
+		return compute()
+	}
+	key = fmt.Sprint(key, a.ids())
+	a.memo.mu.Lock()
+	v, ok := a.memo.derived[key]
+	a.memo.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = compute()
+	a.memo.mu.Lock()
+	a.memo.derived[key] = v
+	a.memo.mu.Unlock()
+	return v
 }
 
 // subset is the arm restricted to the runs at idx, sharing the arm's memo.

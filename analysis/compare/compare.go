@@ -26,17 +26,7 @@ func Compare(base, cand Arm, set Settings) Record {
 // compareOne applies rules 1-8 to two arms taken as one condition each. It also returns the
 // arms with their per-run statistics computed.
 func compareOne(base, cand Arm, set Settings) (Record, Arm, Arm) {
-	rec := Record{
-		Perf:     map[string]StageDelta{},
-		Causes:   []Cause{},
-		Settings: set,
-		Arms:     Arms{ArmInfo{base.Label, base.ids()}, ArmInfo{cand.Label, cand.ids()}},
-	}
-	causes := conditions(&rec, base, cand, set)
-	rec.Workload["repeat_count"] = repeatField(len(base.Runs), len(cand.Runs))
-	causes = append(causes, measurement(&rec, base, cand, set)...)
-	rec.DataQuality = dataQuality(base, cand)
-
+	rec, causes := newRecord(base, cand, set)
 	e, lens := baselineEdges(base, set)
 	arms := []Arm{base, cand}
 	prepare(arms, e)
@@ -47,9 +37,7 @@ func compareOne(base, cand Arm, set Settings) (Record, Arm, Arm) {
 	rec.Tails = tails(base, cand)
 	prefill, decode := rec.Perf[model.TTFT].Better, rec.Perf[model.TPOT].Better || rec.Perf[model.ITL].Better
 	faster := prefill || decode || rec.Perf[model.E2EL].Better || rec.Perf["e2e_throughput"].Better
-	causes = append(causes, path(&rec, base, cand, faster)...)
-	overhead(&rec, base, cand, set)
-	hotspot(&rec, base, cand, set)
+	causes = append(causes, evidence(&rec, base, cand, set, faster)...)
 	rec.Hotspot.HotspotStage = stageName(prefill, decode)
 	buckets(&rec, base, cand, e, lens, set)
 
@@ -60,14 +48,43 @@ func compareOne(base, cand Arm, set Settings) (Record, Arm, Arm) {
 	if n := bucketNote(&rec); n != "" {
 		rec.Notes = append(rec.Notes, n)
 	}
+	evidenceNotes(&rec)
+	return rec, base, cand
+}
+
+// newRecord starts a record with rules 1 (conditions) and 2 (repeats, warm-up) applied.
+func newRecord(base, cand Arm, set Settings) (Record, []Cause) {
+	rec := Record{
+		Perf:     map[string]StageDelta{},
+		Causes:   []Cause{},
+		Settings: set,
+		Arms:     Arms{ArmInfo{base.Label, base.ids()}, ArmInfo{cand.Label, cand.ids()}},
+	}
+	causes := conditions(&rec, base, cand, set)
+	rec.Workload["repeat_count"] = repeatField(len(base.Runs), len(cand.Runs))
+	causes = append(causes, measurement(&rec, base, cand, set)...)
+	rec.DataQuality = dataQuality(base, cand)
+	rec.Reproduce = recipe(base, cand)
+	return rec, causes
+}
+
+// evidence applies rules 3 (path), 5 (overhead) and 8 (hotspot); faster says whether any
+// stage got significantly better, which path_unchanged needs.
+func evidence(rec *Record, base, cand Arm, set Settings, faster bool) []Cause {
+	causes := path(rec, base, cand, faster)
+	overhead(rec, base, cand, set)
+	hotspot(rec, base, cand, set)
+	return causes
+}
+
+// evidenceNotes says what the traces could not show.
+func evidenceNotes(rec *Record) {
 	if rec.Hotspot.Moved == "unverified" {
 		rec.Notes = append(rec.Notes, "hotspot unverified: no profiler trace on one side (attach a torch profiler / Kineto trace)")
 	}
 	if !rec.Overhead.Measured {
 		rec.Notes = append(rec.Notes, "overhead: unmeasured (no profiler traces)")
 	}
-	rec.Reproduce = recipe(base, cand)
-	return rec, base, cand
 }
 
 func repeatField(nb, nc int) Field {

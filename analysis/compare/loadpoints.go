@@ -132,8 +132,20 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 		})
 		bIdx, cIdx = append(bIdx, p.b.idx...), append(cIdx, p.c.idx...)
 	}
-	rec, _, _ := compareOne(base.subset(bIdx), cand.subset(cIdx), set)
+	// The top level: conditions, path, overhead and hotspot over the matched runs; stages
+	// and buckets only per point, where the loads are alike (and their statistics computed).
+	rec, pooled := newRecord(base.subset(bIdx), cand.subset(cIdx), set)
+	faster, stage := false, "none"
+	for _, s := range subs {
+		faster = faster || slices.ContainsFunc(stageMetrics, func(m stageMetric) bool { return s.Perf[m.Key].Better })
+		if s.Hotspot.HotspotStage != "none" && stage == "none" {
+			stage = s.Hotspot.HotspotStage
+		}
+	}
+	evidence(&rec, base.subset(bIdx), cand.subset(cIdx), set, faster)
+	rec.Hotspot.HotspotStage = stage
 	rec.Arms = Arms{ArmInfo{base.Label, base.ids()}, ArmInfo{cand.Label, cand.ids()}}
+	rec.DataQuality, rec.Reproduce = dataQuality(base, cand), recipe(base, cand) // every run, matched or not
 	rec.LoadPoints, rec.Unmatched = results, unmatched
 	pointConditions(&rec, subs)
 	for _, s := range subs { // the pooled traces would average the growth away
@@ -143,8 +155,14 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 		}
 	}
 	pointVerdict(&rec, results)
-	rec.Notes = slices.DeleteFunc(rec.Notes, func(n string) bool { return strings.HasPrefix(n, "stage mismatch") })
-	rec.Notes = append([]string{fmt.Sprintf("%d load points matched: perf and buckets pool their runs; each point's own verdict is under load_points", len(results))}, rec.Notes...)
+	// An environment that changed between the points of one arm is not the sweep's doing.
+	for _, c := range pooled {
+		if c.Code == EnvironmentDiffers && !slices.ContainsFunc(rec.Causes, func(x Cause) bool { return x.Code == c.Code }) {
+			rec.Status, rec.Causes = NotEstablished, append(rec.Causes, c)
+		}
+	}
+	rec.Notes = append([]string{fmt.Sprintf("%d load points matched: stages and buckets are compared per point (load_points)", len(results))}, rec.Notes...)
+	evidenceNotes(&rec)
 	if len(unmatched) > 0 {
 		var names []string
 		for _, u := range unmatched {
