@@ -34,7 +34,7 @@ func ParseManifest(name string, data []byte) (model.Manifest, error) {
 		return nil, &position.Error{File: name, Offset: -1, Err: fmt.Errorf("role %q: expected baseline, candidate or other", role)}
 	}
 	if err := checkChange(m["change"]); err != nil {
-		return nil, &FileError{File: name, Offset: -1, Err: err}
+		return nil, &position.Error{File: name, Offset: -1, Err: err}
 	}
 	return model.Manifest(m), nil
 }

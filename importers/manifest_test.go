@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"benchlens/importers/position"
 	"benchlens/model"
 )
 
@@ -30,7 +31,7 @@ func TestManifestChange(t *testing.T) {
 	for _, tt := range tests {
 		m, err := ParseManifest("b/bundle.yaml", []byte(tt.yaml))
 		if tt.wantErr != "" {
-			var fe *FileError
+			var fe *position.Error
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &fe) || fe.File != "b/bundle.yaml" {
 				t.Errorf("%s: error %v, want %q naming the file", tt.yaml, err, tt.wantErr)
 			}
