@@ -84,6 +84,12 @@ func BenchmarkCompareSwitch(b *testing.B) {
 	addRuns(b, st, "base", 5, 20000, 64, 0.012, 1)
 	addRuns(b, st, "cand-a", 5, 20000, 64, 0.011, 2)
 	addRuns(b, st, "cand-b", 5, 20000, 64, 0.0125, 3)
+	switchCandidates(b, st, nil)
+}
+
+// switchCandidates shows base against cand-a and cand-b once each, then times switching
+// between them; check looks at the view after the warm-up.
+func switchCandidates(b *testing.B, st *store.Store, check func(*App)) {
 	a := test.NewApp()
 	defer a.Quit()
 	w := test.NewWindow(nil)
@@ -100,6 +106,9 @@ func BenchmarkCompareSwitch(b *testing.B) {
 	u.compare.setArm(true, "base")
 	show("cand-a")
 	show("cand-b")
+	if check != nil {
+		check(u)
+	}
 	i := 0
 	for b.Loop() {
 		show([]string{"cand-a", "cand-b"}[i%2])
@@ -125,26 +134,9 @@ func BenchmarkCompareSwitchSweep(b *testing.B) {
 			addRunsAt(b, st, arm.label, 5, 2000, 128, arm.tpot*(1+c/256), uint64(100*k+p), c)
 		}
 	}
-	a := test.NewApp()
-	defer a.Quit()
-	w := test.NewWindow(nil)
-	u := New(a, w, st, Options{})
-	w.Resize(fyne.NewSize(1280, 820))
-	done := make(chan struct{}, 1)
-	u.compare.done = func() { done <- struct{}{} }
-	u.compare.setArm(true, "base")
-	for _, c := range []string{"cand-a", "cand-b"} {
-		u.compare.setArm(false, c)
-		<-done
-	}
-	if n := len(u.compare.record.LoadPoints); n != 8 {
-		b.Fatalf("%d load points", n)
-	}
-	i := 0
-	for b.Loop() {
-		u.compare.setArm(false, []string{"cand-a", "cand-b"}[i%2])
-		<-done
-		i++
-	}
-	b.ReportMetric(float64(u.compare.Took.Milliseconds()), "ms/last-switch")
+	switchCandidates(b, st, func(u *App) {
+		if n := len(u.compare.record.LoadPoints); n != 8 {
+			b.Fatalf("%d load points", n)
+		}
+	})
 }

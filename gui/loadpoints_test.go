@@ -15,14 +15,27 @@ func TestComparePanelShowsLoadPoints(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
 	u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/sweep-baseline", "../demo/samples/sweep-candidate", "../demo/samples/baseline", "../demo/samples/established"))
 	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 50 })
-	done := make(chan struct{}, 4)
-	u.compare.done = func() { done <- struct{}{} }
 	u.compare.setArm(true, "sweep-baseline")
 	u.compare.setArm(false, "sweep-candidate")
-	waitDone(t, done)
 	p := u.compare.points
-	if !p.content.Visible() || !strings.Contains(p.holds.Text, "established at concurrency 1-16; offset at 64") {
-		t.Fatalf("panel visible %v, holds %q", p.content.Visible(), p.holds.Text)
+	showing := func(arms string) func() bool {
+		return func() bool {
+			var shown string
+			fyne.DoAndWait(func() {
+				if r := u.compare.record; r != nil {
+					shown = r.Arms.Baseline.Label + "/" + r.Arms.Candidate.Label
+				}
+			})
+			return shown == arms
+		}
+	}
+	var holds string
+	eventually(t, "the sweep comparison", func() bool {
+		fyne.DoAndWait(func() { holds = p.holds.Text })
+		return showing("sweep-baseline/sweep-candidate")() && holds != ""
+	})
+	if !strings.Contains(holds, "established at concurrency 1-16; offset at 64") {
+		t.Fatalf("holds %q", holds)
 	}
 	rows := p.table.Objects[0].(*fyne.Container)
 	var lines []string
@@ -38,16 +51,11 @@ func TestComparePanelShowsLoadPoints(t *testing.T) {
 	u.showView(viewCompare)
 	shot(t, u, "compare-sweep")
 
-	u.compare.done = nil
 	u.compare.setArm(true, "baseline")
 	u.compare.setArm(false, "established")
 	eventually(t, "the one-point comparison", func() bool {
-		var shown string
-		fyne.DoAndWait(func() {
-			if r := u.compare.record; r != nil {
-				shown = r.Arms.Baseline.Label + "/" + r.Arms.Candidate.Label
-			}
-		})
-		return shown == "baseline/established" && !p.content.Visible()
+		hidden := false
+		fyne.DoAndWait(func() { hidden = !p.content.Visible() })
+		return showing("baseline/established")() && hidden
 	})
 }

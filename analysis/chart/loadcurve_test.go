@@ -10,19 +10,11 @@ import (
 	"benchlens/model"
 )
 
-// sweepRecord compares two arms that ran concurrency 1 and 16, four repeats each.
+// sweepRecord compares two arms that ran concurrency 1 and 16, five repeats each.
 func sweepRecord(t *testing.T) (compare.Arm, compare.Arm, compare.Record) {
 	t.Helper()
-	build := func(s armtest.Spec, first int64) compare.Arm {
-		var runs []compare.RunData
-		for i, c := range []float64{1, 16} {
-			s.MaxConcurrency, s.Runs, s.Seed = c, 4, s.Seed+uint64(i)
-			runs = append(runs, s.RunData(first+int64(10*i))...)
-		}
-		return compare.NewArm(s.Label, runs)
-	}
-	b := build(armtest.Baseline("base", 1), 1)
-	c := build(armtest.Candidate("cand", 5, func(s *armtest.Spec) { s.TPOT = 10.8 }), 100)
+	b := armtest.Sweep(armtest.Baseline("base", 1), []float64{1, 16}, 1, nil)
+	c := armtest.Sweep(armtest.Candidate("cand", 5, func(s *armtest.Spec) { s.TPOT = 10.8 }), []float64{1, 16}, 100, nil)
 	rec := compare.Compare(b, c, compare.DefaultSettings)
 	if len(rec.LoadPoints) != 2 {
 		t.Fatalf("%d load points", len(rec.LoadPoints))

@@ -144,6 +144,7 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 	}
 	evidence(&rec, base.subset(bIdx), cand.subset(cIdx), set, faster)
 	rec.Hotspot.HotspotStage = stage
+	rec.Buckets = Buckets{Edges: []float64{}, Rows: []BucketResult{}, HoldsIn: []string{}} // per point
 	rec.Arms = Arms{ArmInfo{base.Label, base.ids()}, ArmInfo{cand.Label, cand.ids()}}
 	rec.DataQuality, rec.Reproduce = dataQuality(base, cand), recipe(base, cand) // every run, matched or not
 	rec.LoadPoints, rec.Unmatched = results, unmatched

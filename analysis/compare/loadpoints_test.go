@@ -12,16 +12,7 @@ import (
 
 // sweep builds an arm that ran spec at each concurrency; tpot gives the spec's TPOT per point.
 func sweep(spec armtest.Spec, concurrency []float64, tpot func(c float64) float64) compare.Arm {
-	var runs []compare.RunData
-	for i, c := range concurrency {
-		s := spec
-		s.MaxConcurrency, s.Seed = c, spec.Seed+uint64(10*i)
-		if tpot != nil {
-			s.TPOT = tpot(c)
-		}
-		runs = append(runs, s.RunData(int64(len(runs)+1)+1000*int64(spec.Seed))...)
-	}
-	return compare.NewArm(spec.Label, runs)
+	return armtest.Sweep(spec, concurrency, 1000*int64(spec.Seed)+1, tpot)
 }
 
 func pointStatuses(rec compare.Record) map[string]compare.Status {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"benchlens/analysis/compare"
 	"benchlens/internal/armtest"
 )
 
@@ -15,16 +14,8 @@ import (
 // candidate's decode is faster at both.
 func sweepEntry(t testing.TB) Entry {
 	t.Helper()
-	build := func(s armtest.Spec, first int64) compare.Arm {
-		var runs []compare.RunData
-		for i, c := range []float64{1, 16} {
-			s.MaxConcurrency, s.Runs, s.Seed = c, 5, s.Seed+uint64(i)
-			runs = append(runs, s.RunData(first+int64(10*i))...)
-		}
-		return compare.NewArm(s.Label, runs)
-	}
-	e := entry(9, build(armtest.Baseline("base", 1), 1),
-		build(armtest.Candidate("cand", 5, func(s *armtest.Spec) { s.TPOT = 10.8 }), 100))
+	e := entry(9, armtest.Sweep(armtest.Baseline("base", 1), []float64{1, 16}, 1, nil),
+		armtest.Sweep(armtest.Candidate("cand", 5, func(s *armtest.Spec) { s.TPOT = 10.8 }), []float64{1, 16}, 100, nil))
 	if len(e.Record.LoadPoints) != 2 {
 		t.Fatalf("%d load points", len(e.Record.LoadPoints))
 	}

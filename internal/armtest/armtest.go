@@ -142,3 +142,18 @@ func (a Spec) RunData(firstID int64) []compare.RunData {
 	}
 	return out
 }
+
+// Sweep is an arm that ran spec at each max concurrency, spec.Runs repeats per point; seeds
+// and run ids differ per point. tpot, if set, gives the TPOT (ms) at a concurrency.
+func Sweep(spec Spec, concurrency []float64, firstID int64, tpot func(c float64) float64) compare.Arm {
+	var runs []compare.RunData
+	for i, c := range concurrency {
+		s := spec
+		s.MaxConcurrency, s.Seed = c, spec.Seed+uint64(10*i)
+		if tpot != nil {
+			s.TPOT = tpot(c)
+		}
+		runs = append(runs, s.RunData(firstID+int64(len(runs)))...)
+	}
+	return compare.NewArm(spec.Label, runs)
+}
