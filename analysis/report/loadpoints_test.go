@@ -80,3 +80,14 @@ func TestXLSXLoadPoints(t *testing.T) {
 		t.Error("a Load points sheet without load points")
 	}
 }
+
+func TestCSVLoadPoints(t *testing.T) {
+	files := map[string]string{}
+	if err := CSV([]Entry{sweepEntry(t)}, func(name string, data []byte) error { files[name] = string(data); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	lp := files["load_points.csv"]
+	if !strings.HasPrefix(lp, "comparison,load point,max_concurrency,request_rate,") || !strings.Contains(lp, "9,concurrency 16,16,inf,5,5,established,") {
+		t.Errorf("load_points.csv:\n%s", lp)
+	}
+}

@@ -56,7 +56,12 @@ type table struct {
 
 // tables builds every table of the export from the entries.
 func tables(entries []Entry) []*table {
-	return []*table{verdictsTable(entries), stagesTable(entries), conditionsTable(entries), evidenceTable(entries), runsTable(entries), reproduceTable(entries), recordTable(entries)}
+	out := []*table{verdictsTable(entries), stagesTable(entries), conditionsTable(entries), evidenceTable(entries), runsTable(entries), reproduceTable(entries), recordTable(entries)}
+	if hasLoadPoints(entries) {
+		lp, _ := loadPointsTable(entries)
+		out = append(out, lp)
+	}
+	return out
 }
 
 // num turns a model.Num into a cell value: nil when unknown, "inf" / "-inf" for infinities
