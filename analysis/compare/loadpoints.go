@@ -10,9 +10,6 @@ import (
 	"benchlens/model"
 )
 
-// LoadDependent is rule 9's cause: the verdict holds at some load points and not at others.
-const LoadDependent CauseCode = "load_dependent"
-
 // LoadPointResult is one load point both arms ran, with its own verdict (rule 9).
 type LoadPointResult struct {
 	model.LoadPoint `yaml:",inline"`

@@ -23,15 +23,16 @@ type CauseCode string
 // Cause codes: METHOD.md's, plus path_unverified for a path no server log shows.
 const (
 	EnvironmentDiffers      CauseCode = "environment_differs"
-	LoadDrift                         = "load_drift"
-	ConditionsUnverified              = "conditions_unverified"
-	MeasurementUncontrolled           = "measurement_uncontrolled"
-	TargetNotHit                      = "target_not_hit"
-	PathUnchanged                     = "path_unchanged"
-	PathUnverified                    = "path_unverified"
-	MixedPaths                        = "mixed_paths"
-	OffsetByOverhead                  = "offset_by_overhead"
-	BottleneckNotInStage              = "bottleneck_not_in_stage"
+	LoadDrift               CauseCode = "load_drift"
+	ConditionsUnverified    CauseCode = "conditions_unverified"
+	MeasurementUncontrolled CauseCode = "measurement_uncontrolled"
+	TargetNotHit            CauseCode = "target_not_hit"
+	PathUnchanged           CauseCode = "path_unchanged"
+	PathUnverified          CauseCode = "path_unverified"
+	MixedPaths              CauseCode = "mixed_paths"
+	OffsetByOverhead        CauseCode = "offset_by_overhead"
+	BottleneckNotInStage    CauseCode = "bottleneck_not_in_stage"
+	LoadDependent           CauseCode = "load_dependent" // rule 9: holds at some load points only
 )
 
 // Record is the attribution record of METHOD.md with its exact keys, plus the detail behind
