@@ -38,14 +38,13 @@ func (p *loadPointsPanel) show(rec compare.Record) {
 		p.content.Hide()
 		return
 	}
-	p.holds.SetText(lang.L("Holds under:") + " " + rec.HoldsUnder)
 	rows := container.NewVBox()
 	for _, lp := range rec.LoadPoints {
 		d := func(k string) string { return report.ShortDelta(lp.Deltas[k]) }
 		l := widget.NewLabel(fmt.Sprintf("%s (%s): TTFT %s, TPOT %s, ITL %s, tok/s %s → %s", lp.Label,
 			report.FormatRepeats(lp.Repeats.Baseline, lp.Repeats.Candidate), d(model.TTFT), d(model.TPOT), d(model.ITL),
 			d("e2e_throughput"), report.PointVerdict(lp)))
-		l.Importance = statusImportance(lp.Status)
+		l.Importance = statusImportance(string(lp.Status))
 		l.Wrapping = fyne.TextWrapWord
 		rows.Add(l)
 	}
@@ -56,5 +55,6 @@ func (p *loadPointsPanel) show(rec compare.Record) {
 	}
 	p.table.Objects = []fyne.CanvasObject{rows}
 	p.table.Refresh()
+	p.holds.SetText(lang.L("Holds under:") + " " + rec.HoldsUnder)
 	p.content.Show()
 }

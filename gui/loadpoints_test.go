@@ -30,17 +30,20 @@ func TestComparePanelShowsLoadPoints(t *testing.T) {
 		}
 	}
 	var holds string
+	var lines []string
 	eventually(t, "the sweep comparison", func() bool {
-		fyne.DoAndWait(func() { holds = p.holds.Text })
-		return showing("sweep-baseline/sweep-candidate")() && holds != ""
+		fyne.DoAndWait(func() {
+			holds, lines = p.holds.Text, nil
+			if len(p.table.Objects) == 1 {
+				for _, o := range p.table.Objects[0].(*fyne.Container).Objects {
+					lines = append(lines, o.(*widget.Label).Text)
+				}
+			}
+		})
+		return showing("sweep-baseline/sweep-candidate")() && holds != "" && len(lines) == 4
 	})
 	if !strings.Contains(holds, "established at concurrency 1-16; offset at 64") {
 		t.Fatalf("holds %q", holds)
-	}
-	rows := p.table.Objects[0].(*fyne.Container)
-	var lines []string
-	for _, o := range rows.Objects {
-		lines = append(lines, o.(*widget.Label).Text)
 	}
 	text := strings.Join(lines, "\n")
 	for _, want := range []string{"concurrency 1 (5+5): TTFT ~ -3.4%, TPOT -9.8%", "concurrency 64 (5+5): ", "→ offset (offset_by_overhead)"} {
