@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,5 +90,24 @@ func TestCSVLoadPoints(t *testing.T) {
 	lp := files["load_points.csv"]
 	if !strings.HasPrefix(lp, "comparison,load point,max_concurrency,request_rate,") || !strings.Contains(lp, "9,concurrency 16,16,inf,5,5,established,") {
 		t.Errorf("load_points.csv:\n%s", lp)
+	}
+}
+
+// The YAML record keeps the load points, holds_under and the typed statuses through a round trip.
+func TestYAMLKeepsLoadPoints(t *testing.T) {
+	e := sweepEntry(t)
+	var buf bytes.Buffer
+	if err := YAMLEntries(&buf, []Entry{e}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadYAML(&buf)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	got, want := recs[0], e.Record
+	if len(got.LoadPoints) != 2 || got.HoldsUnder != want.HoldsUnder || got.LoadPoints[1].Status != want.LoadPoints[1].Status ||
+		got.LoadPoints[1].MaxConcurrency != 16 || !math.IsInf(got.LoadPoints[1].RequestRate.F(), 1) ||
+		got.LoadPoints[1].Curve.Candidate.TPOTP50.Median != want.LoadPoints[1].Curve.Candidate.TPOTP50.Median {
+		t.Errorf("after the round trip: %+v", got.LoadPoints)
 	}
 }
