@@ -2,6 +2,7 @@ package chart
 
 import (
 	"math"
+	"slices"
 
 	"benchlens/analysis/compare"
 	"benchlens/model"
@@ -12,9 +13,14 @@ import (
 // one per gap between tokens (thinned evenly to at most MaxITLPoints). Failed requests,
 // unknown values and each run's declared warm-up requests (workload.warmup_iters, as the
 // comparison drops them) are left out. Runs without per-request data add nothing; an unknown
-// metric gives nil. The slice is remembered with the arm (Arm.Remember): do not change it.
+// metric gives nil. The slice comes sorted and is remembered with the arm (Arm.Remember): do
+// not change it.
 func Samples(a compare.Arm, metric string) []float64 {
-	return a.Remember("chart.Samples "+metric, func() any { return samples(a, metric) }).([]float64)
+	return a.Remember("chart.Samples "+metric, func() any {
+		xs := samples(a, metric)
+		slices.Sort(xs) // distributions ignore order; sorted, the next ECDF's sort is a pass
+		return xs
+	}).([]float64)
 }
 
 func samples(a compare.Arm, metric string) []float64 {

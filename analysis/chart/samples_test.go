@@ -32,10 +32,10 @@ func TestSamples(t *testing.T) {
 		metric string
 		want   []float64
 	}{
-		{model.TTFT, []float64{50, 40}},
-		{model.TPOT, []float64{20, 10}},
+		{model.TTFT, []float64{40, 50}}, // sorted
+		{model.TPOT, []float64{10, 20}},
 		{model.ITL, []float64{20, 20, 30}},
-		{model.E2EL, []float64{90, 70, 80}},
+		{model.E2EL, []float64{70, 80, 90}},
 		{"bogus", nil},
 	} {
 		t.Run(tc.metric, func(t *testing.T) {
