@@ -88,11 +88,11 @@ func guidellmRun(bench, args map[string]any, version string) (*model.Run, error)
 		f := fields{obj: strategy, prefix: "strategy."}
 		switch jsonx.Str(strategy["type_"]) {
 		case "synchronous":
-			run.MaxConcurrency, run.RequestRate = 1, model.Num(math.Inf(1))
+			run.MaxConcurrency = 1
 		case "concurrent":
-			run.MaxConcurrency, run.RequestRate = f.num("streams"), model.Num(math.Inf(1))
+			run.MaxConcurrency = f.num("streams")
 		case "throughput":
-			run.MaxConcurrency, run.RequestRate = f.num("max_concurrency"), model.Num(math.Inf(1))
+			run.MaxConcurrency = f.num("max_concurrency")
 		case "constant", "poisson", "async":
 			run.RequestRate = f.num("rate")
 		}

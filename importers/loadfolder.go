@@ -1,7 +1,6 @@
 package importers
 
 import (
-	"math"
 	"path"
 	"regexp"
 	"strconv"
@@ -16,33 +15,30 @@ import (
 var sweepFolder = regexp.MustCompile(`(?:^|[-_])(concurrency|request_rate)_?(\d+(?:\.\d+)?)$`)
 
 // loadFromFolders fills an AIPerf or genai-perf run's load point from the folders around its
-// file when the file's input_config does not say, and takes a concurrency without a rate as
-// unthrottled, which is how both tools run a concurrency phase.
+// file when the file's input_config does not say.
 func loadFromFolders(run *model.Run, name string) {
 	if run.Tool != "aiperf" && run.Tool != "genai-perf" {
 		return
 	}
-	if !run.MaxConcurrency.Known() && !run.RequestRate.Known() {
-		dirs := strings.Split(path.Dir(strings.ReplaceAll(name, `\`, "/")), "/")
-		for i := len(dirs) - 1; i >= 0; i-- {
-			m := sweepFolder.FindStringSubmatch(dirs[i])
-			if m == nil {
-				continue
-			}
-			v, err := strconv.ParseFloat(m[2], 64)
-			if err != nil {
-				break
-			}
-			if m[1] == "concurrency" {
-				run.MaxConcurrency = model.Num(v)
-			} else {
-				run.RequestRate = model.Num(v)
-			}
-			setExtra(run, "load_from", "folder "+dirs[i])
-			break
-		}
+	if run.MaxConcurrency.Known() || run.RequestRate.Known() {
+		return
 	}
-	if run.MaxConcurrency.Known() && !run.RequestRate.Known() {
-		run.RequestRate = model.Num(math.Inf(1))
+	dirs := strings.Split(path.Dir(strings.ReplaceAll(name, `\`, "/")), "/")
+	for i := len(dirs) - 1; i >= 0; i-- {
+		m := sweepFolder.FindStringSubmatch(dirs[i])
+		if m == nil {
+			continue
+		}
+		v, err := strconv.ParseFloat(m[2], 64)
+		if err != nil {
+			return
+		}
+		if m[1] == "concurrency" {
+			run.MaxConcurrency = model.Num(v)
+		} else {
+			run.RequestRate = model.Num(v)
+		}
+		setExtra(run, "load_from", "folder "+dirs[i])
+		return
 	}
 }

@@ -42,6 +42,11 @@ func PointOf(r *Run) LoadPoint {
 	if !p.RequestRate.Known() {
 		p.RequestRate = declared("request_rate") // ParseFloat reads "inf"
 	}
+	if p.MaxConcurrency.Known() && !p.RequestRate.Known() {
+		// A concurrency limit without a rate is unthrottled: GuideLLM's synchronous and
+		// concurrent strategies, AIPerf's and genai-perf's concurrency phases.
+		p.RequestRate = Num(math.Inf(1))
+	}
 	if p.Dataset == "" {
 		p.Dataset = r.Manifest.String("workload", "dataset")
 	}
