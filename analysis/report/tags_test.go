@@ -26,7 +26,8 @@ func TestRecordTagsAgree(t *testing.T) {
 				continue
 			}
 			js, ys := f.Tag.Get("json"), f.Tag.Get("yaml")
-			if ys == "" || js != trimFlow(ys) {
+			inlined := f.Anonymous && js == "" && ys == ",inline" // both encoders flatten it
+			if !inlined && (ys == "" || js != trimFlow(ys)) {
 				t.Errorf("%s.%s: json %q, yaml %q", path, f.Name, js, ys)
 			}
 			walk(f.Type, path+"."+f.Name)
