@@ -14,7 +14,8 @@ import (
 
 // CSV hands write one file per table of the workbook (the caller decides where and whether
 // it may replace a file), with the same columns: verdicts.csv, stages.csv, conditions.csv,
-// evidence.csv, runs.csv, reproduce.csv, and load_points.csv when a comparison has load points.
+// evidence.csv, runs.csv, reproduce.csv, record.csv, and load_points.csv when a comparison has
+// load points.
 // Numbers are written in full precision without units (the header names them), unknown
 // values as empty cells, infinities as inf / -inf.
 //
