@@ -65,6 +65,8 @@ type App struct {
 	empty  fyne.CanvasObject // shown instead of the views while the library has no runs
 	status *widget.Label
 	arms   *armCache
+
+	exportDir string // the folder of the last export, offered again
 }
 
 // New builds the app's window content for an open library.

@@ -1,6 +1,8 @@
 package gui
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -415,4 +417,86 @@ func TestChartReadout(t *testing.T) {
 		}
 		c.MouseOut()
 	})
+}
+
+// shownText reports whether the window's top overlay (a dialog) shows a text containing sub.
+func shownText(u *App, sub string) bool {
+	top := u.win.Canvas().Overlays().Top()
+	return top != nil && hasText(top, sub)
+}
+
+func hasText(o fyne.CanvasObject, sub string) bool {
+	switch v := o.(type) {
+	case *canvas.Text:
+		return strings.Contains(v.Text, sub)
+	case *widget.Label:
+		return strings.Contains(v.Text, sub)
+	case *widget.RichText:
+		return strings.Contains(v.String(), sub)
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			if hasText(c, sub) {
+				return true
+			}
+		}
+		return false
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(v).Objects() {
+			if hasText(c, sub) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Exporting onto the library refuses it and leaves its bytes as they were; onto an existing
+// file it asks before replacing; a new name is written.
+func TestExportNeverTouchesTheLibrary(t *testing.T) {
+	u := newDemoApp(t)
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "offset") })
+	shown(t, u, "baseline", "offset")
+	id, err := u.compare.saveOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := u.st.Path()
+	before, err := os.ReadFile(lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := library.ExportOptions{IDs: []int64{id}}
+	ui(func() { u.exportTo(library.FormatXLSX, lib, opt) })
+	eventually(t, "the refusal", func() bool {
+		var ok bool
+		ui(func() { ok = shownText(u, "library itself") })
+		return ok
+	})
+	if after, err := os.ReadFile(lib); err != nil || !bytes.Equal(before, after) {
+		t.Fatalf("the library changed (%v)", err)
+	}
+
+	other := filepath.Join(t.TempDir(), "old.xlsx")
+	os.WriteFile(other, []byte("keep"), 0o644)
+	ui(func() { u.exportTo(library.FormatXLSX, other, opt) })
+	ui(func() {
+		if !shownText(u, "Replace it?") {
+			t.Error("no Replace? question for an existing file")
+		}
+	})
+	if b, _ := os.ReadFile(other); string(b) != "keep" {
+		t.Error("the existing file changed before the answer")
+	}
+
+	fresh := filepath.Join(t.TempDir(), "new.xlsx")
+	ui(func() { u.exportTo(library.FormatXLSX, fresh, opt) })
+	eventually(t, "the export", func() bool {
+		var ok bool
+		ui(func() { ok = strings.HasPrefix(u.status.Text, "Exported to") })
+		return ok
+	})
+	if b, err := os.ReadFile(fresh); err != nil || !bytes.HasPrefix(b, []byte("PK")) {
+		t.Errorf("no workbook written: %v", err)
+	}
 }

@@ -2,10 +2,12 @@ package gui
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/storage"
@@ -26,13 +28,33 @@ var exportChoices = []struct {
 	{"Charts as PNG and SVG (folder)", library.FormatPNG, true},
 }
 
-// showExport asks for a format and a scope, then a destination, and exports off the UI thread.
+// exportName is the default name of an export in a format: a file, or a new dated folder.
+func exportName(format string, folder bool) string {
+	if folder {
+		return "benchlens-" + format + "-" + time.Now().Format("20060102-150405")
+	}
+	return "benchlens." + format
+}
+
+// showExport asks for a format, a scope, a folder and a name, then exports off the UI thread.
+// The destination is a folder picker plus a name, never Fyne's save dialog: that dialog
+// creates or truncates the chosen file before library.Export could refuse it, so picking the
+// library itself would destroy it.
 func showExport(u *App, current int64) {
 	labels := make([]string, len(exportChoices))
 	for i, c := range exportChoices {
 		labels[i] = lang.L(c.label)
 	}
-	format := widget.NewRadioGroup(labels, nil)
+	name := widget.NewEntry()
+	choice := exportChoices[0]
+	format := widget.NewRadioGroup(labels, func(sel string) {
+		for i, l := range labels {
+			if l == sel {
+				choice = exportChoices[i]
+			}
+		}
+		name.SetText(exportName(choice.format, choice.folder))
+	})
 	format.SetSelected(labels[0])
 	scope := widget.NewRadioGroup([]string{lang.L("This comparison"), lang.L("All saved comparisons")}, nil)
 	scope.SetSelected(lang.L("This comparison"))
@@ -40,58 +62,73 @@ func showExport(u *App, current int64) {
 		scope.SetSelected(lang.L("All saved comparisons"))
 	}
 	requests := widget.NewCheck(lang.L("Include every request (xlsx)"), nil)
-	dialog.ShowForm(lang.L("Export"), lang.L("Choose destination…"), lang.L("Cancel"), []*widget.FormItem{
+	folder := widget.NewEntry()
+	if u.exportDir == "" {
+		u.exportDir, _ = os.UserHomeDir()
+	}
+	folder.SetText(u.exportDir)
+	browse := widget.NewButton(lang.L("Choose…"), func() {
+		d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
+			if err == nil && l != nil {
+				folder.SetText(l.Path())
+			}
+		}, u.win)
+		if l, err := storage.ListerForURI(storage.NewFileURI(folder.Text)); err == nil {
+			d.SetLocation(l)
+		}
+		d.Show()
+	})
+	dialog.ShowForm(lang.L("Export"), lang.L("Export"), lang.L("Cancel"), []*widget.FormItem{
 		widget.NewFormItem(lang.L("Format"), format),
 		widget.NewFormItem(lang.L("Comparisons"), scope),
 		widget.NewFormItem("", requests),
+		widget.NewFormItem(lang.L("Folder"), container.NewBorder(nil, nil, nil, browse, folder)),
+		widget.NewFormItem(lang.L("Name"), name),
 	}, func(ok bool) {
-		if !ok {
+		if !ok || name.Text == "" {
 			return
 		}
-		var choice = exportChoices[0]
-		for i, l := range labels {
-			if l == format.Selected {
-				choice = exportChoices[i]
-			}
-		}
-		// The save dialog has asked before replacing a file; the library itself stays refused.
-		opt := library.ExportOptions{Requests: requests.Checked, Force: true}
+		opt := library.ExportOptions{Requests: requests.Checked}
 		if scope.Selected == lang.L("This comparison") && current != 0 {
 			opt.IDs = []int64{current}
 		}
-		run := func(dest string) {
-			u.setStatus(lang.L("Exporting…"))
-			st := u.st
-			go func() {
-				err := library.Export(st, choice.format, dest, opt)
-				onUI(func() {
-					if err != nil {
-						dialog.ShowError(err, u.win)
-						u.setStatus("")
-						return
-					}
-					u.setStatus(fmt.Sprintf(lang.L("Exported to %s"), dest))
-				})
-			}()
-		}
-		if choice.folder {
-			dialog.ShowFolderOpen(func(l fyne.ListableURI, err error) {
-				if err == nil && l != nil {
-					run(filepath.Join(l.Path(), "benchlens-"+choice.format+"-"+time.Now().Format("20060102-150405")))
-				}
-			}, u.win)
-			return
-		}
-		d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-			if err != nil || w == nil {
+		u.exportDir = folder.Text
+		u.exportTo(choice.format, filepath.Join(folder.Text, name.Text), opt)
+	}, u.win)
+}
+
+// exportTo exports to dest: the library and its side files are refused outright, an existing
+// file is replaced only after the analyst says so.
+func (u *App) exportTo(format, dest string, opt library.ExportOptions) {
+	if err := library.CheckTarget(u.st.Path(), dest); err != nil {
+		dialog.ShowError(err, u.win)
+		return
+	}
+	if fi, err := os.Stat(dest); err == nil && !fi.IsDir() {
+		dialog.ShowConfirm(lang.L("Replace?"), fmt.Sprintf(lang.L("%s exists. Replace it?"), dest), func(yes bool) {
+			if yes {
+				opt.Force = true
+				u.runExport(format, dest, opt)
+			}
+		}, u.win)
+		return
+	}
+	u.runExport(format, dest, opt)
+}
+
+// runExport writes the export off the UI thread and reports the outcome.
+func (u *App) runExport(format, dest string, opt library.ExportOptions) {
+	u.setStatus(lang.L("Exporting…"))
+	st := u.st
+	go func() {
+		err := library.Export(st, format, dest, opt)
+		onUI(func() {
+			if err != nil {
+				dialog.ShowError(err, u.win)
+				u.setStatus("")
 				return
 			}
-			path := w.URI().Path()
-			w.Close()
-			run(path)
-		}, u.win)
-		d.SetFileName("benchlens." + choice.format)
-		d.SetFilter(storage.NewExtensionFileFilter([]string{"." + choice.format}))
-		d.Show()
-	}, u.win)
+			u.setStatus(fmt.Sprintf(lang.L("Exported to %s"), dest))
+		})
+	}()
 }

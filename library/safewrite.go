@@ -33,6 +33,10 @@ func writeAll(libPath string, files []outFile, force bool) error {
 	return nil
 }
 
+// CheckTarget is checkTarget for callers that ask the user themselves before replacing a
+// file (the app's "Replace?"): it refuses the library and its side files, and folders.
+func CheckTarget(libPath, path string) error { return checkTarget(libPath, path, true) }
+
 // checkTarget refuses a path that is the library or one of its side files (by file identity
 // when both exist, else by resolved path), a folder, or an existing file without force.
 func checkTarget(libPath, path string, force bool) error {
