@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,7 +29,8 @@ type chartView struct {
 	widget.BaseWidget
 	img     *canvas.Image
 	render  func(w, h int) (image.Image, error)
-	plot    *plot.Plot // for readouts; nil without
+	plot    *plot.Plot     // for readouts; nil without
+	at      chart.SeriesAt // what each series reads at an x; nil: the axes' values only
 	readout *canvas.Text
 	readBox *fyne.Container
 	overlay *fyne.Container // lays the readout over the image
@@ -56,10 +59,11 @@ func (c *chartView) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(container.NewStack(c.img, c.overlay))
 }
 
-// setPlot shows p and reads out its values under the mouse.
-func (c *chartView) setPlot(p *plot.Plot) {
+// setPlot shows p and reads out its values under the mouse: the series' values at the
+// mouse's x when at is given, else the axes' values.
+func (c *chartView) setPlot(p *plot.Plot, at chart.SeriesAt) {
 	c.mu.Lock()
-	c.plot = p
+	c.plot, c.at = p, at
 	c.mu.Unlock()
 	c.setRender(func(w, h int) (image.Image, error) {
 		if p == nil {
@@ -75,13 +79,13 @@ func (c *chartView) MouseIn(e *desktop.MouseEvent) { c.MouseMoved(e) }
 
 func (c *chartView) MouseMoved(e *desktop.MouseEvent) {
 	c.mu.Lock()
-	p, size := c.plot, c.rendered
+	p, at, size := c.plot, c.at, c.rendered
 	c.mu.Unlock()
 	scale := float32(1) // the image has the widget's size in pixels
 	if cnv := fyne.CurrentApp().Driver().CanvasForObject(c); cnv != nil {
 		scale = cnv.Scale()
 	}
-	text := readoutText(p, fyne.NewSize(size.Width*scale, size.Height*scale), fyne.NewPos(e.Position.X*scale, e.Position.Y*scale))
+	text := readoutText(p, at, fyne.NewSize(size.Width*scale, size.Height*scale), fyne.NewPos(e.Position.X*scale, e.Position.Y*scale))
 	if text == "" {
 		c.readBox.Hide()
 		return
@@ -94,14 +98,24 @@ func (c *chartView) MouseMoved(e *desktop.MouseEvent) {
 
 func (c *chartView) MouseOut() { c.readBox.Hide() }
 
-// readoutText is "x-axis label: x · y-axis label: y" under pos on a chart drawn at size.
-func readoutText(p *plot.Plot, size fyne.Size, pos fyne.Position) string {
+// readoutText is what lies under pos on a chart drawn at size: with at (a CDF), the x value
+// and each series' quantile there ("12.3 ms · baseline p62 · candidate p71"), else "x-axis
+// label: x · y-axis label: y".
+func readoutText(p *plot.Plot, at chart.SeriesAt, size fyne.Size, pos fyne.Position) string {
 	if p == nil || size.Width < 10 || size.Height < 10 {
 		return ""
 	}
 	x, y, ok := chart.Readout(p, int(size.Width), int(size.Height), float64(pos.X), float64(pos.Y))
 	if !ok {
 		return ""
+	}
+	if at != nil {
+		axis, _, _ := strings.Cut(p.X.Label.Text, " · ") // without the clipping note
+		s := axis + " " + plain(x)
+		for _, sv := range at(x) {
+			s += fmt.Sprintf(" · %s p%s", sv.Label, plain(math.Round(1000*sv.Y)/10))
+		}
+		return s
 	}
 	return fmt.Sprintf("%s: %s · %s: %s", p.X.Label.Text, plain(x), p.Y.Label.Text, plain(y))
 }

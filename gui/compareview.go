@@ -45,6 +45,8 @@ type compareView struct {
 	// sections are the cards of the left column, top to bottom; a new panel is one more.
 	sections *fyne.Container
 	savedID  int64 // the library id of the comparison on screen once saved, else 0
+	axis     *widget.RadioGroup // the CDFs' x axis: clipped, full or log
+	arms     [2]compare.Arm     // the arms on screen, to redraw the CDFs on another axis
 
 	mu      sync.Mutex
 	gen     int
@@ -95,7 +97,12 @@ func newCompareView(u *App) *compareView {
 	charts := &chartGrid{}
 	chartScroll := container.NewVScroll(container.New(charts, grid...))
 	charts.resized = chartScroll.Refresh
-	split := container.NewHSplit(vscroll(v.sections), chartScroll)
+	v.axis = widget.NewRadioGroup(axisNames(), func(string) { v.redrawCDFs() })
+	v.axis.Horizontal = true
+	v.axis.Required = true
+	v.axis.SetSelected(axisNames()[0])
+	chartPane := container.NewBorder(container.NewHBox(widget.NewLabel(lang.L("CDF x axis")), v.axis), nil, nil, nil, chartScroll)
+	split := container.NewHSplit(vscroll(v.sections), chartPane)
 	split.SetOffset(0.56)
 	v.content = container.NewBorder(pick, nil, nil, nil, split)
 	v.reloadArms()
@@ -181,16 +188,17 @@ func (v *compareView) schedule() {
 	v.mu.Unlock()
 	v.clear(fmt.Sprintf(lang.L("Comparing %s with %s…"), base, cand), widget.MediumImportance)
 	settings := v.u.settings.Settings()
-	st, cache := v.u.st, v.u.arms
+	st, cache, opt := v.u.st, v.u.arms, v.chartOptions()
 	go func() {
 		b, errB := cache.get(st, base)
 		c, errC := cache.get(st, cand)
 		var rec compare.Record
 		var plots map[string]*plot.Plot
+		var reads map[string]chart.SeriesAt
 		err := firstErr(errB, errC)
 		if err == nil {
 			rec = compare.Compare(b, c, settings)
-			plots, err = chart.ForComparison(b, c, rec)
+			plots, reads, err = chart.ForComparisonWith(b, c, rec, opt)
 		}
 		onUI(func() {
 			v.mu.Lock()
@@ -207,7 +215,49 @@ func (v *compareView) schedule() {
 			p := v.u.fyneApp.Preferences()
 			p.SetString("compare.baseline", base)
 			p.SetString("compare.candidate", cand)
-			v.display(rec, plots, base, cand)
+			v.arms = [2]compare.Arm{b, c}
+			v.display(rec, plots, reads, base, cand)
+		})
+	}()
+}
+
+// axisNames are the CDF x axis choices, in chart.XAxis order.
+func axisNames() []string {
+	return []string{lang.L("clipped"), lang.L("full"), lang.L("log")}
+}
+
+// chartOptions are the options the compare charts are drawn with.
+func (v *compareView) chartOptions() chart.Options {
+	opt := chart.Options{Tr: v.u.chartTr}
+	for i, n := range axisNames() {
+		if n == v.axis.Selected {
+			opt.XAxis = chart.XAxis(i)
+		}
+	}
+	return opt
+}
+
+// redrawCDFs draws the CDFs on screen again on the chosen x axis, off the UI thread.
+func (v *compareView) redrawCDFs() {
+	if v.record == nil {
+		return
+	}
+	v.mu.Lock()
+	gen := v.gen
+	v.mu.Unlock()
+	rec, arms, opt := *v.record, v.arms, v.chartOptions()
+	go func() {
+		plots, reads, err := chart.ForComparisonWith(arms[0], arms[1], rec, opt)
+		onUI(func() {
+			v.mu.Lock()
+			current := gen == v.gen
+			v.mu.Unlock()
+			if err != nil || !current {
+				return
+			}
+			for k, at := range reads {
+				v.charts[k].setPlot(plots[k], at)
+			}
 		})
 	}()
 }
@@ -250,7 +300,7 @@ func statusImportance(status string) widget.Importance {
 	return widget.DangerImportance
 }
 
-func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, base, cand string) {
+func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, reads map[string]chart.SeriesAt, base, cand string) {
 	v.record, v.sels, v.savedID = &rec, [2]string{base, cand}, 0
 	v.save.Enable()
 	v.verdict.SetText(headline(string(rec.Status), rec))
@@ -272,7 +322,7 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, b
 	v.sections.Refresh() // the load points panel may have appeared or gone
 
 	for _, k := range compareCharts {
-		v.charts[k].setPlot(plots[k])
+		v.charts[k].setPlot(plots[k], reads[k])
 	}
 	v.mu.Lock()
 	v.Took = time.Since(v.started)

@@ -393,7 +393,8 @@ func TestConditionsDiffAndHeadline(t *testing.T) {
 	}
 }
 
-// Hovering a compare chart reads out the axes' values under the mouse.
+// Hovering a compare CDF reads out each arm's quantile at the x under the mouse, on any of
+// the x axes.
 func TestChartReadout(t *testing.T) {
 	u := newDemoApp(t)
 	ui(func() { u.compare.setArm(true, "baseline") })
@@ -408,7 +409,8 @@ func TestChartReadout(t *testing.T) {
 	ui(func() {
 		s := c.Size()
 		c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(s.Width*0.55, s.Height*0.5)}})
-		if c.readBox.Size().Width < 50 || !c.readBox.Visible() || !strings.Contains(c.readout.Text, "time per output token (ms): ") || !strings.Contains(c.readout.Text, "share of requests: 0.") {
+		if c.readBox.Size().Width < 50 || !c.readBox.Visible() || !strings.HasPrefix(c.readout.Text, "time per output token (ms) ") ||
+			!strings.Contains(c.readout.Text, " · baseline p") || !strings.Contains(c.readout.Text, " · established p") {
 			t.Errorf("readout %q (shown %v)", c.readout.Text, c.readBox.Visible())
 		}
 		c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(2, 2)}})
@@ -416,6 +418,19 @@ func TestChartReadout(t *testing.T) {
 			t.Error("a readout outside the data area")
 		}
 		c.MouseOut()
+		u.compare.axis.SetSelected("log")
+	})
+	eventually(t, "the CDF on a log axis", func() bool {
+		var ok bool
+		ui(func() { ok = c.plot != nil && strings.Contains(c.plot.X.Label.Text, "log scale") })
+		return ok
+	})
+	ui(func() {
+		s := c.Size()
+		c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(s.Width*0.55, s.Height*0.5)}})
+		if !c.readBox.Visible() || !strings.Contains(c.readout.Text, " · established p") {
+			t.Errorf("readout on a log axis %q", c.readout.Text)
+		}
 	})
 }
 

@@ -151,18 +151,16 @@ func (v *runView) display(rd compare.RunData) {
 	arm := compare.Arm{Label: r.Label, Runs: []compare.RunData{rd}}
 	for _, m := range runMetrics {
 		xs := chart.Samples(arm, m.key)
-		title, axis := lang.L(m.title), m.axis
+		title, axis := v.u.chartTr(m.title), m.axis
 		key := m.key
-		v.charts[m.key+"_cdf"].setRender(func(w, h int) (image.Image, error) {
-			p, err := chart.CDF(title, axis, chart.Series{Label: r.Label, Values: xs})
-			if err != nil {
-				return nil, err
-			}
+		if p, at, err := chart.CDFWith(chart.Options{Tr: v.u.chartTr}, title, v.u.chartTr(axis), chart.Series{Label: r.Label, Values: xs}); err == nil {
 			if key == model.ITL {
-				p.Y.Label.Text = "share of token gaps"
+				p.Y.Label.Text = v.u.chartTr("share of token gaps")
 			}
-			return chart.Image(p, w, h)
-		})
+			v.charts[m.key+"_cdf"].setPlot(p, at)
+		} else {
+			v.charts[m.key+"_cdf"].setPlot(nil, nil)
+		}
 		v.charts[m.key+"_hist"].setRender(func(w, h int) (image.Image, error) {
 			p, err := chart.Histogram(title, axis, 40, chart.Series{Label: r.Label, Values: xs})
 			if err != nil {

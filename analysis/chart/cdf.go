@@ -69,7 +69,7 @@ func (e *ECDF) Plot(c draw.Canvas, p *plot.Plot) {
 	pts = append(pts, vg.Point{X: c.Min.X, Y: trY(0)})
 	prev := 0.0
 	for _, xy := range e.XYs {
-		x := trX(xy.X)
+		x := trX(max(xy.X, p.X.Min)) // values left of the axis (≤ 0 on a log scale) at its edge
 		// Steps closer than a fraction of a point merge into one rise: the line looks the
 		// same, and a million samples cost a few thousand segments.
 		if n := len(pts); n >= 2 && x-pts[n-1].X < vg.Points(0.25) {
@@ -95,20 +95,29 @@ func (e *ECDF) Thumbnail(c *draw.Canvas) { lineThumb{e.LineStyle}.Thumbnail(c) }
 // CDF overlays the empirical CDFs of the series (usually baseline then candidate; any number),
 // x in ms (xLabel names the metric and its unit), y the share of requests from 0 to 1 (the
 // label is CDFYLabel). The legend gives each series' label, median and count. NaN values are
-// left out; a series with no finite value, or no series at all, is an error. The x axis ends
-// at AxisQuantile (see there).
+// left out; a series with no finite value, or no series at all, is an error. The x axis is
+// clipped (see AxisClipped).
 func CDF(title, xLabel string, series ...Series) (*plot.Plot, error) {
+	p, _, err := CDFWith(Options{}, title, xLabel, series...)
+	return p, err
+}
+
+// CDFWith is CDF with options (the x axis, translated labels), and what each series reads at
+// an x value (for readouts under the mouse).
+func CDFWith(opt Options, title, xLabel string, series ...Series) (*plot.Plot, SeriesAt, error) {
 	clean, err := cleanSeries("CDF", series)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	p := newPlot(title, xLabel, CDFYLabel)
+	p := newPlot(title, xLabel, opt.tr(CDFYLabel))
+	var at cdfAt
 	lg := legend{p: p}
 	for i, s := range series {
 		e, err := NewECDF(clean[i])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		at = append(at, labelled{s.Label, e})
 		e.LineStyle = lineStyle(seriesColor(i, s.Color))
 		p.Add(e)
 		n := fmt.Sprintf("n = %d", len(clean[i]))
@@ -120,8 +129,8 @@ func CDF(title, xLabel string, series ...Series) (*plot.Plot, error) {
 	lg.commit(false, false)
 	p.Y.Min, p.Y.Max = 0, 1
 	p.Y.Tick.Marker = plot.ConstantTicks(fractionTicks())
-	clipX(p, clean)
-	return p, nil
+	setX(p, clean, opt.XAxis, opt.tr)
+	return p, at.read, nil
 }
 
 // cleanSeries drops NaN and infinite values, and rejects no series or a series left empty.
@@ -141,38 +150,6 @@ func cleanSeries(what string, series []Series) ([][]float64, error) {
 		}
 	}
 	return out, nil
-}
-
-// axisEnd is where the x axis ends for AxisQuantile, and the largest value.
-func axisEnd(clean [][]float64) (end, largest float64) {
-	end, largest = math.Inf(-1), math.Inf(-1)
-	for _, xs := range clean {
-		largest = max(largest, slices.Max(xs))
-		if AxisQuantile < 1 {
-			end = max(end, stats.Percentile(slices.Clone(xs), 100*AxisQuantile))
-		}
-	}
-	lo := math.Inf(1)
-	for _, xs := range clean {
-		lo = min(lo, slices.Min(xs))
-	}
-	// Cut only where the tail would stretch the axis by half again.
-	if AxisQuantile >= 1 || largest-lo <= 1.5*(end-lo) {
-		end = largest
-	}
-	return end, largest
-}
-
-// clipX ends the x axis at AxisQuantile and says so in the label.
-func clipX(p *plot.Plot, clean [][]float64) {
-	end, largest := axisEnd(clean)
-	if end < largest && end > p.X.Min {
-		p.X.Max = end
-		p.X.Label.Text += fmt.Sprintf(" · axis ends at p%g, largest %s ms", 100*AxisQuantile, fmtNum(largest))
-	}
-	pad := 0.02 * (p.X.Max - p.X.Min)
-	p.X.Min -= pad
-	p.X.Max += pad
 }
 
 // fractionTicks are 0, 0.25 … 1 with minor ticks every 0.05.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
 	"benchlens/analysis/chart"
@@ -117,21 +118,43 @@ func TestCDFDropsNaNAndLabelsMedians(t *testing.T) {
 	}
 }
 
-func TestAxisEndsAtQuantile(t *testing.T) {
+// A CDF's x axis is clipped at the pooled p99.5 by default, saying so; full shows every value;
+// log puts every positive value on a log scale. Each series reads its share at an x.
+func TestCDFXAxis(t *testing.T) {
 	vals := make([]float64, 1000)
 	for i := range vals {
 		vals[i] = float64(i % 100)
 	}
 	vals[999] = 10000 // one outlier
-	p, err := chart.CDF("t", "gap (ms)", chart.Series{Label: "a", Values: vals})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.X.Max > 100 {
-		t.Errorf("x axis ends at %v, want the p99 (< 100)", p.X.Max)
-	}
-	if !strings.Contains(p.X.Label.Text, "largest 10000 ms") {
-		t.Errorf("x label %q does not name the largest value", p.X.Label.Text)
+	for _, tc := range []struct {
+		axis      chart.XAxis
+		lo, hi    float64 // the axis ends within
+		label     string
+		logScaled bool
+	}{
+		{chart.AxisClipped, 98, 102, "clipped at p99.5 (99.0 ms), largest 10000 ms", false},
+		{chart.AxisFull, 10000, 10300, "", false},
+		{chart.AxisLog, 10000, 10600, "log scale", true},
+	} {
+		p, at, err := chart.CDFWith(chart.Options{XAxis: tc.axis}, "t", "gap (ms)", chart.Series{Label: "a", Values: vals})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.X.Max < tc.lo || p.X.Max > tc.hi {
+			t.Errorf("axis %d ends at %v, want %v..%v", tc.axis, p.X.Max, tc.lo, tc.hi)
+		}
+		if tc.label != "" && !strings.Contains(p.X.Label.Text, tc.label) || tc.label == "" && p.X.Label.Text != "gap (ms)" {
+			t.Errorf("axis %d: x label %q, want %q", tc.axis, p.X.Label.Text, tc.label)
+		}
+		if _, isLog := p.X.Scale.(plot.LogScale); isLog != tc.logScaled {
+			t.Errorf("axis %d: log scale %v", tc.axis, isLog)
+		}
+		if _, err := chart.PNG(p, 400, 300); err != nil {
+			t.Errorf("axis %d: %v", tc.axis, err)
+		}
+		if got := at(49.5); len(got) != 1 || got[0].Label != "a" || got[0].Y != 0.5 {
+			t.Errorf("share at 49.5: %v, want a 0.5", got)
+		}
 	}
 }
 

@@ -49,8 +49,16 @@ var distCharts = []struct{ key, metric, xLabel, yLabel string }{
 //
 // An error means a chart could not be built from data that is there.
 func ForComparison(base, cand compare.Arm, rec compare.Record) (map[string]*plot.Plot, error) {
+	out, _, err := ForComparisonWith(base, cand, rec, Options{})
+	return out, err
+}
+
+// ForComparisonWith is ForComparison with options (the CDFs' x axis, translated titles and
+// axes), and what each CDF's series read at an x, keyed like the charts.
+func ForComparisonWith(base, cand compare.Arm, rec compare.Record, opt Options) (map[string]*plot.Plot, map[string]SeriesAt, error) {
 	bl, cl := armLabels(base.Label, cand.Label)
 	out := map[string]*plot.Plot{}
+	reads := map[string]SeriesAt{}
 	titles := map[string]string{"ttft_cdf": TitleTTFT, "tpot_cdf": TitleTPOT, "itl_cdf": TitleITL}
 	for _, dc := range distCharts {
 		var series []Series
@@ -73,47 +81,52 @@ func ForComparison(base, cand compare.Arm, rec compare.Record) (map[string]*plot
 		if len(series) == 0 {
 			continue
 		}
-		title := titles[dc.key]
+		title := opt.tr(titles[dc.key])
 		for _, m := range missing {
-			title += fmt.Sprintf("\n(%s: no per-request samples)", m)
+			title += fmt.Sprintf("\n(%s: "+opt.tr("no per-request samples")+")", m)
 		}
-		p, err := CDF(title, dc.xLabel, series...)
+		p, at, err := CDFWith(opt, title, opt.tr(dc.xLabel), series...)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dc.key, err)
+			return nil, nil, fmt.Errorf("%s: %w", dc.key, err)
 		}
-		p.Y.Label.Text = dc.yLabel
-		out[dc.key] = p
+		p.Y.Label.Text = opt.tr(dc.yLabel)
+		out[dc.key], reads[dc.key] = p, at
 	}
 	if len(rec.Perf) > 0 {
-		p, err := StageDeltas(TitleStageDeltas, rec)
+		p, err := StageDeltas(opt.tr(TitleStageDeltas), rec)
 		if err != nil {
-			return nil, fmt.Errorf("stage_deltas: %w", err)
+			return nil, nil, fmt.Errorf("stage_deltas: %w", err)
 		}
 		out["stage_deltas"] = p
-		if p, err := Spread(TitleSpread, rec); err == nil {
+		if p, err := Spread(opt.tr(TitleSpread), rec); err == nil {
 			out["spread"] = p
 		}
 	}
 	if len(rec.Buckets.Rows) > 0 {
-		p, err := BucketDeltas(TitleBucketDeltas, rec)
+		p, err := BucketDeltas(opt.tr(TitleBucketDeltas), rec)
 		if err != nil {
-			return nil, fmt.Errorf("bucket_deltas: %w", err)
+			return nil, nil, fmt.Errorf("bucket_deltas: %w", err)
 		}
 		out["bucket_deltas"] = p
 	}
 	ShareY(out["stage_deltas"], out["bucket_deltas"])
 	lines := append(utilLines(base, bl, BaselineColor), utilLines(cand, cl, CandidateColor)...)
 	if len(lines) > 0 {
-		p, err := Timeline(TitleUtilisation, lines...)
+		p, err := Timeline(opt.tr(TitleUtilisation), lines...)
 		if err != nil {
-			return nil, fmt.Errorf("utilisation: %w", err)
+			return nil, nil, fmt.Errorf("utilisation: %w", err)
 		}
 		out["utilisation"] = p
 	}
 	if err := loadCharts(out, rec); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	for k, p := range out {
+		if reads[k] == nil { // the CDFs' labels are translated already, with their notes
+			p.X.Label.Text, p.Y.Label.Text = opt.tr(p.X.Label.Text), opt.tr(p.Y.Label.Text)
+		}
+	}
+	return out, reads, nil
 }
 
 // loadCharts adds the load-point charts of a sweep.

@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"benchlens/analysis/stats"
 )
 
 // StepHistogram is a histogram drawn as a step outline (with an optional light fill), so
@@ -127,4 +129,24 @@ func Histogram(title, xLabel string, bins int, series ...Series) (*plot.Plot, er
 		p.X.Label.Text += fmt.Sprintf(" · bins end at p%g, largest %s ms", 100*AxisQuantile, fmtNum(largest))
 	}
 	return p, nil
+}
+
+// axisEnd is where the x axis ends for AxisQuantile, and the largest value.
+func axisEnd(clean [][]float64) (end, largest float64) {
+	end, largest = math.Inf(-1), math.Inf(-1)
+	for _, xs := range clean {
+		largest = max(largest, slices.Max(xs))
+		if AxisQuantile < 1 {
+			end = max(end, stats.Percentile(slices.Clone(xs), 100*AxisQuantile))
+		}
+	}
+	lo := math.Inf(1)
+	for _, xs := range clean {
+		lo = min(lo, slices.Min(xs))
+	}
+	// Cut only where the tail would stretch the axis by half again.
+	if AxisQuantile >= 1 || largest-lo <= 1.5*(end-lo) {
+		end = largest
+	}
+	return end, largest
 }

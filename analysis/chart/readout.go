@@ -1,6 +1,8 @@
 package chart
 
 import (
+	"math"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -8,13 +10,14 @@ import (
 )
 
 // Readout is the data point under pixel (px, py) of p as Image draws it at w×h (pixels from
-// the top left), and whether the pixel falls inside the data area. Linear axes only: a log
-// axis reports ok false.
+// the top left), and whether the pixel falls inside the data area. Linear axes, and a log x
+// axis; another scale reports ok false.
 func Readout(p *plot.Plot, w, h int, px, py float64) (x, y float64, ok bool) {
 	if p == nil {
 		return 0, 0, false
 	}
-	if _, lin := p.X.Scale.(plot.LinearScale); !lin {
+	_, logX := p.X.Scale.(plot.LogScale)
+	if _, lin := p.X.Scale.(plot.LinearScale); !lin && !logX {
 		return 0, 0, false
 	}
 	if _, lin := p.Y.Scale.(plot.LinearScale); !lin {
@@ -33,7 +36,11 @@ func Readout(p *plot.Plot, w, h int, px, py float64) (x, y float64, ok bool) {
 	if vx < da.Min.X || vx > da.Max.X || vy < da.Min.Y || vy > da.Max.Y || da.Max.X <= da.Min.X || da.Max.Y <= da.Min.Y {
 		return 0, 0, false
 	}
-	x = p.X.Min + float64((vx-da.Min.X)/(da.Max.X-da.Min.X))*(p.X.Max-p.X.Min)
+	fx := float64((vx - da.Min.X) / (da.Max.X - da.Min.X))
+	x = p.X.Min + fx*(p.X.Max-p.X.Min)
+	if logX {
+		x = p.X.Min * math.Pow(p.X.Max/p.X.Min, fx)
+	}
 	y = p.Y.Min + float64((vy-da.Min.Y)/(da.Max.Y-da.Min.Y))*(p.Y.Max-p.Y.Min)
 	return x, y, true
 }

@@ -1,0 +1,34 @@
+package chart
+
+import "sort"
+
+// SeriesAt reads every series of a chart at an x value, for a readout under the mouse.
+type SeriesAt func(x float64) []SeriesValue
+
+// SeriesValue is one series' value at an x: for a CDF, the share of its values at or below x
+// (x is then that series' Share quantile).
+type SeriesValue struct {
+	Label string
+	Y     float64
+}
+
+type labelled struct {
+	label string
+	e     *ECDF
+}
+
+type cdfAt []labelled
+
+func (c cdfAt) read(x float64) []SeriesValue {
+	out := make([]SeriesValue, len(c))
+	for i, l := range c {
+		xys := l.e.XYs
+		n := sort.Search(len(xys), func(j int) bool { return xys[j].X > x })
+		y := 0.0
+		if n > 0 {
+			y = xys[n-1].Y
+		}
+		out[i] = SeriesValue{l.label, y}
+	}
+	return out
+}
