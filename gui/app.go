@@ -132,9 +132,6 @@ func onUI(fn func()) {
 	})
 }
 
-// chartTr translates the charts' fixed titles and axes (see chart.Options.Tr).
-func (u *App) chartTr(s string) string { return lang.L(s) }
-
 // showView switches to a view.
 func (u *App) showView(i int) {
 	if i >= 0 && i < len(u.tabs.Items) {

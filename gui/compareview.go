@@ -470,7 +470,7 @@ func checkRow(c compare.Check) fyne.CanvasObject {
 	reason.Wrapping = fyne.TextWrapWord
 	body := container.NewVBox(reason)
 	if c.Hint != "" && c.State != compare.CheckOK {
-		hint := widget.NewLabelWithStyle(lang.L("Next time")+": "+c.Hint, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+		hint := widget.NewLabelWithStyle(lang.L("Next time")+": "+hintText(c.Hint), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		hint.Wrapping = fyne.TextWrapWord
 		body.Add(hint)
 	}
