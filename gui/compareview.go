@@ -44,7 +44,7 @@ type compareView struct {
 	save                *widget.Button
 	// sections are the cards of the left column, top to bottom; a new panel is one more.
 	sections *fyne.Container
-	savedID  int64 // the library id of the comparison on screen once saved, else 0
+	savedID  int64              // the library id of the comparison on screen once saved, else 0
 	axis     *widget.RadioGroup // the CDFs' x axis: clipped, full or log
 	arms     [2]compare.Arm     // the arms on screen, to redraw the CDFs on another axis
 
