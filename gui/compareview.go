@@ -351,8 +351,36 @@ func headline(status string, rec compare.Record) string {
 	return h
 }
 
-// gainText is the largest significant stage change, else the decode (TPOT) change with "~".
+// ruleStages are the stage tests rule 6 rests a gain on: prefill (TTFT), decode (TPOT, ITL).
+var ruleStages = []struct{ key, name string }{{model.TTFT, "TTFT"}, {model.TPOT, "TPOT"}, {model.ITL, "ITL"}}
+
+// attributed is the stage an established or offset gain rests on: the significantly better
+// stage of rule 6 with the smallest p (the larger change on a tie).
+func attributed(rec compare.Record) (compare.StageDelta, string, bool) {
+	var best compare.StageDelta
+	var name string
+	for _, r := range ruleStages {
+		d, ok := rec.Perf[r.key]
+		if !ok || !d.Better || !d.Delta.Known() {
+			continue
+		}
+		p, bp := d.P.F(), best.P.F()
+		if name == "" || d.P.Known() && (!best.P.Known() || p < bp || p == bp && math.Abs(d.Delta.F()) > math.Abs(best.Delta.F())) {
+			best, name = d, r.name
+		}
+	}
+	return best, name, name != ""
+}
+
+// gainText is the change the verdict rests on: for an established or offset gain the
+// attributed stage, otherwise the largest significant stage change, else the decode (TPOT)
+// change with "~".
 func gainText(rec compare.Record) string {
+	if rec.Status == compare.Established || rec.Status == compare.Offset {
+		if d, name, ok := attributed(rec); ok {
+			return stageChange(name, d)
+		}
+	}
 	var best *compare.StageDelta
 	var name string
 	for _, r := range stageRows {
@@ -372,9 +400,14 @@ func gainText(rec compare.Record) string {
 		best, name = &d, "TPOT"
 	}
 	name, _, _ = strings.Cut(name, " (")
-	s := name + " " + strings.Replace(deltaText(*best), "-", "−", 1)
-	if best.P.Known() {
-		s += ", p" + report.P(best.P.F())
+	return stageChange(name, *best)
+}
+
+// stageChange is "TPOT −9.1 %, p=0.008".
+func stageChange(name string, d compare.StageDelta) string {
+	s := name + " " + strings.Replace(deltaText(d), "-", "−", 1)
+	if d.P.Known() {
+		s += ", p" + report.P(d.P.F())
 	}
 	return s
 }
