@@ -29,7 +29,7 @@ func Readout(p *plot.Plot, w, h int, px, py float64) (x, y float64, ok bool) {
 	}
 	m := Margin
 	c := draw.Crop(draw.Canvas{Canvas: &recorder.Canvas{}, Rectangle: vg.Rectangle{Max: vg.Point{X: W, Y: H}}}, m, -m, m, -m)
-	da := p.DataCanvas(c)
+	da := prepared(p).DataCanvas(c)
 	// Pixels to vg lengths; vg's y axis points up.
 	vx := vg.Length(px) * W / vg.Length(w)
 	vy := H - vg.Length(py)*H/vg.Length(h)

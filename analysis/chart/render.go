@@ -70,9 +70,8 @@ func drawOn(p *plot.Plot, c vg.CanvasSizer) (err error) {
 			err = fmt.Errorf("chart: drawing %q: %v", p.Title.Text, r)
 		}
 	}()
-	widenFonts(p)
 	m := Margin
-	p.Draw(draw.Crop(draw.New(c), m, -m, m, -m))
+	prepared(p).Draw(draw.Crop(draw.New(c), m, -m, m, -m))
 	return nil
 }
 

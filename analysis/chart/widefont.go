@@ -63,7 +63,7 @@ func widenFonts(p *plot.Plot) {
 	if w.Typeface == "" {
 		return
 	}
-	for _, t := range []*struct {
+	for _, t := range []struct {
 		text string
 		font *font.Font
 	}{

@@ -1,0 +1,23 @@
+package chart
+
+import (
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot"
+)
+
+// Tick labels are drawn without Liberation's "11" kerning pair (it makes "11" read "ll"),
+// and the plot given to be drawn keeps its own labels.
+func TestTickLabelsUnkerned(t *testing.T) {
+	p := newPlot("t", "x", "y")
+	p.X.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 11, Label: "11.00"}, {Value: 111, Label: "111"}})
+	for _, tk := range prepared(p).X.Tick.Marker.Ticks(0, 200) {
+		if strings.Contains(tk.Label, "11") || strings.ReplaceAll(tk.Label, "\u200b", "") != map[float64]string{11: "11.00", 111: "111"}[tk.Value] {
+			t.Errorf("drawn tick label %q", tk.Label)
+		}
+	}
+	if got := p.X.Tick.Marker.Ticks(0, 200)[0].Label; got != "11.00" {
+		t.Errorf("the plot's own label became %q", got)
+	}
+}
