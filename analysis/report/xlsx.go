@@ -191,7 +191,7 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 		names = append(names, SheetRequests)
 	}
 	if nCharts > 0 {
-		names = append(names, SheetCDF)
+		names = append(names, SheetCDF, SheetChartData)
 	}
 	if err := f.SetSheetName("Sheet1", names[0]); err != nil {
 		return err
@@ -386,8 +386,9 @@ func sheetRange(sheet string, col, first, last int) string {
 	return fmt.Sprintf("%s!$%s$%d:$%s$%d", quoted, c, first, c, last)
 }
 
-// writeCharts writes the CDF data sheet and, per comparison, a chart of its stage deltas with
-// their intervals and the TTFT and TPOT CDFs of both arms.
+// writeCharts writes the CDF and chart data sheets and, per comparison, its stage deltas
+// coloured by outcome with their intervals, the spread of its runs, and the TTFT and TPOT CDFs
+// of both arms, two charts by two on one printed page.
 func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpan) error {
 	// CDF points first, so the charts can point at them.
 	type key struct {
@@ -421,6 +422,10 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 	if err := writeTable(f, st, &table{sheet: SheetCDF, cols: cdfCols, rows: rows}, 0); err != nil {
 		return err
 	}
+	dataRows, dataSpans := chartData(entries)
+	if err := writeTable(f, st, &table{sheet: SheetChartData, cols: chartDataCols, rows: dataRows}, 0); err != nil {
+		return err
+	}
 
 	if err := f.SetColWidth(SheetCharts, "A", "A", 12); err != nil {
 		return err
@@ -434,7 +439,8 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 	if err := f.SetSheetProps(SheetCharts, &excelize.SheetPropsOptions{FitToPage: ptr(true)}); err != nil {
 		return err
 	}
-	const blockRows = 20 // 300 px charts fit with room under 18 rows of any default height
+	// Two rows of 300 px charts (15 rows of the default 20 px each) per comparison.
+	const blockRows, chartRows = 36, 17
 	for i, e := range entries {
 		top := 1 + i*blockRows
 		if i > 0 {
@@ -454,18 +460,23 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 		if err := f.SetCellStyle(SheetCharts, ref, ref, st.title); err != nil {
 			return err
 		}
-		at := func(col int) string {
-			c, _ := excelize.CoordinatesToCellName(col, top+1)
+		at := func(col, row int) string {
+			c, _ := excelize.CoordinatesToCellName(col, top+1+row*chartRows)
 			return c
 		}
 		if sp := spans[i]; sp.last >= sp.first {
-			if err := deltaChart(f, at(1), e, sp); err != nil {
+			if err := colouredDeltaChart(f, at(1, 0), dataSpans[i].bars, sp); err != nil {
+				return err
+			}
+		}
+		if ds := dataSpans[i]; ds.spreadBase.last >= ds.spreadBase.first && ds.spreadCand.last >= ds.spreadCand.first {
+			if err := spreadChart(f, at(9, 0), ds); err != nil {
 				return err
 			}
 		}
 		for j, m := range []string{model.TTFT, model.TPOT} {
 			if s := series[key{i, m}]; len(s) > 0 {
-				if err := cdfChart(f, at(9+8*j), m, s); err != nil {
+				if err := cdfChart(f, at(1+8*j, 1), m, s); err != nil {
 					return err
 				}
 			}
@@ -476,40 +487,6 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 
 func chartTitle(s string) excelize.ChartTitle {
 	return excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: s, Font: &excelize.Font{Bold: true, Size: 11}}}}
-}
-
-// deltaChart draws the stage deltas as columns with their intervals as high-low lines between
-// the interval bounds (Excel charts from excelize have no error bars).
-func deltaChart(f *excelize.File, cell string, e Entry, sp stageSpan) error {
-	cats := sheetRange(SheetStages, stagesMetricCol, sp.first, sp.last)
-	dims := excelize.ChartDimension{Width: 480, Height: 300}
-	bars := &excelize.Chart{
-		Type:       excelize.Col,
-		Dimension:  dims,
-		VaryColors: ptr(false),
-		Title:      chartTitle("stage deltas (%) with intervals"),
-		Legend:     excelize.ChartLegend{Position: "bottom"},
-		Series: []excelize.ChartSeries{{
-			Name: sheetRange(SheetStages, stagesDeltaCol, 1, 1), Categories: cats, Values: sheetRange(SheetStages, stagesDeltaCol, sp.first, sp.last),
-			Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"8EA9DB"}},
-		}},
-		YAxis:        excelize.ChartAxis{MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: `0.0"%"`}},
-		XAxis:        excelize.ChartAxis{TickLabelPosition: excelize.ChartTickLabelLow},
-		ShowBlanksAs: "gap",
-	}
-	bound := func(col int) excelize.ChartSeries {
-		return excelize.ChartSeries{
-			Name: sheetRange(SheetStages, col, 1, 1), Categories: cats, Values: sheetRange(SheetStages, col, sp.first, sp.last),
-			Line:   excelize.LineOptions{Type: excelize.LineNone},
-			Marker: excelize.ChartMarker{Symbol: "dash", Size: 9, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"404040"}}},
-		}
-	}
-	interval := &excelize.Chart{
-		Type:   excelize.Line,
-		Series: []excelize.ChartSeries{bound(stagesLowCol), bound(stagesHighCol)},
-		XAxis:  excelize.ChartAxis{HighLowLines: true, TickLabelPosition: excelize.ChartTickLabelLow},
-	}
-	return f.AddChart(SheetCharts, cell, bars, interval)
 }
 
 // cdfChart draws one metric's CDF per arm as scatter lines.

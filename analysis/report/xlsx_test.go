@@ -118,7 +118,7 @@ func TestXLSXWorkbook(t *testing.T) {
 	entries := testEntries(t)
 	data, f := exportXLSX(t, entries, XLSXOptions{})
 
-	wantSheets := []string{SheetVerdicts, SheetCharts, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce, SheetRecord, SheetCDF}
+	wantSheets := []string{SheetVerdicts, SheetCharts, SheetStages, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce, SheetRecord, SheetCDF, SheetChartData}
 	if got := f.GetSheetList(); !slices.Equal(got, wantSheets) {
 		t.Fatalf("sheets %v, want %v", got, wantSheets)
 	}
@@ -377,14 +377,15 @@ func TestXLSXWorkbook(t *testing.T) {
 		}
 	}
 
-	// Charts: three per comparison (stage deltas with intervals, TTFT and TPOT CDFs).
+	// Charts: four per comparison (stage deltas with intervals, spread, TTFT and TPOT CDFs;
+	// the fixtures' comparisons all have per-run values).
 	var charts []string
 	for name := range files {
 		if strings.HasPrefix(name, "xl/charts/chart") {
 			charts = append(charts, name)
 		}
 	}
-	if len(charts) != 3*len(entries) {
+	if len(charts) != 4*len(entries) {
 		t.Errorf("%d charts: %v", len(charts), charts)
 	}
 	if o, _ := f.GetPageLayout(SheetCharts); o.Orientation == nil || *o.Orientation != "landscape" {
@@ -399,14 +400,38 @@ func TestXLSXWorkbook(t *testing.T) {
 	if want := fmt.Sprintf(`<rowBreaks count="%d"`, len(entries)-1); !strings.Contains(chartsXML, want) {
 		t.Errorf("Charts sheet lacks a page break before each comparison (%s)", want)
 	}
+	// Stage-delta bars in three colours (better, worse, not significant) from the chart data,
+	// the intervals from the Stages sheet.
 	c1 := html.UnescapeString(files["xl/charts/chart1.xml"])
-	for _, s := range []string{"<barChart>", "<lineChart>", "<hiLowLines", "'Stages'!$K$2:$K$6", "'Stages'!$L$1", "'Stages'!$D$2:$D$6"} {
+	for _, s := range []string{"<barChart>", "<lineChart>", "<hiLowLines", `<overlap val="100"`, "'Stages'!$L$1", "'Stages'!$L$2:$L$6",
+		"'Chart data'!$D$2:$D$6", "'Chart data'!$E$2:$E$6", "'Chart data'!$F$2:$F$6", "'Chart data'!$C$2:$C$6", barFills[0], barFills[1], barFills[2]} {
 		if !strings.Contains(c1, s) {
 			t.Errorf("chart1 lacks %s", s)
 		}
 	}
-	if c2 := html.UnescapeString(files["xl/charts/chart2.xml"]); !strings.Contains(c2, "<scatterChart>") || !strings.Contains(c2, "'CDF data'!$F$2:$F$101") {
-		t.Errorf("chart2 is not the TTFT CDF: %.300s", c2)
+	if c2 := html.UnescapeString(files["xl/charts/chart2.xml"]); !strings.Contains(c2, "<scatterChart>") || !strings.Contains(c2, "'Chart data'!$H$") {
+		t.Errorf("chart2 is not the spread: %.300s", c2)
+	}
+	if c3 := html.UnescapeString(files["xl/charts/chart3.xml"]); !strings.Contains(c3, "<scatterChart>") || !strings.Contains(c3, "'CDF data'!$F$2:$F$101") {
+		t.Errorf("chart3 is not the TTFT CDF: %.300s", c3)
+	}
+	// Each bar's value is in exactly one of the three columns, as a number, by its outcome.
+	isTrue := func(col string, r int) bool { v := raw(t, f, SheetStages, sh[col], r); return v == "1" || v == "TRUE" || v == "true" }
+	for r := 2; r <= 6; r++ {
+		sig, better, worse := isTrue("significant", r), isTrue("better", r), isTrue("worse", r)
+		col := 6
+		switch {
+		case sig && better:
+			col = 4
+		case sig && worse:
+			col = 5
+		}
+		for c := 4; c <= 6; c++ {
+			v := raw(t, f, SheetChartData, c, r)
+			if (c == col) != (v != "") {
+				t.Errorf("chart data row %d column %d = %q (significant %v, better %v, worse %v)", r, c, v, sig, better, worse)
+			}
+		}
 	}
 	if v, _ := f.GetCellValue(SheetCharts, "A1"); !strings.HasPrefix(v, "#1 base vs fa-cand: offset (analyst; proposed: established)") {
 		t.Errorf("chart title %q", v)
