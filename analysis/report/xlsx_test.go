@@ -416,7 +416,10 @@ func TestXLSXWorkbook(t *testing.T) {
 		t.Errorf("chart3 is not the TTFT CDF: %.300s", c3)
 	}
 	// Each bar's value is in exactly one of the three columns, as a number, by its outcome.
-	isTrue := func(col string, r int) bool { v := raw(t, f, SheetStages, sh[col], r); return v == "1" || v == "TRUE" || v == "true" }
+	isTrue := func(col string, r int) bool {
+		v := raw(t, f, SheetStages, sh[col], r)
+		return v == "1" || v == "TRUE" || v == "true"
+	}
 	for r := 2; r <= 6; r++ {
 		sig, better, worse := isTrue("significant", r), isTrue("better", r), isTrue("worse", r)
 		col := 6

@@ -14,7 +14,7 @@ const SheetChartData = "Chart data"
 
 var chartDataCols = []column{
 	{"comparison", kInt, 11}, {"chart", kText, 12}, {"label", kText, 22},
-	{"better_pct", kPct, 11}, {"worse_pct", kPct, 11}, {"not_significant_pct", kPct, 11},
+	{"better", kPct, 11}, {"worse", kPct, 11}, {"not significant", kPct, 14},
 	{"stage_position", kNum, 11}, {"run_vs_baseline_median_pct", kPct, 14},
 }
 
@@ -24,6 +24,7 @@ type chartSpans struct {
 	spreadBase     stageSpan
 	spreadCand     stageSpan
 	spreadAxisName string // "1 TTFT, 2 TPOT, …": the stage each position stands for
+	stages         int
 }
 
 // chartData lays out the rows of SheetChartData, in the Stages sheet's "all" order for the bars.
@@ -59,6 +60,7 @@ func chartData(entries []Entry) ([][]any, []chartSpans) {
 			}
 		}
 		sp.spreadAxisName = "stage: " + strings.Join(names, ", ")
+		sp.stages = len(stages)
 		for arm, span := range []*stageSpan{&sp.spreadBase, &sp.spreadCand} {
 			span.first = len(rows) + 2
 			for j, k := range stages {
@@ -68,7 +70,7 @@ func chartData(entries []Entry) ([][]any, []chartSpans) {
 					runs, label, off = d.CandidateRuns, "candidate", 0.15
 				}
 				for _, v := range runs {
-					rows = append(rows, []any{e.ID, "spread", label + " " + k, nil, nil, nil, float64(j+1) + off, 100 * (v/d.Baseline.F() - 1)})
+					rows = append(rows, []any{e.ID, "spread " + k, label + " runs", nil, nil, nil, float64(j+1) + off, 100 * (v/d.Baseline.F() - 1)})
 				}
 			}
 			span.last = len(rows) + 1
@@ -129,17 +131,15 @@ func spreadChart(f *excelize.File, cell string, sp chartSpans) error {
 		Dimension: excelize.ChartDimension{Width: 480, Height: 300},
 		Title:     chartTitle("spread: run medians vs the baseline's median (%)"),
 		Legend:    excelize.ChartLegend{Position: "bottom"},
-		XAxis:     excelize.ChartAxis{Title: chartTitle(sp.spreadAxisName), MajorUnit: 1, NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0"}},
-		YAxis:     excelize.ChartAxis{MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: `0.0"%"`}},
+		XAxis: excelize.ChartAxis{Title: chartTitle(sp.spreadAxisName), MajorUnit: 1, Minimum: ptr(0.5), Maximum: ptr(float64(sp.stages) + 0.5),
+			NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0"}, TickLabelPosition: excelize.ChartTickLabelLow},
+		YAxis: excelize.ChartAxis{MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: `0.0"%"`}},
 	}
-	for j, s := range []struct {
-		span stageSpan
-		name string
-	}{{sp.spreadBase, "baseline runs"}, {sp.spreadCand, "candidate runs"}} {
+	for j, span := range []stageSpan{sp.spreadBase, sp.spreadCand} {
 		ch.Series = append(ch.Series, excelize.ChartSeries{
-			Name:       s.name,
-			Categories: sheetRange(SheetChartData, 7, s.span.first, s.span.last),
-			Values:     sheetRange(SheetChartData, 8, s.span.first, s.span.last),
+			Name:       sheetRange(SheetChartData, 3, span.first, span.first),
+			Categories: sheetRange(SheetChartData, 7, span.first, span.last),
+			Values:     sheetRange(SheetChartData, 8, span.first, span.last),
 			Line:       excelize.LineOptions{Type: excelize.LineNone},
 			Marker:     excelize.ChartMarker{Symbol: "circle", Size: 6, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{[]string{"7F7F7F", "2F75B5"}[j]}}},
 		})
