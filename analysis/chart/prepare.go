@@ -27,8 +27,13 @@ func (u unkerned) Ticks(min, max float64) []plot.Tick {
 	ts := u.Ticker.Ticks(min, max)
 	out := make([]plot.Tick, len(ts))
 	for i, t := range ts {
-		t.Label = strings.ReplaceAll(strings.ReplaceAll(t.Label, "11", "1\u200b1"), "11", "1\u200b1")
+		t.Label = unkern(t.Label)
 		out[i] = t
 	}
 	return out
+}
+
+// unkern puts a zero-width space between ones (see unkerned); legends use it too.
+func unkern(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "11", "1\u200b1"), "11", "1\u200b1")
 }

@@ -140,7 +140,7 @@ type legendEntry struct {
 }
 
 func (l *legend) add(text string, thumbs ...plot.Thumbnailer) {
-	l.entries = append(l.entries, legendEntry{text, thumbs})
+	l.entries = append(l.entries, legendEntry{unkern(text), thumbs})
 }
 
 // commit places the entries; top and left say where, offsets keep it off the axes.
