@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 
@@ -59,7 +60,7 @@ func setX(p *plot.Plot, clean [][]float64, axis XAxis, tr func(string) string) {
 		}
 		if !math.IsInf(smallest, 1) {
 			p.X.Scale = plot.LogScale{}
-			p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+			p.X.Tick.Marker = logTicks{}
 			p.X.Min, p.X.Max = smallest/1.05, largest*1.05
 			p.X.Label.Text += " · " + tr("log scale")
 			return
@@ -77,4 +78,39 @@ func setX(p *plot.Plot, clean [][]float64, axis XAxis, tr func(string) string) {
 	pad := 0.02 * (p.X.Max - p.X.Min)
 	p.X.Min -= pad
 	p.X.Max += pad
+}
+
+// logTicks mark 1, 2 and 5 of each decade with labels (every digit when that leaves fewer than
+// three labels) and the other digits without: gonum's LogTicks labels only powers of ten,
+// which leaves a CDF spanning 20-90 ms with no number on its axis.
+type logTicks struct{}
+
+func (logTicks) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	labelled := func(every bool) int {
+		ts = ts[:0]
+		n := 0
+		for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
+			for d := 1.0; d <= 9; d++ {
+				v := d * math.Pow(10, e)
+				if e < 0 {
+					v = d / math.Pow(10, -e) // 3/10 prints 0.3, 3*0.1 does not
+				}
+				if v < min || v > max {
+					continue
+				}
+				t := plot.Tick{Value: v}
+				if every || d == 1 || d == 2 || d == 5 {
+					t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+					n++
+				}
+				ts = append(ts, t)
+			}
+		}
+		return n
+	}
+	if labelled(false) < 3 {
+		labelled(true)
+	}
+	return ts
 }

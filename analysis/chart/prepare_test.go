@@ -21,3 +21,24 @@ func TestTickLabelsUnkerned(t *testing.T) {
 		t.Errorf("the plot's own label became %q", got)
 	}
 }
+
+// A log axis labels 1, 2 and 5 of each decade, every digit when that leaves too few.
+func TestLogTicks(t *testing.T) {
+	for _, tc := range []struct {
+		min, max float64
+		want     string
+	}{
+		{20, 90, "20 30 40 50 60 70 80 90"},
+		{0.25, 600, "0.5 1 2 5 10 20 50 100 200 500"},
+	} {
+		var got []string
+		for _, tk := range (logTicks{}).Ticks(tc.min, tc.max) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%v..%v: %v, want %s", tc.min, tc.max, got, tc.want)
+		}
+	}
+}
