@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -40,5 +41,19 @@ func TestLogTicks(t *testing.T) {
 		if strings.Join(got, " ") != tc.want {
 			t.Errorf("%v..%v: %v, want %s", tc.min, tc.max, got, tc.want)
 		}
+	}
+}
+
+// A font without Latin letters is refused for labels that mix scripts.
+func TestUseWideFontNeedsLatin(t *testing.T) {
+	const droid = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
+	if _, err := os.Stat(droid); err != nil {
+		t.Skip("no Droid Sans Fallback here")
+	}
+	if err := UseWideFont(droid); err == nil || !strings.Contains(err.Error(), "no Latin letters") {
+		t.Errorf("UseWideFont(%s) = %v", droid, err)
+	}
+	if err := UseWideFont("/nonexistent.ttf"); err == nil {
+		t.Error("a missing font file was accepted")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 )
@@ -34,6 +35,14 @@ func UseWideFont(path string) error {
 		}
 		if f, err = coll.Font(0); err != nil {
 			return fmt.Errorf("chart: %s: %w", path, err)
+		}
+	}
+	// A label mixes scripts ("首 token 时延（ms）") and gonum/plot draws it in one font: a
+	// CJK-only fallback font (Droid Sans Fallback) would drop the Latin letters.
+	var buf sfnt.Buffer
+	for _, r := range "aAzZ09()%" {
+		if i, err := f.GlyphIndex(&buf, r); err != nil || i == 0 {
+			return fmt.Errorf("chart: %s has no Latin letters (%q)", path, r)
 		}
 	}
 	fnt := font.Font{Typeface: "benchlens-wide"}
