@@ -57,3 +57,25 @@ func TestUseWideFontNeedsLatin(t *testing.T) {
 		t.Error("a missing font file was accepted")
 	}
 }
+
+// Debian's WenQuanYi fonts (unaligned tables) load, and a Chinese title then renders.
+func TestUseWideFontWenQuanYi(t *testing.T) {
+	const wqy = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
+	if _, err := os.Stat(wqy); err != nil {
+		t.Skip("fonts-wqy-microhei not installed")
+	}
+	if err := UseWideFont(wqy); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { wideMu.Lock(); wide.Typeface = ""; wideMu.Unlock() }()
+	p := newPlot("首 token 时延（prefill）", "首 token 时延（ms）", "请求占比")
+	if q := prepared(p); q.Title.TextStyle.Font.Typeface != "benchlens-wide" || q.X.Label.TextStyle.Font.Typeface != "benchlens-wide" {
+		t.Errorf("the Chinese title is drawn in %v", q.Title.TextStyle.Font)
+	}
+	if p.Title.TextStyle.Font.Typeface == "benchlens-wide" {
+		t.Error("drawing changed the plot's own font")
+	}
+	if _, err := PNG(p, 400, 300); err != nil {
+		t.Fatal(err)
+	}
+}

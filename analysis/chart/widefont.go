@@ -27,15 +27,12 @@ func UseWideFont(path string) error {
 	if err != nil {
 		return err
 	}
+	if data, err = realigned(data); err != nil {
+		return fmt.Errorf("chart: %s: %w", path, err)
+	}
 	f, err := opentype.Parse(data)
 	if err != nil {
-		coll, errC := opentype.ParseCollection(data)
-		if errC != nil {
-			return fmt.Errorf("chart: %s: %w", path, err)
-		}
-		if f, err = coll.Font(0); err != nil {
-			return fmt.Errorf("chart: %s: %w", path, err)
-		}
+		return fmt.Errorf("chart: %s: %w", path, err)
 	}
 	// A label mixes scripts ("首 token 时延（ms）") and gonum/plot draws it in one font: a
 	// CJK-only fallback font (Droid Sans Fallback) would drop the Latin letters.
