@@ -21,7 +21,7 @@ func TestHeadlineNamesAttributedStage(t *testing.T) {
 		model.E2EL: better(-30, 0.001),
 	}
 	for _, tc := range []struct {
-		status string
+		status compare.Status
 		perf   map[string]compare.StageDelta
 		want   string
 	}{
