@@ -92,9 +92,11 @@ func TestDropCompareAnnotateReopen(t *testing.T) {
 	if len(u.importer.last.Errors) != 0 || len(u.importer.last.Added) != 15 {
 		t.Fatalf("import: %+v", u.importer.last)
 	}
-	if got := u.library.children[""]; strings.Join(got, ",") != "arm:baseline,arm:established,arm:fallback" {
-		t.Errorf("arms in the sidebar: %v", got)
-	}
+	eventually(t, "the three arms in the sidebar", func() bool {
+		var got []string
+		ui(func() { got = u.library.children[""] })
+		return strings.Join(got, ",") == "arm:baseline,arm:established,arm:fallback"
+	})
 	shot(t, u, "library")
 
 	compared := watchComparisons(u)
