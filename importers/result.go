@@ -93,6 +93,11 @@ func ParseFileDropping(name string, data []byte, drop func(upTo int)) (Parsed, e
 	if err != nil {
 		return p, fileError(name, err)
 	}
+	if p.Kind == model.KindOther {
+		// JSON that is no result may still be evidence: a vLLM log written as JSON lines,
+		// rocm-smi --json.
+		p.Kind = sniffText(name, trimmed)
+	}
 	return p, nil
 }
 
@@ -315,13 +320,17 @@ func sniffJSON(v any) string {
 	return model.KindOther
 }
 
-// sniffText classifies a text file that is not JSON: logs and utilisation traces are read by
-// their own importers; here they only need a kind.
+// sniffText classifies a text file that is not a result: logs and utilisation traces are read
+// by their own importers; here they only need a kind. A server log's markers are asked first:
+// a log's lines can pass for utilisation rows (Ray's "2024-05-02 14:03:13,502	INFO …" looks
+// like an nvidia-smi query row), while no utilisation tool prints those markers.
 func sniffText(name string, data []byte) string {
 	switch {
+	case serverlog.Sniff(data):
+		return model.KindLog
 	case utilisation.Sniff(name, data):
 		return model.KindUtilisation
-	case serverlog.Sniff(data) || strings.HasSuffix(strings.ToLower(name), ".log"):
+	case strings.HasSuffix(strings.ToLower(name), ".log"):
 		return model.KindLog
 	}
 	return model.KindOther
