@@ -82,6 +82,7 @@ func ReadBundle(root string, lim Limits) (entries []Entry, errs []error) {
 type reader struct {
 	lim     Limits
 	total   int64
+	members int // archive members seen, whatever their kind
 	entries []Entry
 	errs    []error
 }
@@ -244,6 +245,19 @@ func (r *reader) reserve(n int64) error {
 	return nil
 }
 
+// tooMany counts one more archive member and reports, once, when the bundle holds more files
+// than it may, or an archive more members: the rest of the archive is not read. Reporting
+// each further member would let a small archive of empty members or links print hundreds of
+// thousands of lines.
+func (r *reader) tooMany(archive string) bool {
+	r.members++
+	if r.members <= r.lim.MaxEntries && len(r.entries) < r.lim.MaxEntries {
+		return false
+	}
+	r.fail(archive, fmt.Errorf("more than %d files in one bundle: the rest of the archive is not read", r.lim.MaxEntries))
+	return true
+}
+
 // keep adds a file that is no archive.
 func (r *reader) keep(e Entry) {
 	if len(r.entries) >= r.lim.MaxEntries {
@@ -315,6 +329,9 @@ func (r *reader) openZip(name string, src io.ReaderAt, size int64, m *meter, dep
 	root := archiveRoot(name)
 	read := 0
 	for _, f := range zr.File {
+		if r.tooMany(name) {
+			return
+		}
 		if f.FileInfo().IsDir() {
 			continue
 		}
@@ -366,6 +383,10 @@ func (r *reader) openTar(name string, tr *tar.Reader, m *meter, depth int) {
 			} else {
 				r.fail(name, fmt.Errorf("broken tar archive: %v", err))
 			}
+			read = -1
+			return
+		}
+		if r.tooMany(name) {
 			read = -1
 			return
 		}

@@ -5,11 +5,16 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
+
+	"benchlens/importers/position"
 )
 
 // A gzip of gigabytes of whitespace is refused after little work, with a message.
@@ -110,6 +115,100 @@ func FuzzParseManifest(f *testing.F) {
 		}
 		if err == nil {
 			_ = m.String("workload", "seed")
+		}
+	})
+}
+
+// Bug: an archive of many empty members (or links), past the bundle's file limit, gave one
+// error per further member: a 2 MB .tar.gz of 400,000 empty files printed 300,000 "refused"
+// lines. The rest of the archive is now refused once.
+func TestArchiveOverFileLimitRefusedOnce(t *testing.T) {
+	lim := Limits{MaxBytes: 1 << 20, MaxEntries: 3, MaxDepth: 2, MaxRatio: 200}
+	archives := map[string][]byte{}
+	for _, kind := range []string{"files.tar.gz", "links.tar.gz", "files.zip"} {
+		var b bytes.Buffer
+		gz := gzip.NewWriter(&b)
+		tw := tar.NewWriter(gz)
+		zw := zip.NewWriter(&b)
+		for i := range 1000 {
+			name := fmt.Sprintf("d/%04d.log", i)
+			switch kind {
+			case "files.tar.gz":
+				tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Typeflag: tar.TypeReg})
+			case "links.tar.gz":
+				tw.WriteHeader(&tar.Header{Name: name, Linkname: "x", Typeflag: tar.TypeSymlink})
+			case "files.zip":
+				zw.Create(name)
+			}
+		}
+		if kind == "files.zip" {
+			zw.Close()
+		} else {
+			tw.Close()
+			gz.Close()
+		}
+		archives[kind] = b.Bytes()
+	}
+	for name, data := range archives {
+		path := filepath.Join(t.TempDir(), name)
+		os.WriteFile(path, data, 0o644)
+		entries, errs := ReadBundle(path, lim)
+		if len(entries) > 3 || len(errs) == 0 || len(errs) > 4 || !strings.Contains(errs[len(errs)-1].Error(), name+": more than 3 files") {
+			t.Errorf("%s: %d entries, %d errors, last %v", name, len(entries), len(errs), errs[len(errs)-1])
+		}
+	}
+}
+
+// FuzzReadFSArchive: bytes of any shape named as a .zip, .tar.gz, .tar or .gz, read through
+// ReadFS, give entries or errors that name a file; never a panic, an entry outside the bundle,
+// more bytes than the budget or an error per byte of a small archive.
+func FuzzReadFSArchive(f *testing.F) {
+	var z bytes.Buffer
+	zw := zip.NewWriter(&z)
+	w, _ := zw.Create("a/r.json")
+	w.Write([]byte(`{"date": "20250101-000000", "backend": "vllm", "model_id": "m"}`))
+	inner, _ := zw.Create("a/inner.tar.gz")
+	var tb bytes.Buffer
+	gz := gzip.NewWriter(&tb)
+	tw := tar.NewWriter(gz)
+	tw.WriteHeader(&tar.Header{Name: "x.log", Size: 1, Mode: 0o644, Typeflag: tar.TypeReg})
+	tw.Write([]byte("x"))
+	tw.WriteHeader(&tar.Header{Name: "l", Linkname: "x.log", Typeflag: tar.TypeSymlink})
+	tw.Close()
+	gz.Close()
+	inner.Write(tb.Bytes())
+	zw.Close()
+	f.Add(z.Bytes(), uint8(0))
+	f.Add(tb.Bytes(), uint8(1))
+	f.Add(tb.Bytes()[:len(tb.Bytes())/2], uint8(1))
+	f.Add([]byte("PK\x03\x04"), uint8(2))
+	f.Add([]byte{0x1f, 0x8b, 8, 0}, uint8(3))
+	lim := Limits{MaxBytes: 1 << 22, MaxEntries: 50, MaxDepth: 3, MaxRatio: 200}
+	f.Fuzz(func(t *testing.T, data []byte, kind uint8) {
+		name := "f" + []string{".zip", ".tar.gz", ".tar", ".gz"}[kind%4]
+		entries, errs := ReadFS(fstest.MapFS{"b/" + name: {Data: data}}, "b", "bundle", lim)
+		if len(entries)+len(errs) == 0 {
+			t.Fatal("neither an entry nor an error")
+		}
+		var total int64
+		for _, e := range entries {
+			total += int64(len(e.Data))
+			if !strings.HasPrefix(e.Path, "bundle/") || strings.Contains(e.Path, "..") {
+				t.Errorf("entry escapes: %q", e.Path)
+			}
+			e.Close()
+		}
+		if total > lim.MaxBytes {
+			t.Errorf("%d bytes kept, budget %d", total, lim.MaxBytes)
+		}
+		if len(errs) > 2*lim.MaxEntries+2*lim.MaxDepth {
+			t.Errorf("%d errors", len(errs))
+		}
+		for _, err := range errs {
+			var pe *position.Error
+			if !errors.As(err, &pe) || pe.File == "" {
+				t.Errorf("error names no file: %v", err)
+			}
 		}
 	})
 }
