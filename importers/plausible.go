@@ -9,7 +9,8 @@ import (
 )
 
 // flagImplausible warns on a run whose latencies are negative, per request or in the tool's
-// own statistics: a clock that stepped back or a file edited by hand. The run is kept, as the
+// own statistics, or whose own statistics are beyond a day (Infinity, 1e300): a clock that
+// stepped back, a division by zero in the tool or a file edited by hand. The run is kept, as the
 // file is, so the analyst can see it; the warning is stored with it.
 func flagImplausible(run *model.Run) {
 	var found []string
@@ -43,16 +44,28 @@ func flagImplausible(run *model.Run) {
 		stats := run.Summary[m]
 		keys := make([]string, 0, len(stats))
 		for k, v := range stats {
-			if v.Known() && v < 0 {
+			if v.Known() && (v < 0 || v.F() > maxLatency*1000) {
 				keys = append(keys, k)
 			}
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			found = append(found, fmt.Sprintf("the tool's %s %s is %.2f ms", m, k, stats[k].F()))
+			found = append(found, fmt.Sprintf("the tool's %s %s is %s ms", m, k, msText(stats[k].F())))
 		}
 	}
 	for _, f := range found {
 		run.Warnings = append(run.Warnings, model.ImplausiblePrefix+f)
 	}
+}
+
+// maxLatency (seconds) is longer than any benchmark request runs: beyond it a value is broken.
+const maxLatency = 86400
+
+// msText prints a milliseconds value with two decimals, or in e-notation when it is too
+// large for that to be readable.
+func msText(v float64) string {
+	if math.Abs(v) >= 1e9 {
+		return fmt.Sprintf("%.3g", v)
+	}
+	return fmt.Sprintf("%.2f", v)
 }

@@ -51,3 +51,30 @@ func TestImplausibleValuesAreFlagged(t *testing.T) {
 		t.Errorf("data quality %q", rec.DataQuality)
 	}
 }
+
+// Bug: a tool's statistic of Infinity (Python's json writes it for a division by zero) or
+// 1e300 ms was stored without a word and printed as a 300-digit number; it is now flagged.
+func TestInfiniteOrHugeToolStatisticFlagged(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"r/result.json": `{"date": "20250101-000000", "backend": "vllm", "model_id": "m", "num_prompts": 2, "completed": 2,
+			"mean_ttft_ms": 10.5, "std_ttft_ms": Infinity, "p99_itl_ms": 1e300, "median_tpot_ms": 86400001}`,
+	})
+	st := openStore(t)
+	rep := Import(st, []string{dir}, Options{})
+	if len(rep.Added) != 1 {
+		t.Fatalf("import: %+v", rep)
+	}
+	run, err := st.Run(rep.Added[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(run.Warnings, "\n")
+	for _, w := range []string{"the tool's ttft std is +Inf ms", "the tool's itl p99 is 1e+300 ms", "the tool's tpot median is 86400001.00 ms"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("warnings %q lack %q", run.Warnings, w)
+		}
+	}
+	if strings.Contains(all, "ttft mean") {
+		t.Errorf("a plausible mean is flagged: %q", run.Warnings)
+	}
+}
