@@ -109,6 +109,7 @@ func Assemble(entries []Entry) ([]Item, []error) {
 		it.Run.Manifest = manifestFor(path.Dir(it.Result.Name), manifests)
 		applyManifest(it.Run)
 		markSample(it.Run)
+		dropNoSuccessLatencies(it.Run)
 		flagImplausible(it.Run)
 		out = append(out, *it)
 	}

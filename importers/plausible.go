@@ -69,3 +69,14 @@ func msText(v float64) string {
 	}
 	return fmt.Sprintf("%.2f", v)
 }
+
+// dropNoSuccessLatencies leaves out the latency statistics of a run in which no request
+// succeeded: tools write zeros there (vLLM's np.mean(ttfts or 0)), which would read as a
+// 100% faster arm. The run's counts and throughput stay.
+func dropNoSuccessLatencies(run *model.Run) {
+	if !run.Completed.Known() || run.Completed != 0 || len(run.Summary) == 0 {
+		return
+	}
+	run.Summary = map[string]model.Stats{}
+	run.Warnings = append(run.Warnings, "no request succeeded: the tool's latency statistics (zeros, not measurements) are left out")
+}

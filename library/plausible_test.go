@@ -78,3 +78,24 @@ func TestInfiniteOrHugeToolStatisticFlagged(t *testing.T) {
 		t.Errorf("a plausible mean is flagged: %q", run.Warnings)
 	}
 }
+
+// Bug: vLLM writes zeros for the latencies of a run in which every request failed; they were
+// kept as the tool's statistics, so such a candidate read as 100% faster. They are left out
+// with a warning; the counts stay.
+func TestAllFailedRunHasNoZeroLatencies(t *testing.T) {
+	st := openStore(t)
+	rep := Import(st, []string{fixtures + "/08_bench_serve_all_requests_failed_v0.25.1.json"}, Options{})
+	if len(rep.Added) != 1 {
+		t.Fatalf("import: %+v", rep)
+	}
+	run, err := st.Run(rep.Added[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Summary) != 0 || run.Completed != 0 || run.Failed != 8 {
+		t.Errorf("summary %v, completed %v, failed %v", run.Summary, run.Completed, run.Failed)
+	}
+	if !strings.Contains(strings.Join(run.Warnings, "\n"), "no request succeeded") {
+		t.Errorf("warnings %q", run.Warnings)
+	}
+}
