@@ -120,11 +120,14 @@ func count(n model.Num) string {
 	return strconv.FormatFloat(n.F(), 'f', -1, 64)
 }
 
+// short keeps the last n-1 characters of s behind an ellipsis; it counts runes, so that a cut
+// never splits a character into bytes the table would then print escaped.
 func short(s string, n int) string {
-	if len(s) <= n {
+	r := []rune(s)
+	if len(r) <= n {
 		return s
 	}
-	return "…" + s[len(s)-n+1:]
+	return "…" + string(r[len(r)-n+1:])
 }
 
 // backend shows the resolved backend, and the target when it differs.

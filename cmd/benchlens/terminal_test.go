@@ -39,3 +39,17 @@ func TestHostileNamesAreQuoted(t *testing.T) {
 		}
 	}
 }
+
+// Bug: runs shortened a long model name by bytes, so a cut inside a character (the "…" of a
+// name jsonx had cut) printed as escaped bytes ("…\x80\xa6 (cut: …"). It counts characters.
+func TestRunsShortensLongNamesByCharacter(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"short", "short"},
+		{"M…M… (cut: longer than 1048576 bytes)", "…… (cut: longer than 1048576 bytes)"},
+		{"modèle/ünïcödé-model-name-that-is-long", "…cödé-model-name-that-is-long"},
+	} {
+		if got := short(tt.in, len([]rune(tt.want))); got != tt.want {
+			t.Errorf("short(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
