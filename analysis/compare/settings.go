@@ -162,6 +162,10 @@ func (s *Settings) Set(key, text string) error {
 	return nil
 }
 
+// maxBootstrap bounds the resamples: a few extra zeros typed by mistake (1e8) took minutes
+// and gigabytes; a million already gives intervals far finer than the data.
+const maxBootstrap = 1_000_000
+
 // Validate checks every setting is in its range.
 func (s Settings) Validate() error {
 	switch {
@@ -181,8 +185,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("overhead_growth must not be negative")
 	case !(s.Confidence > 0 && s.Confidence < 1):
 		return fmt.Errorf("confidence must be between 0 and 1")
-	case s.Bootstrap < 1:
-		return fmt.Errorf("bootstrap must be at least 1")
+	case s.Bootstrap < 1 || s.Bootstrap > maxBootstrap:
+		return fmt.Errorf("bootstrap is between 1 and %d resamples", maxBootstrap)
 	}
 	return nil
 }

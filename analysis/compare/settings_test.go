@@ -2,6 +2,7 @@ package compare
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +40,17 @@ func TestSettingsByKey(t *testing.T) {
 	}
 	if s.Alpha != before.Alpha || s.MinRepeats != before.MinRepeats || len(s.BucketEdges) != 0 {
 		t.Errorf("a refused value changed the settings: %+v", s)
+	}
+}
+
+// Bug: bootstrap=100000000 (zeros typed by mistake) was accepted and a comparison then ran
+// for minutes past 3 GB; the resamples are bounded.
+func TestBootstrapBounded(t *testing.T) {
+	s := DefaultSettings
+	if err := s.Set("bootstrap", "100000000"); err == nil || !strings.Contains(err.Error(), "between 1 and 1000000") {
+		t.Errorf("bootstrap=1e8: %v", err)
+	}
+	if err := s.Set("bootstrap", "1000000"); err != nil {
+		t.Errorf("bootstrap=1e6: %v", err)
 	}
 }
