@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -96,7 +97,7 @@ func FuzzReadArchive(f *testing.F) {
 		}
 		r.add(name, data, 0)
 		for _, e := range r.entries {
-			if strings.Contains(e.Path, "..") || strings.HasPrefix(e.Path, "/") {
+			if escapes(e.Path) {
 				t.Fatalf("entry escapes: %q", e.Path)
 			}
 		}
@@ -193,7 +194,7 @@ func FuzzReadFSArchive(f *testing.F) {
 		var total int64
 		for _, e := range entries {
 			total += int64(len(e.Data))
-			if !strings.HasPrefix(e.Path, "bundle/") || strings.Contains(e.Path, "..") {
+			if !strings.HasPrefix(e.Path, "bundle/") || escapes(e.Path) {
 				t.Errorf("entry escapes: %q", e.Path)
 			}
 			e.Close()
@@ -211,4 +212,10 @@ func FuzzReadFSArchive(f *testing.F) {
 			}
 		}
 	})
+}
+
+// escapes reports whether an entry's path leaves its bundle: absolute or with a ".." part (a
+// name such as "0..0" stays inside).
+func escapes(p string) bool {
+	return strings.HasPrefix(p, "/") || slices.Contains(strings.Split(p, "/"), "..")
 }
