@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"benchlens/analysis/compare"
 	"benchlens/analysis/report"
 	"benchlens/library"
 	"benchlens/store"
@@ -21,6 +22,12 @@ func (c *cli) compareCmd(args []string) int {
 	}
 	if *base == "" || *cand == "" || (*format != "text" && *format != "json" && *format != "yaml") {
 		fs.Usage()
+		return exitUsage
+	}
+	probe := compare.DefaultSettings
+	if err := override(&probe); err != nil {
+		// A flag's value out of its range is a usage error, told before the library opens.
+		fmt.Fprintf(c.stderr, "benchlens: compare: %v\n", err)
 		return exitUsage
 	}
 	return c.withLibrary(func(st *store.Store) int {

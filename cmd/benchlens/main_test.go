@@ -96,6 +96,11 @@ func TestExitStatuses(t *testing.T) {
 		{[]string{"--db"}, exitUsage, "--db needs a file"},
 		{[]string{"--db=", "runs"}, exitUsage, "--db needs a file"},
 		{[]string{"-db=" + db, "nonsense"}, exitUsage, "unknown command"},
+		// Bug: a setting's value out of range (or an unknown key) exited 1, as a failure.
+		{[]string{"--db", db, "compare", "--baseline", "a", "--candidate", "b", "--alpha", "abc"}, exitUsage, `alpha="abc": not a number`},
+		{[]string{"--db", db, "compare", "--baseline", "a", "--candidate", "b", "--bootstrap", "0"}, exitUsage, "bootstrap is between"},
+		{[]string{"--db", db, "settings", "alpha=2"}, exitUsage, "alpha must be between 0 and 1"},
+		{[]string{"--db", db, "settings", "nope=1"}, exitUsage, `unknown setting "nope"`},
 	}
 	for _, tt := range tests {
 		_, stderr, code := bl(t, tt.args...)

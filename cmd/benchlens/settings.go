@@ -33,6 +33,14 @@ func (c *cli) settingsCmd(args []string) int {
 			return exitUsage
 		}
 	}
+	probe := compare.DefaultSettings
+	for k, v := range values {
+		if err := probe.Set(k, v); err != nil {
+			// An unknown key or a value out of its range is a usage error.
+			fmt.Fprintf(c.stderr, "benchlens: settings: %v\n", err)
+			return exitUsage
+		}
+	}
 	if *reset && len(resetKeys) == 0 {
 		resetKeys = compare.SettingKeys()
 	}
