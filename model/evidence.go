@@ -50,7 +50,8 @@ type LogEvidence struct {
 	Fallbacks     []Line            `json:"fallbacks,omitempty"`       // every guard / fallback line, with its reason
 	Failure       *Line             `json:"failure,omitempty"`         // a fatal selection error
 	Status        string            `json:"status"`                    // match, fallback, silent_override, failed, unknown
-	AuxBackends   map[string]string `json:"aux_backends,omitempty"`    // vit, moe, sampler, mla_prefill ...
+	AuxBackends   map[string]string `json:"aux_backends,omitempty"`    // vit, moe, sampler, linear, all_reduce, graph, mla_prefill ...
+	AuxLines      map[string]Line   `json:"aux_lines,omitempty"`       // the line behind an aux backend of a path (rule 10)
 }
 
 // ProcessBackend is the decoder-attention backend one process resolved to.
@@ -112,6 +113,28 @@ type TraceEvidence struct {
 	IdleGaps      []GapBin            `json:"idle_gaps,omitempty"` // log2 histogram of device idle gaps
 	TopOps        []OpStat            `json:"top_ops"`             // device ops by total time, largest first
 	PerStep       map[string]float64  `json:"per_step,omitempty"`  // the counts above divided by Steps
+	// DeviceTimeUs is Σ of the device ops' durations (kernels, copies, memsets), the total the
+	// families split (METHOD.md rule 11).
+	DeviceTimeUs   float64      `json:"device_time_us,omitempty"`
+	Families       []FamilyStat `json:"families,omitempty"`        // device time by operator family
+	KernelBackends []KernelImpl `json:"kernel_backends,omitempty"` // attention implementations the kernels show, most time first
+}
+
+// FamilyStat is one operator family's part of a trace's device time (METHOD.md rule 11).
+type FamilyStat struct {
+	Family string   `json:"family"` // attention, gemm, moe, norm, elementwise, rotary, sampling, communication, memcpy, other
+	Count  int      `json:"count"`
+	TimeUs float64  `json:"time_us"`
+	Share  float64  `json:"share"`         // of the trace's device time, 0-1
+	Top    []string `json:"top,omitempty"` // its largest ops by time: what the family holds
+}
+
+// KernelImpl is an attention implementation named by the trace's kernels.
+type KernelImpl struct {
+	Backend string  `json:"backend"` // FLASH_ATTN, FLASHINFER, TRITON_ATTN, XFORMERS, PAGED_ATTN, ASCEND, ...
+	Kernel  string  `json:"kernel"`  // its kernel with the most time: the proof
+	Count   int     `json:"count"`
+	TimeUs  float64 `json:"time_us"`
 }
 
 // CopyStat counts memory copies of one direction.

@@ -104,7 +104,7 @@ func (r Record) Checklist() []Check {
 	if r.Path.TargetBackend.Candidate != "" {
 		p.Reason += fmt.Sprintf(" (candidate target %s)", r.Path.TargetBackend.Candidate)
 	}
-	for _, code := range []CauseCode{TargetNotHit, MixedPaths, PathUnchanged, PathUnverified} {
+	for _, code := range []CauseCode{PathContradicted, TargetNotHit, MixedPaths, PathUnchanged, PathUnverified} {
 		if c, ok := has[code]; ok {
 			p.State, p.Reason = CheckFail, c.Reason
 			switch code {
@@ -112,6 +112,8 @@ func (r Record) Checklist() []Check {
 				p.State, p.Hint = CheckWarn, "attach each run's server log so the resolved backend can be read"
 			case TargetNotHit:
 				p.Hint = "fix the guard that made the server fall back, then measure again"
+			case PathContradicted:
+				p.Hint = "the profiler trace shows other attention kernels than the log's backend: check which process the log and the trace come from"
 			case PathUnchanged:
 				p.Hint = "the candidate runs the same attention path: look for the gain elsewhere"
 			}
@@ -119,6 +121,9 @@ func (r Record) Checklist() []Check {
 		}
 	}
 	out = append(out, p)
+	if k, ok := r.kernelCheck(has); ok {
+		out = append(out, k)
+	}
 
 	// Stages.
 	st := Check{Name: "stages", State: CheckOK, Reason: stageParts(r.Perf)}

@@ -71,8 +71,10 @@ func newRecord(base, cand Arm, set Settings) (Record, []Cause) {
 // evidence applies rules 3 (path), 5 (overhead) and 8 (hotspot); faster says whether any
 // stage got significantly better, which path_unchanged needs.
 func evidence(rec *Record, base, cand Arm, set Settings, faster bool) []Cause {
-	causes := path(rec, base, cand, faster)
+	declared := declaredPath(base, cand)
+	causes := path(rec, base, cand, faster, declared)
 	overhead(rec, base, cand, set)
+	families(rec, base, cand, declared, set)
 	hotspot(rec, base, cand, set)
 	return causes
 }
@@ -201,7 +203,8 @@ func coldStart(r *model.Run, ratio float64) string {
 // blocking are the causes of rules 1-3 that keep a verdict from being anything but
 // not_established.
 var blocking = map[CauseCode]bool{EnvironmentDiffers: true, LoadDrift: true, ConditionsUnverified: true,
-	MeasurementUncontrolled: true, TargetNotHit: true, PathUnchanged: true, PathUnverified: true, MixedPaths: true}
+	MeasurementUncontrolled: true, TargetNotHit: true, PathUnchanged: true, PathUnverified: true, MixedPaths: true,
+	PathContradicted: true}
 
 // verdict applies rule 6.
 func verdict(rec *Record, causes []Cause, prefill, decode bool) (Status, []Cause) {
@@ -214,7 +217,8 @@ func verdict(rec *Record, causes []Cause, prefill, decode bool) (Status, []Cause
 	e2eBetter := rec.Perf[model.E2EL].Better || rec.Perf["e2e_throughput"].Better
 	otherWorse := (prefill && (rec.Perf[model.TPOT].Worse || rec.Perf[model.ITL].Worse)) || (decode && rec.Perf[model.TTFT].Worse)
 	deviceFell := rec.Overhead.DeviceTime.Delta.Known() && rec.Overhead.DeviceTime.Delta.F() < 0
-	gain := anyBetter || deviceFell
+	targetedFell := rec.Families != nil && rec.Families.Targeted != nil && rec.Families.Targeted.Fell
+	gain := anyBetter || deviceFell || targetedFell
 
 	switch {
 	case blocked || !pathOK:
@@ -223,7 +227,11 @@ func verdict(rec *Record, causes []Cause, prefill, decode bool) (Status, []Cause
 		}
 		return NotEstablished, causes
 	case gain && rec.Overhead.Grew && (!e2eBetter || otherWorse):
-		return Offset, append(causes, Cause{OffsetByOverhead, overheadReason(rec.Overhead)})
+		reason := overheadReason(rec.Overhead)
+		if t := targetedReason(rec.Families); t != "" && !anyBetter {
+			reason = "the targeted ops got faster (" + t + ") but " + reason
+		}
+		return Offset, append(causes, Cause{OffsetByOverhead, reason})
 	case anyBetter:
 		return Established, causes
 	case !rec.Overhead.Grew:

@@ -206,7 +206,7 @@ func hotspot(rec *Record, base, cand Arm, set Settings) {
 	}
 	if len(h.TopOps.Baseline) > 0 && len(h.TopOps.Candidate) > 0 {
 		h.Moved = "no"
-		if !sameTop(h.TopOps.Baseline, h.TopOps.Candidate, 3) {
+		if !sameTop(h.TopOps.Baseline, h.TopOps.Candidate, 3) || familyShareMoved(rec.Families) {
 			h.Moved = "yes"
 		}
 	}

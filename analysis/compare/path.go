@@ -118,12 +118,20 @@ func sortedKeys(m map[string]bool) []string {
 }
 
 // path applies rule 3. faster says whether any stage got significantly better.
-func path(rec *Record, base, cand Arm, faster bool) []Cause {
-	bp, cp := pathOf(base, "baseline"), pathOf(cand, "candidate")
+func path(rec *Record, base, cand Arm, faster bool, declared string) []Cause {
+	var bp, cp armPath
+	var causes []Cause
+	if declared == PathAttention {
+		bp, cp = pathOf(base, "baseline"), pathOf(cand, "candidate")
+		rec.Path.Evidence = append(append([]EvidenceLine(nil), cp.evidence...), bp.evidence...)
+		causes = kernelPath(rec, &bp, &cp, base, cand)
+	} else {
+		rec.Path.Declared = declared
+		bp, cp = declaredPathOf(base, "baseline", declared), declaredPathOf(cand, "candidate", declared)
+		rec.Path.Evidence = append(append([]EvidenceLine(nil), cp.evidence...), bp.evidence...)
+	}
 	rec.Path.TargetBackend = ArmValues{bp.target, cp.target}
 	rec.Path.ResolvedBackend = ArmValues{bp.resolved, cp.resolved}
-	rec.Path.Evidence = append(append([]EvidenceLine(nil), cp.evidence...), bp.evidence...)
-	var causes []Cause
 	for _, x := range []struct {
 		name string
 		p    armPath
@@ -144,7 +152,11 @@ func path(rec *Record, base, cand Arm, faster bool) []Cause {
 			if bp.logged || cp.logged {
 				why = "the server log does not name it"
 			}
-			causes = append(causes, Cause{PathUnverified, fmt.Sprintf("resolved backend unknown for %s (%s): attach the server's startup log", side, why)})
+			what := "resolved backend"
+			if declared != PathAttention {
+				what = "the " + declared + " path"
+			}
+			causes = append(causes, Cause{PathUnverified, fmt.Sprintf("%s unknown for %s (%s): attach the server's startup log", what, side, why)})
 		}
 		return causes
 	}
@@ -153,6 +165,10 @@ func path(rec *Record, base, cand Arm, faster bool) []Cause {
 	if cp.target != "" {
 		hit := cp.target == cp.resolved
 		rec.Path.TargetHit = &hit
+		if declared != PathAttention {
+			hit = strings.EqualFold(cp.target, cp.resolved)
+			rec.Path.TargetHit = &hit
+		}
 		if !hit {
 			reason := fmt.Sprintf("candidate asked for %s but resolved to %s", cp.target, cp.resolved)
 			if cp.fallback != nil {

@@ -30,6 +30,7 @@ const (
 	PathUnchanged           CauseCode = "path_unchanged"
 	PathUnverified          CauseCode = "path_unverified"
 	MixedPaths              CauseCode = "mixed_paths"
+	PathContradicted        CauseCode = "path_contradicted" // the log resolved one backend, the kernels show another (rule 11)
 	OffsetByOverhead        CauseCode = "offset_by_overhead"
 	BottleneckNotInStage    CauseCode = "bottleneck_not_in_stage"
 	LoadDependent           CauseCode = "load_dependent" // rule 9: holds at some load points only
@@ -47,6 +48,7 @@ type Record struct {
 	Tails            map[string]Tail       `json:"tails,omitempty" yaml:"tails,omitempty"`
 	Overhead         Overhead              `json:"overhead" yaml:"overhead"`
 	Hotspot          Hotspot               `json:"hotspot" yaml:"hotspot"`
+	Families         *Families             `json:"families,omitempty" yaml:"families,omitempty"` // rule 11, when both arms have profiler traces
 	Status           Status                `json:"status" yaml:"status"`
 	Causes           []Cause               `json:"causes" yaml:"causes"`
 	Notes            []string              `json:"notes,omitempty" yaml:"notes,omitempty"`
@@ -99,7 +101,9 @@ type Path struct {
 	ResolvedBackend ArmValues      `json:"resolved_backend" yaml:"resolved_backend"`
 	Changed         *bool          `json:"changed" yaml:"changed"` // null when unknown
 	TargetHit       *bool          `json:"target_hit" yaml:"target_hit"`
-	Evidence        []EvidenceLine `json:"evidence,omitempty" yaml:"evidence,omitempty"` // resolution and fallback lines quoted
+	KernelBackend   ArmValues      `json:"kernel_backend" yaml:"kernel_backend"`                   // the attention implementation the traces' kernels show (rule 11)
+	Declared        string         `json:"declared_path,omitempty" yaml:"declared_path,omitempty"` // change.path of rule 10 when not attention
+	Evidence        []EvidenceLine `json:"evidence,omitempty" yaml:"evidence,omitempty"`           // resolution and fallback lines quoted
 }
 
 // EvidenceLine is a quoted log line with where it came from. Lines that only differ in

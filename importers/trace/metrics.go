@@ -3,6 +3,7 @@ package trace
 import (
 	"math"
 	"sort"
+	"strings"
 
 	"benchlens/model"
 )
@@ -201,6 +202,9 @@ func (a *acc) finish(ev *model.TraceEvidence, copiesSeen, calls bool) {
 		ev.IdleGaps = gaps
 	}
 	ev.TopOps = a.topOps()
+	ascend := strings.HasPrefix(ev.Source, "ascend")
+	ev.Families, ev.DeviceTimeUs = a.families(ascend)
+	ev.KernelBackends = a.kernelBackends(ascend)
 	if ev.Steps > 0 {
 		n := float64(ev.Steps)
 		ps := map[string]float64{"kernels": float64(a.kernels) / n}
