@@ -97,6 +97,11 @@ func arms() []arm {
 			a.start, a.trace, a.intermittent = day(13, 14, 10), traceFIOffset, true
 		}),
 		with(func(a *arm) {
+			a.label, a.change, a.structured, a.ttftF, a.tpotF = "offset-ops", "attention backend FLASH_ATTN -> FLASHINFER with a per-layer block-table gather", true, 1.0, 1.03
+			a.notes = "The FlashInfer attention kernels take about 40% less device time than FLASH_ATTN's, but a per-layer block-table gather adds copies, launches, a sync and more device time than attention saved: no stage is faster and the device time per step grew."
+			a.start, a.trace, a.intermittent = day(13, 16, 40), traceFIEaten, true
+		}),
+		with(func(a *arm) {
 			a.label, a.change, a.ttftF, a.tpotF = "fallback", "attention backend FLASH_ATTN -> FLASHINFER (requested with --attention-backend)", 0.97, 0.97
 			a.resolved, a.fallback, a.trace = "FLASH_ATTN", true, traceFA
 			a.notes = "Image lacks the FlashInfer package: the server falls back to FLASH_ATTN. About 3% faster anyway (newer cuBLAS in this image)."

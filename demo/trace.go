@@ -15,6 +15,7 @@ const (
 	traceFIZero                    // FlashInfer, same attention time as FLASH_ATTN
 	traceFIOffset                  // FlashInfer, faster prefill, host round trip per layer
 	traceFIShort                   // FlashInfer on shorter prompts
+	traceFIEaten                   // FlashInfer, faster attention eaten by a per-layer gather on the device
 )
 
 const (
@@ -171,6 +172,8 @@ func kinetoTrace(d *runData) string {
 		at = attnSet{[2]string{kFIPre, kFIDec}, [2]float64{160, 560}}
 	case traceFIShort:
 		at = attnSet{[2]string{kFIPre, kFIDec}, [2]float64{130, 180}}
+	case traceFIEaten:
+		at = attnSet{[2]string{kFIPre, kFIDec}, [2]float64{300, 280}}
 	}
 	gemmF := 1.0
 	if a.trace == traceFA && a.fallback {
@@ -179,7 +182,8 @@ func kinetoTrace(d *runData) string {
 	if a.oldEra {
 		gemmF = 0.95
 	}
-	offset := a.trace == traceFIOffset
+	offset := a.trace == traceFIOffset || a.trace == traceFIEaten
+	eaten := a.trace == traceFIEaten
 	var header strings.Builder
 	driver, runtime := 12040, 12090
 	if a.oldEra {
@@ -244,8 +248,12 @@ func kinetoTrace(d *runData) string {
 			k.op("_C::rotary_embedding", kRope, 28, [3]int{16, 1, 1}, 512)
 			k.op("_C_cache_ops::reshape_and_cache_flash", kCache, 24, [3]int{16, 1, 1}, 512)
 			if offset {
-				k.op("aten::index_select", kIndex, 9, [3]int{8, 1, 1}, 128)
-				k.op("aten::fill_", kFill, 4, [3]int{1, 1, 1}, 128)
+				gather, fill := 9.0, 4.0
+				if eaten {
+					gather, fill = 480, 60 // the gather runs over every block table on the device
+				}
+				k.op("aten::index_select", kIndex, gather, [3]int{8, 1, 1}, 128)
+				k.op("aten::fill_", kFill, fill, [3]int{1, 1, 1}, 128)
 				k.copy(false, 256)
 				k.sync()
 				k.cpu += 140 + 60*k.rng.Float64() // host rebuilds the plan before attention

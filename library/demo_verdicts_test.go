@@ -2,6 +2,7 @@ package library
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"benchlens/analysis/compare"
@@ -21,6 +22,7 @@ func TestDemoArmsGetTheirVerdicts(t *testing.T) {
 		{"established", compare.Established, nil},
 		{"zero", compare.Zero, []compare.CauseCode{compare.BottleneckNotInStage}},
 		{"offset", compare.Offset, []compare.CauseCode{compare.OffsetByOverhead}},
+		{"offset-ops", compare.Offset, []compare.CauseCode{compare.OffsetByOverhead}},
 		{"fallback", compare.NotEstablished, []compare.CauseCode{compare.PathUnchanged, compare.TargetNotHit}},
 		{"driver-change", compare.NotEstablished, []compare.CauseCode{compare.EnvironmentDiffers}},
 		{"drift", compare.NotEstablished, []compare.CauseCode{compare.LoadDrift}},
@@ -41,6 +43,35 @@ func TestDemoArmsGetTheirVerdicts(t *testing.T) {
 	}
 	if _, err := Compare(st, "baseline", "no-such-arm", compare.DefaultSettings); err == nil {
 		t.Error("an unknown label compared without error")
+	}
+}
+
+// offset-ops is offset by rule 6's targeted ops alone: no stage is faster and the total device
+// time per step grew, but the attention family's device time fell and overhead grew.
+func TestDemoOffsetByTargetedOps(t *testing.T) {
+	st := openStore(t)
+	LoadDemo(st)
+	rec, err := Compare(st, "baseline", "offset-ops", compare.DefaultSettings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := rec.Overhead.DeviceTime.Delta; !d.Known() || d.F() <= 0 {
+		t.Errorf("device time per step delta %v, want growth", d)
+	}
+	for _, m := range []string{"ttft", "tpot", "itl"} {
+		if rec.Perf[m].Better {
+			t.Errorf("%s significantly better: the gain must come from the targeted ops alone", m)
+		}
+	}
+	f := rec.Families
+	if f == nil || f.Targeted == nil || f.Targeted.Family != "attention" || !f.Targeted.Fell {
+		t.Fatalf("targeted %+v", f)
+	}
+	if rec.Path.KernelBackend.Baseline != "FLASH_ATTN" || rec.Path.KernelBackend.Candidate != "FLASHINFER" {
+		t.Errorf("kernel backends %+v", rec.Path.KernelBackend)
+	}
+	if !strings.Contains(rec.Causes[len(rec.Causes)-1].Reason, "attention device time") {
+		t.Errorf("offset reason %q does not name the targeted ops", rec.Causes[len(rec.Causes)-1].Reason)
 	}
 }
 
