@@ -282,9 +282,9 @@ func backendText(rd compare.RunData) string {
 	for _, l := range rd.Logs {
 		t, src, status := l.TargetBackend, l.TargetSource, l.Status
 		if target != "" {
-			t, src, status = strings.ToUpper(target), "bundle.yaml", l.StatusFor(strings.ToUpper(target))
+			t, src, status = strings.ToUpper(target), model.TargetManifest, l.StatusFor(strings.ToUpper(target))
 		}
-		fmt.Fprintf(&b, lang.L("Target %s (%s), resolved %s: %s")+"\n", orDash(t), orDash(src), orDash(l.Resolved), status)
+		fmt.Fprintf(&b, lang.L("Target %s (%s), resolved %s: %s")+"\n", orDash(t), orDash(string(src)), orDash(l.Resolved), status)
 		for _, p := range l.Processes {
 			fmt.Fprintf(&b, "  line %d: %s\n", p.Line.N, p.Line.Text)
 		}

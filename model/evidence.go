@@ -18,13 +18,38 @@ type Line struct {
 	Text string `json:"text"`
 }
 
-// Backend statuses of a server (formats/logs-and-utilisation.md 3.4).
+// BackendStatus is how a server's resolved backend relates to its target
+// (formats/logs-and-utilisation.md 3.4).
+type BackendStatus string
+
+// Backend statuses of a server.
 const (
-	BackendMatch          = "match"
-	BackendFallback       = "fallback"
-	BackendSilentOverride = "silent_override"
-	BackendFailed         = "failed"
-	BackendUnknown        = "unknown"
+	BackendMatch          BackendStatus = "match"
+	BackendFallback       BackendStatus = "fallback"
+	BackendSilentOverride BackendStatus = "silent_override"
+	BackendFailed         BackendStatus = "failed" // a fatal selection error, or the server never came up
+	BackendUnknown        BackendStatus = "unknown"
+)
+
+// TargetSource says where the backend a server was asked for comes from.
+type TargetSource string
+
+// Target sources.
+const (
+	TargetFlag          TargetSource = "flag"           // --attention-backend, --attention-config, SGLang --attention-backend
+	TargetEnv           TargetSource = "env"            // VLLM_ATTENTION_BACKEND, or the explicit selection it forced
+	TargetDefault       TargetSource = "default"        // the platform default of the log's era
+	TargetOnlyCandidate TargetSource = "only_candidate" // the one backend on offer ("out of potential backends: ['X']")
+	TargetManifest      TargetSource = "bundle.yaml"    // path.target_backend of the bundle's manifest
+)
+
+// ResolvedHow says how the resolved backend was found.
+type ResolvedHow string
+
+// Resolution sources.
+const (
+	ResolvedLogged   ResolvedHow = "logged"   // a line names it
+	ResolvedInferred ResolvedHow = "inferred" // the era's silent path (vLLM 0.5 FLASH_ATTN, vllm-ascend classes)
 )
 
 // LogEvidence is what a server log says.
@@ -42,14 +67,15 @@ type LogEvidence struct {
 	GraphLines    []Line            `json:"graph_lines,omitempty"`    // capture / compile evidence
 	KVCache       map[string]string `json:"kv_cache,omitempty"`       // gpu_blocks, kv_cache_gib, kv_cache_tokens, max_concurrency ...
 	TargetBackend string            `json:"target_backend,omitempty"` // normalised (FLASH_ATTN, FLASHINFER, ...)
-	TargetSource  string            `json:"target_source,omitempty"`  // flag, env, default
+	TargetSource  TargetSource      `json:"target_source,omitempty"`  // flag, env, default, only_candidate
 	TargetLine    *Line             `json:"target_line,omitempty"`
 	Processes     []ProcessBackend  `json:"processes,omitempty"` // resolved backend per process tag
 	Resolved      string            `json:"resolved_backend,omitempty"`
-	ResolvedHow   string            `json:"resolved_source,omitempty"` // logged, inferred
+	ResolvedHow   ResolvedHow       `json:"resolved_source,omitempty"` // logged, inferred
 	Fallbacks     []Line            `json:"fallbacks,omitempty"`       // every guard / fallback line, with its reason
 	Failure       *Line             `json:"failure,omitempty"`         // a fatal selection error
-	Status        string            `json:"status"`                    // match, fallback, silent_override, failed, unknown
+	ServerFailure []Line            `json:"server_failure,omitempty"`  // the server never came up: the lines that say why
+	Status        BackendStatus     `json:"status"`                    // match, fallback, silent_override, failed, unknown
 	AuxBackends   map[string]string `json:"aux_backends,omitempty"`    // vit, moe, sampler, linear, all_reduce, graph, mla_prefill ...
 	AuxLines      map[string]Line   `json:"aux_lines,omitempty"`       // the line behind an aux backend of a path (rule 10)
 }
@@ -166,11 +192,11 @@ type OpStat struct {
 
 // EvidenceSummary is the part of a file's evidence that lists of runs show.
 type EvidenceSummary struct {
-	Kind            string `json:"kind"`
-	TargetBackend   string `json:"target_backend,omitempty"`
-	ResolvedBackend string `json:"resolved_backend,omitempty"`
-	BackendStatus   string `json:"backend_status,omitempty"`
-	Shape           string `json:"shape,omitempty"` // the most common device shape
+	Kind            string        `json:"kind"`
+	TargetBackend   string        `json:"target_backend,omitempty"`
+	ResolvedBackend string        `json:"resolved_backend,omitempty"`
+	BackendStatus   BackendStatus `json:"backend_status,omitempty"`
+	Shape           string        `json:"shape,omitempty"` // the most common device shape
 }
 
 // Summary condenses the evidence for lists.
@@ -199,7 +225,7 @@ func (e *Evidence) Summary() EvidenceSummary {
 // StatusFor re-judges the backend status against a target the log could not see (the
 // bundle.yaml's path.target_backend): match when the server resolved it, fallback when it did
 // not and the log gives a reason, silent_override when it gives none.
-func (l *LogEvidence) StatusFor(target string) string {
+func (l *LogEvidence) StatusFor(target string) BackendStatus {
 	if target == "" || l.Resolved == "" || l.Status == BackendFailed {
 		return l.Status
 	}

@@ -25,6 +25,18 @@ var (
 	reUserPrefix = regexp.MustCompile(`(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{3})? \[?[^\s\]]+?:\d+\] `)
 )
 
+// reMDLink is a logger file field a Markdown renderer turned into a link when the log was pasted
+// into an issue: "[cuda.py:227](http://cuda.py:227/)".
+var reMDLink = regexp.MustCompile(`\[([^\[\]\s]{1,120}:\d+)\]\(https?://[^)\s]*\)`)
+
+// stripMarkdownLinks puts such a field back as the logger wrote it ("[cuda.py:227]").
+func stripMarkdownLinks(s string) string {
+	if !strings.Contains(s, "](http") {
+		return s
+	}
+	return reMDLink.ReplaceAllString(s, "[$1]")
+}
+
 // stripANSI removes CSI escape sequences (colours, cursor moves) and OSC titles.
 func stripANSI(s string) string {
 	if strings.IndexByte(s, 0x1b) < 0 {
@@ -270,6 +282,7 @@ func parseJSON(s string) (level, file, msg string, ok bool) {
 // split parses one line into a record.
 func split(n int, line string) record {
 	s := stripANSI(line)
+	s = stripMarkdownLinks(s)
 	s = strings.TrimRight(s, " \t\r")
 	for k := 0; k < 4; k++ {
 		var ok bool

@@ -28,7 +28,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("(EngineCore_DP0 pid=1) INFO 01-01 00:00:00 [cuda.py:1] Using FLASH_ATTN attention backend out of potential backends: ['FLASH_ATTN']."))
 	f.Add([]byte("x=1, y=(2, [3, {4: '5'}]) z=<a: (1, 2)>, w='\\'', v=\"…"))
-	statuses := map[string]bool{model.BackendMatch: true, model.BackendFallback: true, model.BackendSilentOverride: true,
+	statuses := map[model.BackendStatus]bool{model.BackendMatch: true, model.BackendFallback: true, model.BackendSilentOverride: true,
 		model.BackendFailed: true, model.BackendUnknown: true}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		Sniff(data)

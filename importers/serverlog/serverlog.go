@@ -127,6 +127,7 @@ func Parse(name string, data []byte) (*model.LogEvidence, error) {
 type proc struct {
 	backend string
 	line    model.Line
+	only    bool // chosen "out of potential backends" that listed just this one
 }
 
 type parser struct {
@@ -169,6 +170,9 @@ type parser struct {
 	fp8Guard                     bool
 	blackwell, mla, faGuard      bool
 	arch, modelName, maxModelLen string
+
+	started      bool   // the API server said it is up: later exceptions are the requests'
+	platformHint string // cpu or rocm, from lines that name the platform without the detection line
 }
 
 func newParser() *parser {
@@ -312,7 +316,17 @@ func (p *parser) handle(r *record) {
 	}
 	// uvicorn access lines and metrics are the bulk of a long log: leave them fast.
 	if strings.HasPrefix(m, "INFO:  ") {
+		p.started = p.started || reStarted.MatchString(m)
 		return
+	}
+	if p.platformDetected == "" && p.platformHint == "" {
+		p.platformHint = platformHint(r, m)
+	}
+	if p.startFailure(r, m) || p.pathLine(r, m) {
+		return
+	}
+	if !p.started && reStarted.MatchString(m) {
+		p.started = true
 	}
 
 	// fatal errors first
@@ -327,6 +341,8 @@ func (p *parser) handle(r *record) {
 				p.envTarget, p.envLine = Normalise(sm[1]), lp(quote(r))
 			}
 			p.fail(r)
+		} else if !p.started {
+			p.serverFail(r) // an exception before the server is up: it did not start
 		}
 		return
 	}
@@ -585,7 +601,7 @@ func (p *parser) handle(r *record) {
 			p.fallback(r)
 			return
 		case strings.HasPrefix(m, "FlashInfer is not available. Falling back to the PyTorch-native"):
-			p.ev.AuxBackends["sampler"] = "pytorch-native"
+			p.auxLine("sampler", "pytorch-native", r)
 			return
 		case strings.HasPrefix(m, "Forcing kv cache block size"):
 			p.override(r)
@@ -852,10 +868,10 @@ func (p *parser) using(r *record, m string) {
 		p.aux("vit", auxName(m))
 		return
 	case strings.Contains(m, "MoE") || strings.Contains(lm, " moe "):
-		p.ev.AuxBackends["moe"] = moeName(m)
+		p.auxLine("moe", moeName(m), r)
 		return
 	case strings.Contains(lm, "sampling"):
-		p.ev.AuxBackends["sampler"] = Normalise(strings.TrimSpace(strings.TrimPrefix(strings.SplitN(m, " for ", 2)[0], "Using ")))
+		p.auxLine("sampler", Normalise(strings.TrimSpace(strings.TrimPrefix(strings.SplitN(m, " for ", 2)[0], "Using "))), r)
 		return
 	case strings.Contains(m, "MLA prefill"):
 		p.aux("mla_prefill", strings.TrimSpace(strings.TrimPrefix(m[:strings.Index(m, "MLA prefill")], "Using ")))
@@ -872,6 +888,9 @@ func (p *parser) using(r *record, m string) {
 	}
 	if sm := reAuto.FindStringSubmatch(m); sm != nil {
 		p.setProc(r, Normalise(sm[1]))
+		if pr := p.procs[r.tag]; pr != nil {
+			pr.only = strings.Count(sm[2], ",") == 0 && strings.Trim(sm[2], "[] ") != ""
+		}
 		return
 	}
 	if sm := reForced.FindStringSubmatch(m); sm != nil {
@@ -1073,9 +1092,11 @@ func (p *parser) finish() *model.LogEvidence {
 			p.mla = true
 		}
 	}
+	// The name only decides when no architecture line does, and a distilled model is dense:
+	// DeepSeek-R1-Distill-Qwen / -Llama are Qwen2 / Llama.
 	lmn := strings.ToLower(p.modelName)
 	for _, s := range []string{"deepseek-v2", "deepseek-v3", "deepseek-r1", "kimi-k2"} {
-		if strings.Contains(lmn, s) {
+		if strings.Contains(lmn, s) && p.arch == "" && !strings.Contains(lmn, "distill") {
 			p.mla = true
 		}
 	}
@@ -1096,6 +1117,9 @@ func (p *parser) finish() *model.LogEvidence {
 	if ev.Engine == "vllm-ascend" && ev.Platform == "" && p.ascendActive {
 		ev.Platform = "npu"
 	}
+	if ev.Platform == "" && p.platformHint != "" {
+		ev.Platform = p.platformHint
+	}
 
 	// dtype
 	if d := cfg["dtype"]; d != "" {
@@ -1114,6 +1138,8 @@ func (p *parser) finish() *model.LogEvidence {
 	p.resolve()
 	p.graphs()
 	p.status()
+	p.finishPaths()
+	p.finishFailure()
 
 	if len(ev.EngineConfig) == 0 {
 		ev.EngineConfig = nil
@@ -1129,9 +1155,9 @@ func (p *parser) finish() *model.LogEvidence {
 	}
 	if ev.Engine == "vllm-ascend" && ev.Resolved == "" && ev.Platform == "npu" {
 		ev.Resolved = ascendClass(p, sparse)
-		ev.ResolvedHow = "inferred"
+		ev.ResolvedHow = model.ResolvedInferred
 		if ev.TargetBackend == "" {
-			ev.TargetBackend, ev.TargetSource = ev.Resolved, "default"
+			ev.TargetBackend, ev.TargetSource = ev.Resolved, model.TargetDefault
 		}
 	}
 	if ev.Status == "" {
@@ -1181,17 +1207,17 @@ func (p *parser) resolve() {
 	case 0:
 	case 1:
 		ev.Resolved = ev.Processes[0].Backend
-		ev.ResolvedHow = "logged"
+		ev.ResolvedHow = model.ResolvedLogged
 	default:
 		ev.Resolved = "MIXED"
-		ev.ResolvedHow = "logged"
+		ev.ResolvedHow = model.ResolvedLogged
 	}
 	v, vok := parseVersion(ev.Version)
 	// 0.5.x: the FLASH_ATTN path prints nothing
 	if ev.Resolved == "" && ev.Engine == "vllm" && vok && v.major == 0 && v.minor == 5 && p.engineInit && !p.faGuard && ev.Failure == nil &&
 		(ev.Platform == "" || ev.Platform == "cuda") {
 		ev.Resolved = "FLASH_ATTN"
-		ev.ResolvedHow = "inferred"
+		ev.ResolvedHow = model.ResolvedInferred
 	}
 
 	// target
@@ -1213,11 +1239,11 @@ func (p *parser) resolve() {
 	}
 	switch {
 	case p.sglDefault != "" && flag == "":
-		ev.TargetBackend, ev.TargetSource, ev.TargetLine = p.sglDefault, "default", p.sglDefaultLine
+		ev.TargetBackend, ev.TargetSource, ev.TargetLine = p.sglDefault, model.TargetDefault, p.sglDefaultLine
 	case flag != "":
-		ev.TargetBackend, ev.TargetSource, ev.TargetLine = flag, "flag", flagLine
+		ev.TargetBackend, ev.TargetSource, ev.TargetLine = flag, model.TargetFlag, flagLine
 	case p.envTarget != "":
-		ev.TargetBackend, ev.TargetSource, ev.TargetLine = p.envTarget, "env", p.envLine
+		ev.TargetBackend, ev.TargetSource, ev.TargetLine = p.envTarget, model.TargetEnv, p.envLine
 	case p.envLine != nil:
 		// the variable is set but its value is not echoed: the explicit selection it forced
 		b := p.forcedTarget
@@ -1227,15 +1253,27 @@ func (p *parser) resolve() {
 		if b == "" && len(ev.Processes) > 0 {
 			b = ev.Processes[0].Backend
 		}
-		ev.TargetBackend, ev.TargetSource, ev.TargetLine = b, "env", p.envLine
+		ev.TargetBackend, ev.TargetSource, ev.TargetLine = b, model.TargetEnv, p.envLine
 	case p.forcedTarget != "":
-		ev.TargetBackend, ev.TargetSource, ev.TargetLine = p.forcedTarget, "env", p.forcedLine
+		ev.TargetBackend, ev.TargetSource, ev.TargetLine = p.forcedTarget, model.TargetEnv, p.forcedLine
 	case p.selTarget != "":
-		ev.TargetBackend, ev.TargetSource, ev.TargetLine = p.selTarget, "env", p.selLine
+		ev.TargetBackend, ev.TargetSource, ev.TargetLine = p.selTarget, model.TargetEnv, p.selLine
 	case ev.Engine == "vllm" || (ev.Engine == "" && ev.Resolved != ""):
 		ev.TargetBackend = p.defaultTarget(v, vok)
 		if ev.TargetBackend != "" {
-			ev.TargetSource = "default"
+			ev.TargetSource = model.TargetDefault
+		}
+	}
+	// "Using X backend out of potential backends: ['X']": with one candidate on offer the
+	// server had no other choice, so the era's default is not what it was asked for.
+	if ev.TargetSource == model.TargetDefault && ev.Resolved != "" && ev.Resolved != "MIXED" && ev.TargetBackend != ev.Resolved {
+		only := len(p.order) > 0
+		for _, tag := range p.order {
+			only = only && p.procs[tag].only
+		}
+		if only {
+			pr := p.procs[p.order[0]]
+			ev.TargetBackend, ev.TargetSource, ev.TargetLine = ev.Resolved, model.TargetOnlyCandidate, lp(pr.line)
 		}
 	}
 	// SGLang's FP8 guard rewrites fa3 to triton before the dump: the intent was fa3.
@@ -1243,7 +1281,7 @@ func (p *parser) resolve() {
 		ev.TargetBackend = "FLASH_ATTN"
 	}
 	if p.fp8Guard && ev.TargetBackend == "" {
-		ev.TargetBackend, ev.TargetSource = "FLASH_ATTN", "default"
+		ev.TargetBackend, ev.TargetSource = "FLASH_ATTN", model.TargetDefault
 	}
 }
 
@@ -1349,7 +1387,7 @@ func (p *parser) status() {
 	case ev.Failure != nil:
 		ev.Status = model.BackendFailed
 		return
-	case ev.Resolved == "" || ev.ResolvedHow == "inferred" || ev.TargetBackend == "":
+	case ev.Resolved == "" || ev.ResolvedHow == model.ResolvedInferred || ev.TargetBackend == "":
 		ev.Status = model.BackendUnknown
 		return
 	}

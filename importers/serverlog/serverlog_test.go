@@ -213,7 +213,10 @@ func TestParseKV(t *testing.T) {
 func TestParseInline(t *testing.T) {
 	for _, c := range []struct {
 		name, log                  string
-		target, src, res, status   string
+		target                     string
+		src                        model.TargetSource
+		res                        string
+		status                     model.BackendStatus
 		fallbacks, overrides, fail int
 	}{
 		{"0.5 head size guard", "INFO 07-01 00:00:00 api_server.py:1] vLLM API server version 0.5.0\n" +
