@@ -161,9 +161,9 @@ func clip(s string) string {
 }
 
 // XLSX writes the entries as one workbook: Verdicts, Charts, Stages, Conditions, Evidence,
-// Runs, Reproduce, optionally Requests, and CDF data; the document properties name the
-// benchlens that wrote it. Every table has a styled, frozen header row and an
-// autofilter; numbers carry their units in the number format. Strings are always written as
+// Families (when a comparison has profiler traces), Runs, Reproduce, optionally Requests, and
+// CDF data; the document properties name the benchlens that wrote it. Every table has a
+// styled, frozen header row and an autofilter; numbers carry their units in the number format. Strings are always written as
 // text, never as formulas, so a note such as =HYPERLINK(…) stays inert.
 func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 	f := excelize.NewFile()
@@ -186,7 +186,11 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 	if hasLoadPoints(entries) {
 		names = append(names, SheetLoadPoints)
 	}
-	names = append(names, SheetConditions, SheetEvidence, SheetRuns, SheetReproduce, SheetRecord)
+	names = append(names, SheetConditions, SheetEvidence)
+	if hasFamilies(entries) {
+		names = append(names, SheetFamilies)
+	}
+	names = append(names, SheetRuns, SheetReproduce, SheetRecord)
 	if opt.Requests {
 		names = append(names, SheetRequests)
 	}
@@ -219,6 +223,11 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 		}
 		if err := loadPointCharts(f, st, spans, len(lp.rows)+1); err != nil {
 			return fmt.Errorf("sheet %s: %w", SheetLoadPoints, err)
+		}
+	}
+	if hasFamilies(entries) {
+		if err := writeFamilies(f, st, entries, nCharts); err != nil {
+			return fmt.Errorf("sheet %s: %w", SheetFamilies, err)
 		}
 	}
 	if opt.Requests {

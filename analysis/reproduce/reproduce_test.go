@@ -48,7 +48,7 @@ func toolRun(tool, backend string) *model.Run {
 	return r
 }
 
-func vllmLog(version, target, source string) *model.LogEvidence {
+func vllmLog(version, target string, source model.TargetSource) *model.LogEvidence {
 	return &model.LogEvidence{Engine: "vllm", Version: version, Dtype: "bfloat16", TargetBackend: target, TargetSource: source,
 		EngineConfig: map[string]string{"tensor_parallel_size": "2", "kv_cache_dtype": "fp8", "enforce_eager": "True"},
 		Args:         map[string]string{"max_num_seqs": "64"}}

@@ -30,7 +30,7 @@ func facts(r Run) serverFacts {
 			f.config[k] = v
 		}
 		f.dtype, f.eager, f.resolved = l.Dtype, l.Eager, l.Resolved
-		f.target, f.targetFrom = l.TargetBackend, l.TargetSource
+		f.target, f.targetFrom = l.TargetBackend, string(l.TargetSource)
 		if raw := f.args["attention_backend"]; raw != "" && raw != "None" {
 			f.target = raw // the spelling the server was given
 		}

@@ -1,0 +1,96 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// The Families sheet (METHOD.md rule 11): per comparison, each operator family's device time
+// per step (or per trace) in both arms, its change and its share, with a native stacked bar per
+// arm beside the table.
+
+// SheetFamilies is the sheet's name.
+const SheetFamilies = "Families"
+
+var familyCols = []column{
+	{"comparison", kInt, 11}, {"family", kText, 14}, {"per", kText, 8},
+	{"baseline_us", kNum, 14}, {"candidate_us", kNum, 14}, {"delta_us", kNum, 12}, {"delta_pct", kNum, 11},
+	{"baseline_share", kNum, 15}, {"candidate_share", kNum, 16}, {"baseline_count", kNum, 15}, {"candidate_count", kNum, 16},
+	{"targeted", kText, 10},
+}
+
+// familySpan is where one comparison's rows sit in the sheet (1-based, header in row 1).
+type familySpan struct {
+	id          int64
+	first, last int
+}
+
+// familiesTable lays out the family rows of every entry that has them.
+func familiesTable(entries []Entry) (*table, []familySpan) {
+	t := &table{sheet: SheetFamilies, file: "families.csv", cols: familyCols}
+	var spans []familySpan
+	for _, e := range entries {
+		f := e.Record.Families
+		if f == nil || len(f.Rows) == 0 {
+			continue
+		}
+		sp := familySpan{id: e.ID, first: len(t.rows) + 2}
+		for _, r := range f.Rows {
+			targeted := ""
+			if f.Targeted != nil && f.Targeted.Family == r.Family {
+				targeted = "yes"
+			}
+			t.rows = append(t.rows, []any{e.ID, r.Family, f.Per, floatCell(r.Baseline.TimeUs), floatCell(r.Candidate.TimeUs),
+				num(r.DeltaUs), num(r.DeltaPct), floatCell(r.Baseline.Share), floatCell(r.Candidate.Share),
+				floatCell(r.Baseline.Count), floatCell(r.Candidate.Count), targeted})
+		}
+		sp.last = len(t.rows) + 1
+		spans = append(spans, sp)
+	}
+	return t, spans
+}
+
+// hasFamilies reports whether any entry has a family table.
+func hasFamilies(entries []Entry) bool {
+	for _, e := range entries {
+		if e.Record.Families != nil && len(e.Record.Families.Rows) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// writeFamilies writes the sheet and, for the first nCharts comparisons, a stacked bar of the
+// families' device time per arm: one series per family, the two arms as categories.
+func writeFamilies(f *excelize.File, st *styles, entries []Entry, nCharts int) error {
+	t, spans := familiesTable(entries)
+	if err := writeTable(f, st, t, 2); err != nil {
+		return err
+	}
+	col, _ := excelize.ColumnNumberToName(len(familyCols) + 2)
+	for i, sp := range spans {
+		if i >= nCharts {
+			break
+		}
+		ch := &excelize.Chart{
+			Type:      excelize.BarStacked,
+			Dimension: excelize.ChartDimension{Width: 520, Height: 260},
+			Title:     chartTitle(fmt.Sprintf("comparison %d: device time by family (us)", sp.id)),
+			Legend:    excelize.ChartLegend{Position: "right"},
+			XAxis:     excelize.ChartAxis{ReverseOrder: true},
+			YAxis:     excelize.ChartAxis{MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: "#,##0"}},
+		}
+		for row := sp.first; row <= sp.last; row++ {
+			ch.Series = append(ch.Series, excelize.ChartSeries{
+				Name:       sheetRange(SheetFamilies, 2, row, row),
+				Categories: fmt.Sprintf("'%s'!$D$1:$E$1", SheetFamilies),
+				Values:     fmt.Sprintf("'%s'!$D$%d:$E$%d", SheetFamilies, row, row),
+			})
+		}
+		if err := f.AddChart(SheetFamilies, fmt.Sprintf("%s%d", col, 2+i*14), ch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
