@@ -78,7 +78,7 @@ func crashBundle(t *testing.T) (string, int) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, data, 0o644)
 	}
-	return dir, 77 + big
+	return dir, 82 + big
 }
 
 // assertConsistent: SQLite's integrity holds, and every stored run is whole: its result file

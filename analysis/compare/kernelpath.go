@@ -127,7 +127,7 @@ func kernelPath(rec *Record, bp, cp *armPath, base, cand Arm) []Cause {
 		}
 		if x.p.resolved == "" {
 			x.p.resolved = k.backend
-			rec.Path.Evidence = append(rec.Path.Evidence, EvidenceLine{Arm: x.side, Text: "the log is silent; the kernels name " + k.proof(), Runs: len(x.a.Runs)})
+			rec.Path.Evidence = append(rec.Path.Evidence, EvidenceLine{Arm: x.side, Run: x.a.ids()[0], Text: "the log is silent; the kernels name " + k.proof(), Runs: 1})
 			continue
 		}
 		if len(x.p.mixed) > 0 {

@@ -2,8 +2,12 @@ package report
 
 import (
 	"fmt"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/xuri/excelize/v2"
+
+	"benchlens/analysis/compare"
 )
 
 // The Families sheet (METHOD.md rule 11): per comparison, each operator family's device time
@@ -93,4 +97,28 @@ func writeFamilies(f *excelize.File, st *styles, entries []Entry, nCharts int) e
 		}
 	}
 	return nil
+}
+
+// familiesText writes the family table of the text report: device time per step (or per trace)
+// per arm, the change, and the shares.
+func familiesText(b *strings.Builder, f *compare.Families) {
+	if f == nil || len(f.Rows) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\ndevice time by operator family (us per %s)\n", f.Per)
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "family\tbaseline\tcandidate\tdelta\tshare\t")
+	for _, r := range f.Rows {
+		mark := ""
+		if f.Targeted != nil && f.Targeted.Family == r.Family {
+			mark = "  <- targeted (" + f.Targeted.Path + ")"
+		}
+		pct := "?"
+		if r.DeltaPct.Known() {
+			pct = fmt.Sprintf("%+.1f%%", r.DeltaPct.F())
+		}
+		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%s\t%.0f%% -> %.0f%%\t%s\n", r.Family, r.Baseline.TimeUs, r.Candidate.TimeUs, pct,
+			100*r.Baseline.Share, 100*r.Candidate.Share, mark)
+	}
+	tw.Flush()
 }

@@ -347,6 +347,7 @@ func evidenceTable(entries []Entry) *table {
 		row("path", "resolved_backend", "", nil, nil, nil, nil, r.Path.ResolvedBackend.Baseline, r.Path.ResolvedBackend.Candidate, nil, "", "")
 		row("path", "changed", "", nil, nil, nil, tri(r.Path.Changed), nil, nil, nil, "", "")
 		row("path", "target_hit", "", nil, nil, nil, tri(r.Path.TargetHit), nil, nil, nil, "", "")
+		row("path", "kernel_backend", "", nil, nil, nil, nil, r.Path.KernelBackend.Baseline, r.Path.KernelBackend.Candidate, nil, "", "")
 		for _, l := range r.Path.Evidence {
 			row("backend_line", "", l.Arm, l.Run, l.Line, l.Runs, nil, nil, nil, nil, l.Text, "")
 		}

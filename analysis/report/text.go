@@ -41,6 +41,8 @@ func Text(w io.Writer, rec compare.Record) error {
 		}
 	}
 
+	familiesText(&b, rec.Families)
+
 	fmt.Fprintln(&b, "\nevidence")
 	for _, c := range rec.Checklist() {
 		fmt.Fprintf(&b, "  %-4s %-12s %s\n", map[string]string{compare.CheckOK: "ok", compare.CheckWarn: "??", compare.CheckFail: "!!"}[c.State], c.Name, c.Reason)
@@ -62,7 +64,10 @@ func Text(w io.Writer, rec compare.Record) error {
 	if len(rec.Path.Evidence) > 0 {
 		fmt.Fprintln(&b, "\nbackend lines")
 		for _, l := range rec.Path.Evidence {
-			fmt.Fprintf(&b, "  %s run %d, line %d", l.Arm, l.Run, l.Line)
+			fmt.Fprintf(&b, "  %s run %d", l.Arm, l.Run)
+			if l.Line > 0 {
+				fmt.Fprintf(&b, ", line %d", l.Line)
+			}
 			if l.Runs > 1 {
 				fmt.Fprintf(&b, " (and %d more runs)", l.Runs-1)
 			}

@@ -119,7 +119,7 @@ func TestDemoAndEnvironmentLibrary(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "env.db")
 	t.Setenv("BENCHLENS_DB", db)
 	out, _, code := bl(t, "demo")
-	if code != 0 || !strings.Contains(out, "imported 77 runs") {
+	if code != 0 || !strings.Contains(out, "imported 82 runs") {
 		t.Fatalf("demo: exit %d %q", code, out)
 	}
 	if _, err := os.Stat(db); err != nil {
