@@ -38,6 +38,7 @@ type compareView struct {
 	causes              *widget.Label
 	checklist           *fyne.Container
 	conditions          *fyne.Container
+	families            *familiesPanel
 	stages              *fyne.Container
 	charts              map[string]*chartView
 	points              *loadPointsPanel
@@ -74,6 +75,7 @@ func newCompareView(u *App) *compareView {
 	v.checklist = container.NewVBox()
 	v.conditions = container.NewVBox()
 	v.stages = container.NewVBox()
+	v.families = newFamiliesPanel()
 	v.save = widget.NewButton(lang.L("Save comparison"), v.onSave)
 	v.save.Importance = widget.HighImportance
 	v.save.Disable()
@@ -93,6 +95,7 @@ func newCompareView(u *App) *compareView {
 		widget.NewCard(lang.L("Stages"), lang.L("Median of per-run medians; ~ = no significant change"), v.stages),
 		v.points.content,
 		widget.NewCard(lang.L("Conditions"), lang.L("What was recorded about each arm, side by side."), v.conditions),
+		widget.NewCard(lang.L("Operator families"), lang.L("Device time by kernel family, from the profiler traces"), v.families.box),
 	)
 	charts := &chartGrid{}
 	chartScroll := container.NewVScroll(container.New(charts, grid...))
@@ -318,6 +321,7 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, r
 	v.stages.Refresh()
 	v.conditions.Objects = []fyne.CanvasObject{conditionsTable(rec)}
 	v.conditions.Refresh()
+	v.families.set(rec.Families)
 	v.points.show(rec)
 	v.sections.Refresh() // the load points panel may have appeared or gone
 
