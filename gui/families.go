@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"benchlens/analysis/compare"
@@ -23,7 +24,7 @@ type familiesPanel struct {
 // familyColors are fixed per family so both bars and the legend agree.
 var familyColors = map[string]color.NRGBA{
 	"attention": {0x2F, 0x75, 0xB5, 0xff}, "gemm": {0x8E, 0xA9, 0xDB, 0xff}, "moe": {0x70, 0x30, 0xA0, 0xff},
-	"norm": {0x70, 0xAD, 0x47, 0xff}, "elementwise": {0xFF, 0xC0, 0x00, 0xff}, "rotary": {0x5B, 0x9B, 0xD5, 0xff},
+	"norm": {0x70, 0xAD, 0x47, 0xff}, "elementwise": {0xFF, 0xC0, 0x00, 0xff}, "rotary": {0x00, 0xB0, 0xA0, 0xff},
 	"sampling": {0xED, 0x7D, 0x31, 0xff}, "communication": {0xC0, 0x00, 0x00, 0xff}, "memcpy": {0xA5, 0xA5, 0xA5, 0xff},
 	"other": {0x40, 0x40, 0x40, 0xff},
 }
@@ -82,8 +83,8 @@ func (p *familiesPanel) set(f *compare.Families) {
 	unit := fmt.Sprintf(lang.L("device time, µs per %s"), f.Per)
 	p.box.Objects = []fyne.CanvasObject{
 		widget.NewLabel(unit),
-		container.NewBorder(nil, nil, widget.NewLabel(lang.L("baseline")), nil, bar(0)),
-		container.NewBorder(nil, nil, widget.NewLabel(lang.L("candidate")), nil, bar(1)),
+		// One form, so both bars start at the same x and share the scale.
+		container.New(layout.NewFormLayout(), widget.NewLabel(lang.L("baseline")), bar(0), widget.NewLabel(lang.L("candidate")), bar(1)),
 		grid,
 	}
 	if f.Targeted != nil {

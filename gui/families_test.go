@@ -23,19 +23,20 @@ func TestFamiliesPanel(t *testing.T) {
 	w := test.NewWindow(p.box)
 	w.Resize(fyne.NewSize(600, 400))
 	defer w.Close()
-	if len(p.box.Objects) != 5 {
+	if len(p.box.Objects) != 4 {
 		t.Fatalf("%d rows in the panel", len(p.box.Objects))
 	}
 	// The candidate has more device time: its bar fills the scale, the baseline's does not.
-	bars := [2]*fyne.Container{}
-	for i := range 2 {
-		bars[i] = p.box.Objects[1+i].(*fyne.Container).Objects[0].(*fyne.Container)
+	form := p.box.Objects[1].(*fyne.Container)
+	bars := [2]*fyne.Container{form.Objects[1].(*fyne.Container), form.Objects[3].(*fyne.Container)}
+	if bars[0].Position().X != bars[1].Position().X {
+		t.Errorf("bars start at %v and %v", bars[0].Position().X, bars[1].Position().X)
 	}
 	last := func(c *fyne.Container) float32 { return c.Objects[len(c.Objects)-1].Size().Width }
 	if last(bars[1]) > 0.5 || last(bars[0]) < 10 {
 		t.Errorf("empty tails: baseline %v, candidate %v", last(bars[0]), last(bars[1]))
 	}
-	grid := p.box.Objects[3].(*fyne.Container)
+	grid := p.box.Objects[2].(*fyne.Container)
 	name := grid.Objects[5].(*fyne.Container).Objects[1].(*widget.Label).Text
 	if name != "attention ◀" {
 		t.Errorf("first family %q", name)
