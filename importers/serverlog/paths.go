@@ -67,9 +67,13 @@ func (p *parser) finishPaths() {
 	cfg := ev.EngineConfig
 	if _, ok := ev.AuxBackends["all_reduce"]; !ok {
 		tp := firstOf(cfg["tensor_parallel_size"], ev.Args["tensor_parallel_size"], ev.Args["tp_size"])
+		lib := map[string]string{"npu": "hccl", "rocm": "rccl"}[ev.Platform]
+		if lib == "" {
+			lib = "nccl"
+		}
 		switch dis := firstOf(cfg["disable_custom_all_reduce"], ev.Args["disable_custom_all_reduce"]); {
 		case strings.EqualFold(dis, "True"):
-			ev.AuxBackends["all_reduce"] = "nccl (disable_custom_all_reduce=True)"
+			ev.AuxBackends["all_reduce"] = lib + " (disable_custom_all_reduce=True)"
 		case tp != "" && tp != "1" && strings.EqualFold(dis, "False"):
 			ev.AuxBackends["all_reduce"] = "custom"
 		}
