@@ -2,7 +2,6 @@ package compare
 
 import (
 	"fmt"
-	"strings"
 
 	"benchlens/model"
 )
@@ -50,14 +49,7 @@ func declaredPathOf(a Arm, side, declared string) armPath {
 			resolved[found] = true
 		}
 	}
-	p.target = strings.Join(sortedKeys(targets), " | ")
-	switch keys := sortedKeys(resolved); {
-	case len(keys) == 1:
-		p.resolved = keys[0]
-	case len(keys) > 1:
-		p.mixed = keys
-		p.resolved = strings.Join(keys, " | ")
-	}
+	p.settle(targets, resolved)
 	return p
 }
 

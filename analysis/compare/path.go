@@ -53,6 +53,13 @@ func pathOf(a Arm, side string) armPath {
 			}
 		}
 	}
+	p.settle(targets, resolved)
+	return p
+}
+
+// settle sets the arm's target and resolved path from the sets its runs named: several
+// resolved values make the arm mixed.
+func (p *armPath) settle(targets, resolved map[string]bool) {
 	p.target = strings.Join(sortedKeys(targets), " | ")
 	switch keys := sortedKeys(resolved); {
 	case len(keys) == 1:
@@ -61,7 +68,6 @@ func pathOf(a Arm, side string) armPath {
 		p.mixed = keys
 		p.resolved = strings.Join(keys, " | ")
 	}
-	return p
 }
 
 // runTarget is the backend a run asked for: bundle.yaml's path.target_backend, else a flag or
