@@ -41,6 +41,9 @@ func pathOf(a Arm, side string) armPath {
 			if l.Failure != nil {
 				p.evidence = appendLine(p.evidence, side, rd.Run.ID, *l.Failure)
 			}
+			for _, f := range l.ServerFailure { // the server never came up
+				p.evidence = appendLine(p.evidence, side, rd.Run.ID, f)
+			}
 			for _, pb := range l.Processes {
 				p.evidence = appendLine(p.evidence, side, rd.Run.ID, pb.Line)
 			}
