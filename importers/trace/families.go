@@ -40,7 +40,10 @@ import (
 //     BatchMatMul*, QuantBatchMatmul*, GroupedMatmul (MoE), MoeGatingTopK*, MoeInitRouting*,
 //     MoeFinalizeRouting*, RmsNorm, AddRmsNorm, LayerNorm, RotaryMul, RopeWithSinCos,
 //     ApplyRotaryPosEmb, SwiGlu, hcom_* / HCCL (communication), ArgMax / TopK / Sort
-//     (sampling), and the vector ops (Add, Mul, Cast, ...).
+//     (sampling), the vector ops (Add, Mul, Cast, Softmax, ...), and the ATB operations
+//     vllm-ascend's _npu_* calls run (PagedAttentionOperation, SelfAttentionOperation,
+//     ReshapeAndCacheOperation, RopeOperation, LinearOperation, ElewiseOperation,
+//     ActivationOperation, RmsNormOperation, AllReduceOperation).
 //
 // "other" is what none of these names: on the training traces of the fixtures (HTA's DLRM
 // pair, 15 % of device time) fbgemm's embedding-table kernels and cub's radix sort, on HTA's
@@ -111,15 +114,15 @@ var ascendRules = []famRule{
 		"scatterpakvcache", "kvcache", "selfattention"}},
 	{FamRotary, []string{"rotary", "rope"}},
 	{FamNorm, []string{"rmsnorm", "layernorm", "norm"}},
-	{FamSampling, []string{"argmax", "topk", "sort", "sample", "multinomial", "softmax"}},
+	{FamSampling, []string{"argmax", "topk", "sort", "sample", "multinomial"}},
 	{FamGemm, []string{"matmul", "gemm", "gemv", "quantbatchmatmul", "weightquant", "mmad", "dynamicquant",
-		"quant", "conv"}},
+		"quant", "conv", "linearoperation", "linear"}},
 	{FamElementwise, []string{"swiglu", "silu", "gelu", "relu", "add", "sub", "mul", "div", "cast", "zeroslike",
 		"fill", "concat", "slice", "split", "transpose", "gather", "scatter", "index", "reduce", "sum", "mean",
 		"max", "min", "pow", "exp", "sqrt", "tile", "broadcastto", "select", "equal", "less", "greater",
 		"masked", "where", "range", "reshape", "permute", "expand", "neg", "abs", "embedding", "sigmoid",
 		"tanh", "copy", "assign", "identity", "transdata", "memset", "dropout", "tril", "triu", "oneslike",
-		"genbitmask", "logical"}},
+		"genbitmask", "logical", "softmax", "elewise", "activation"}},
 }
 
 // familyOf files one device op under its family. Copies and memsets carry the fixed labels the
@@ -135,6 +138,7 @@ func familyOf(name string, ascend bool) string {
 		if strings.Contains(l, "memcpy") {
 			return FamMemcpy
 		}
+		l = strings.TrimSuffix(l, "operation") // ATB: "LinearOperation" must not read as "…rOpe…"
 	} else if strings.HasPrefix(l, "triton_red_fused") || strings.HasPrefix(l, "triton_per_fused") {
 		// Inductor's fused RMSNorm: a mean of squares and an rsqrt in one reduction.
 		if strings.Contains(l, "rsqrt") && strings.Contains(l, "mean") {

@@ -95,6 +95,13 @@ func TestFamilyOf(t *testing.T) {
 		{"hcom_broadcast_", true, FamComm, ""},
 		{"hcom_allReduce_", true, FamComm, ""},
 		{"ArgMaxV2", true, FamSampling, ""},
+		{"PagedAttentionOperation", true, FamAttention, KernelAscend},
+		{"SelfAttentionOperation", true, FamAttention, KernelAscend},
+		{"RopeOperation", true, FamRotary, ""},
+		{"LinearOperation", true, FamGemm, ""},
+		{"ElewiseOperation", true, FamElementwise, ""},
+		{"ActivationOperation", true, FamElementwise, ""},
+		{"SoftmaxV2", true, FamElementwise, ""},
 	}
 	for _, c := range cases {
 		if got := familyOf(c.name, c.ascend); got != c.fam {

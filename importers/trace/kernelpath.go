@@ -56,7 +56,8 @@ var implRules = []struct {
 	{KernelAiter, []string{"aiter", "ck_tile::fmha", "fmhafwd", "fmha_fwd", "pa_fwd", "pa_ragged"}},
 	// Ascend CANN attention operators (op types and aclnn kernel names).
 	{KernelAscend, []string{"flashattentionscore", "pagedattention", "increflashattention",
-		"promptflashattention", "fusedinferattentionscore", "multilatentattention", "mlapreprocess"}},
+		"promptflashattention", "fusedinferattentionscore", "multilatentattention", "mlapreprocess",
+		"selfattentionoperation"}},
 }
 
 // implOf names the attention implementation a kernel belongs to, or "" for attention kernels no
