@@ -42,7 +42,7 @@ func TestKernelsNameThePath(t *testing.T) {
 		if rec.Status != Established || rec.Path.KernelBackend != (ArmValues{"FLASH_ATTN", "FLASHINFER"}) {
 			t.Fatalf("%s %v kernels %+v", rec.Status, rec.Causes, rec.Path.KernelBackend)
 		}
-		if c := findCheck(rec, "kernels"); c.State != CheckOK {
+		if c, _ := findCheck(rec, "kernels"); c.State != CheckOK {
 			t.Errorf("kernels check %+v", c)
 		}
 	})
@@ -52,7 +52,7 @@ func TestKernelsNameThePath(t *testing.T) {
 		if rec.Status != NotEstablished || !slices.Contains(codes(rec), PathContradicted) {
 			t.Fatalf("%s %v", rec.Status, rec.Causes)
 		}
-		if c := findCheck(rec, "kernels"); c.State != CheckFail || !strings.Contains(c.Reason, "FLASHINFER") {
+		if c, _ := findCheck(rec, "kernels"); c.State != CheckFail || !strings.Contains(c.Reason, "FLASHINFER") {
 			t.Errorf("kernels check %+v", c)
 		}
 	})
@@ -123,11 +123,34 @@ func TestDeclaredLinearPath(t *testing.T) {
 	}
 }
 
-func findCheck(rec Record, name string) Check {
+// Rule 10: a graph change is judged by the graph mode and compile level the logs name; it has
+// no family, so the attention kernels neither gain nor contradict it.
+func TestDeclaredGraphPath(t *testing.T) {
+	graph := func(a Arm, mode string) Arm {
+		for _, rd := range a.Runs {
+			for _, l := range rd.Logs {
+				l.AuxBackends = map[string]string{"graph": mode}
+			}
+		}
+		return a
+	}
+	m := withField(fullManifest, "change", map[string]any{"what": "CUDA graphs on", "path": "graph"})
+	base := graph(withKernels(candidate(func(a *arm) { a.manifest = m }).build(1), "FLASHINFER", 900), "eager")
+	cand := graph(withKernels(candidate(func(a *arm) { a.manifest, a.tpot = m, 10.8 }).build(100), "FLASH_ATTN", 900), "cuda_graph, compile level 3")
+	rec := Compare(base, cand, DefaultSettings)
+	if rec.Status != Established || rec.Path.ResolvedBackend.Candidate != "cuda_graph, compile level 3" || rec.Families.Targeted != nil {
+		t.Fatalf("%s %v path %+v targeted %+v", rec.Status, rec.Causes, rec.Path.ResolvedBackend, rec.Families.Targeted)
+	}
+	if _, ok := findCheck(rec, "kernels"); ok {
+		t.Error("a kernels check for a graph change")
+	}
+}
+
+func findCheck(rec Record, name string) (Check, bool) {
 	for _, c := range rec.Checklist() {
 		if c.Name == name {
-			return c
+			return c, true
 		}
 	}
-	return Check{}
+	return Check{}, false
 }
