@@ -37,7 +37,8 @@ var implRules = []struct {
 	{KernelFlashMLA, []string{"flash_fwd_splitkv_mla", "flashmla", "flash_mla"}},
 	{KernelFlashInferMLA, []string{"batchmla"}},
 	{KernelCutlassMLA, []string{"cutlass_mla", "fmhamla", "mlakernel", "sm100_mla"}},
-	{KernelAiterMLA, []string{"mla_a8w8", "mla_a16w16", "aiter::mla", "mla_decode_fwd", "mla_stage"}},
+	{KernelAiterMLA, []string{"mla_a8w8", "mla_a16w16", "aiter::mla", "mla_decode_fwd", "mla_stage", "mla_prefill_ps",
+		"mla_reduce"}},
 	// FlashInfer prefill / decode, and the TRT-LLM-gen kernels it dispatches to.
 	{KernelFlashInfer, []string{"batchprefill", "batchdecode", "singleprefill", "singledecode",
 		"flashinfer::", "fmhasm100", "xqa_kernel"}},
@@ -53,7 +54,7 @@ var implRules = []struct {
 		"context_attention_fwd", "extend_attention", "_attn_fwd"}},
 	{KernelXFormers, []string{"fmha_cutlass"}},
 	// ROCm aiter / composable kernel flash attention and paged attention.
-	{KernelAiter, []string{"aiter", "ck_tile::fmha", "fmhafwd", "fmha_fwd", "pa_fwd", "pa_ragged"}},
+	{KernelAiter, []string{"aiter", "ck_tile::fmha", "fmhafwd", "fmha_fwd", "fmha_v3", "pa_fwd", "pa_ragged"}},
 	// Ascend CANN attention operators (op types and aclnn kernel names).
 	{KernelAscend, []string{"flashattentionscore", "pagedattention", "increflashattention",
 		"promptflashattention", "fusedinferattentionscore", "multilatentattention", "mlapreprocess",
