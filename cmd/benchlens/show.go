@@ -185,6 +185,7 @@ func writeDetail(w io.Writer, d runDetail) {
 	for _, warn := range d.Warnings {
 		fmt.Fprintf(w, "\nwarning: %s\n", q(warn))
 	}
+	writeEvidence(w, d.Evidence)
 	fmt.Fprintln(w, "\nfiles")
 	for _, f := range d.Files {
 		fmt.Fprintf(w, "  %-10s %-12s %9d B  %s\n", f.Role, f.Kind, f.Size, q(f.Name))
