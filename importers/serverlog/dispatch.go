@@ -104,7 +104,7 @@ func (p *parser) handle(r *record) {
 				p.envTarget, p.envLine = Normalise(sm[1]), lp(quote(r))
 			}
 			p.fail(r)
-		} else if !p.started {
+		} else if !p.started && r.level != "INFO" && r.level != "WARNING" && r.level != "DEBUG" {
 			p.serverFail(r) // an exception before the server is up: it did not start
 		}
 		return
