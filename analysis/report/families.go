@@ -26,6 +26,7 @@ var familyCols = []column{
 
 // familySpan is where one comparison's rows sit in the sheet (1-based, header in row 1).
 type familySpan struct {
+	entry       int // index in the entries
 	id          int64
 	first, last int
 }
@@ -34,12 +35,12 @@ type familySpan struct {
 func familiesTable(entries []Entry) (*table, []familySpan) {
 	t := &table{sheet: SheetFamilies, file: "families.csv", cols: familyCols}
 	var spans []familySpan
-	for _, e := range entries {
+	for i, e := range entries {
 		f := e.Record.Families
 		if f == nil || len(f.Rows) == 0 {
 			continue
 		}
-		sp := familySpan{id: e.ID, first: len(t.rows) + 2}
+		sp := familySpan{entry: i, id: e.ID, first: len(t.rows) + 2}
 		for _, r := range f.Rows {
 			targeted := ""
 			if f.Targeted != nil && f.Targeted.Family == r.Family {
@@ -66,15 +67,16 @@ func hasFamilies(entries []Entry) bool {
 }
 
 // writeFamilies writes the sheet and, for the first nCharts comparisons, a stacked bar of the
-// families' device time per arm: one series per family, the two arms as categories.
+// families' device time per arm (one series per family, the two arms as categories) on the
+// Charts sheet, beside the comparison's other charts: the Families sheet is streamed, and a
+// streamed sheet cannot take a drawing.
 func writeFamilies(f *excelize.File, st *styles, entries []Entry, nCharts int) error {
 	t, spans := familiesTable(entries)
 	if err := writeTable(f, st, t, 2); err != nil {
 		return err
 	}
-	col, _ := excelize.ColumnNumberToName(len(familyCols) + 2)
-	for i, sp := range spans {
-		if i >= nCharts {
+	for _, sp := range spans {
+		if sp.entry >= nCharts {
 			break
 		}
 		ch := &excelize.Chart{
@@ -92,7 +94,8 @@ func writeFamilies(f *excelize.File, st *styles, entries []Entry, nCharts int) e
 				Values:     fmt.Sprintf("'%s'!$D$%d:$E$%d", SheetFamilies, row, row),
 			})
 		}
-		if err := f.AddChart(SheetFamilies, fmt.Sprintf("%s%d", col, 2+i*14), ch); err != nil {
+		cell, _ := excelize.CoordinatesToCellName(17, 2+sp.entry*chartBlockRows) // right of the first row of charts
+		if err := f.AddChart(SheetCharts, cell, ch); err != nil {
 			return err
 		}
 	}

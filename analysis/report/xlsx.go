@@ -395,6 +395,10 @@ func sheetRange(sheet string, col, first, last int) string {
 	return fmt.Sprintf("%s!$%s$%d:$%s$%d", quoted, c, first, c, last)
 }
 
+// chartBlockRows is the height of one comparison's block on the Charts sheet: two rows of
+// 300 px charts (15 rows of the default 20 px each).
+const chartBlockRows = 36
+
 // writeCharts writes the CDF and chart data sheets and, per comparison, its stage deltas
 // coloured by outcome with their intervals, the spread of its runs, and the TTFT and TPOT CDFs
 // of both arms, two charts by two on one printed page.
@@ -448,10 +452,9 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 	if err := f.SetSheetProps(SheetCharts, &excelize.SheetPropsOptions{FitToPage: ptr(true)}); err != nil {
 		return err
 	}
-	// Two rows of 300 px charts (15 rows of the default 20 px each) per comparison.
-	const blockRows, chartRows = 36, 17
+	const chartRows = 17
 	for i, e := range entries {
-		top := 1 + i*blockRows
+		top := 1 + i*chartBlockRows
 		if i > 0 {
 			ref, _ := excelize.CoordinatesToCellName(1, top)
 			if err := f.InsertPageBreak(SheetCharts, ref); err != nil {
