@@ -291,6 +291,9 @@ func backendText(rd compare.RunData) string {
 		for _, f := range l.Fallbacks {
 			fmt.Fprintf(&b, "  %s line %d: %s\n", lang.L("fallback"), f.N, f.Text)
 		}
+		for _, f := range l.ServerFailure {
+			fmt.Fprintf(&b, "  %s line %d: %s\n", lang.L("server failed"), f.N, f.Text)
+		}
 		if l.Failure != nil {
 			fmt.Fprintf(&b, "  %s line %d: %s\n", lang.L("failure"), l.Failure.N, l.Failure.Text)
 		}
