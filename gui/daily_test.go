@@ -31,7 +31,7 @@ func newDemoApp(t *testing.T) *App {
 	}
 	st.Close()
 	u, _ := newTestApp(t, db)
-	eventually(t, "the library", func() bool { return u.library.count() == 77 })
+	eventually(t, "the library", func() bool { return u.library.count() == 82 }) // the demo arms, offset-ops included
 	return u
 }
 
@@ -233,7 +233,7 @@ func TestEmptyLibraryOffersSamples(t *testing.T) {
 		t.Fatalf("the app put %d runs into an empty library", len(runs))
 	}
 	ui(u.openSampleLibrary)
-	eventually(t, "the samples", func() bool { return !u.importer.busy && u.library.count() == 77 })
+	eventually(t, "the samples", func() bool { return !u.importer.busy && u.library.count() == 82 })
 	eventually(t, "the views", func() bool { return u.tabs.Visible() && !u.empty.Visible() })
 	if u.Store().Path() != samples {
 		t.Errorf("open library %q", u.Store().Path())
@@ -337,14 +337,14 @@ func TestReachingARun(t *testing.T) {
 		t.Errorf("run row %q lacks id, load point or backend", text)
 	}
 	ui(func() { u.library.search.SetText("fallback") })
-	if got := u.status.Text; !strings.HasPrefix(got, "5 of 77 runs shown") {
+	if got := u.status.Text; !strings.HasPrefix(got, "5 of 82 runs shown") {
 		t.Errorf("status with a filter: %q", got)
 	}
 	ui(func() {
 		u.library.search.SetText("")
 		u.library.order.SetSelectedIndex(1)
 	})
-	if got := u.library.children[""]; len(got) != 10 { // the demo's eight arms and its two sweeps
+	if got := u.library.children[""]; len(got) != 11 { // the demo's nine arms and its two sweeps
 		t.Errorf("arms newest first: %v", got)
 	}
 	ui(func() { u.library.onSelected(runs[0]) })
