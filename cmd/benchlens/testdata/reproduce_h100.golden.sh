@@ -15,11 +15,11 @@
 #   [?] card_slot: <card_slot: not recorded>
 # Warm-up: the first <warmup_iters: not recorded> request(s) of each run dropped by the analysis: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml.
 
-# server 1/1 (unknown server), for runs 78,79; leave it running:
+# server 1/1 (unknown server), for runs 83,84; leave it running:
 # note: no server log and no stack_fingerprint.engine_version: attach the server's startup log to rebuild this command
 '<server command: not recorded>'
 
-# benchmark 1/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), once per repeat (runs 78):
+# benchmark 1/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), once per repeat (runs 83):
 python benchmarks/benchmark_serving.py \
     --backend openai \
     --model meta-llama/Llama-3.1-8B-Instruct \
@@ -34,7 +34,7 @@ python benchmarks/benchmark_serving.py \
     --save-result \
     --save-detailed
 
-# benchmark 2/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), once per repeat (runs 79):
+# benchmark 2/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), once per repeat (runs 84):
 python benchmarks/benchmark_serving.py \
     --backend openai \
     --model meta-llama/Llama-3.1-8B-Instruct \
@@ -60,11 +60,11 @@ python benchmarks/benchmark_serving.py \
 #   [?] card_slot: <card_slot: not recorded>
 # Warm-up: the first <warmup_iters: not recorded> request(s) of each run dropped by the analysis: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml.
 
-# server 1/1 (unknown server), for runs 80,81; leave it running:
+# server 1/1 (unknown server), for runs 85,86; leave it running:
 # note: no server log and no stack_fingerprint.engine_version: attach the server's startup log to rebuild this command
 '<server command: not recorded>'
 
-# benchmark 1/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), once per repeat (runs 80):
+# benchmark 1/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), once per repeat (runs 85):
 python benchmarks/benchmark_serving.py \
     --backend openai \
     --model neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8 \
@@ -79,7 +79,7 @@ python benchmarks/benchmark_serving.py \
     --save-result \
     --save-detailed
 
-# benchmark 2/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), once per repeat (runs 81):
+# benchmark 2/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), once per repeat (runs 86):
 python benchmarks/benchmark_serving.py \
     --backend openai \
     --model neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8 \

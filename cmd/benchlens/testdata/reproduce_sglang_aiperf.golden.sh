@@ -15,7 +15,7 @@
 #   [?] card_slot: <card_slot: not recorded>
 # Warm-up: the first <warmup_iters: not recorded> request(s) of each run dropped by the analysis: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml.
 
-# server 1/1 (python -m sglang.launch_server), for runs 82; leave it running:
+# server 1/1 (python -m sglang.launch_server), for runs 87; leave it running:
 # note: max_running_requests is None in the server's arguments: the server default
 python -m sglang.launch_server \
     --model-path Qwen/Qwen2.5-3B-Instruct \
@@ -24,7 +24,7 @@ python -m sglang.launch_server \
     --dtype auto \
     --kv-cache-dtype auto
 
-# benchmark 1/1 (python -m sglang.bench_serving), once per repeat (runs 82):
+# benchmark 1/1 (python -m sglang.bench_serving), once per repeat (runs 87):
 python -m sglang.bench_serving \
     --backend sglang \
     --model Qwen/Qwen2.5-3B-Instruct \
@@ -50,11 +50,11 @@ python -m sglang.bench_serving \
 #   [?] card_slot: <card_slot: not recorded>
 # Warm-up: the first <warmup_iters: not recorded> request(s) of each run dropped by the analysis: keep them in the rerun's result and declare workload.warmup_iters in its bundle.yaml.
 
-# server 1/1 (unknown server), for runs 83; leave it running:
+# server 1/1 (unknown server), for runs 88; leave it running:
 # note: no server log and no stack_fingerprint.engine_version: attach the server's startup log to rebuild this command
 '<server command: not recorded>'
 
-# benchmark 1/1 (aiperf profile), once per repeat (runs 83):
+# benchmark 1/1 (aiperf profile), once per repeat (runs 88):
 # note: range_ratio <range_ratio: not recorded> has no exact equivalent in aiperf profile's standard deviations
 # note: request_rate not recorded: left out, the load is set by the concurrency
 aiperf profile \
