@@ -38,7 +38,9 @@ type RunRow struct {
 	E2EL Metric `json:"e2el"`
 
 	// Evidence read by later stages; null until known.
-	TargetBackend    *string `json:"target_backend"`
+	TargetBackend *string `json:"target_backend"`
+	// TargetFrom says where TargetBackend was read: "bundle.yaml" or "server log".
+	TargetFrom       string  `json:"-"`
 	ResolvedBackend  *string `json:"resolved_backend"`
 	UtilisationShape *string `json:"utilisation_shape"`
 }
@@ -78,9 +80,12 @@ func Row(r *model.Run, evidence []model.EvidenceSummary) RunRow {
 		TTFT: metric(model.TTFT), TPOT: metric(model.TPOT), ITL: metric(model.ITL), E2EL: metric(model.E2EL),
 		TargetBackend: optional(r.Manifest.String("path", "target_backend")),
 	}
+	if row.TargetBackend != nil {
+		row.TargetFrom = "bundle.yaml"
+	}
 	for _, e := range evidence {
 		if row.TargetBackend == nil && e.TargetBackend != "" {
-			row.TargetBackend = optional(e.TargetBackend)
+			row.TargetBackend, row.TargetFrom = optional(e.TargetBackend), "server log"
 		}
 		if row.ResolvedBackend == nil && e.ResolvedBackend != "" {
 			row.ResolvedBackend = optional(e.ResolvedBackend)

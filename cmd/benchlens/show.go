@@ -144,7 +144,7 @@ func writeDetail(w io.Writer, d runDetail) {
 	line("throughput", fmt.Sprintf("%s req/s, %s out tok/s, %s total tok/s",
 		fixed(d.RequestThroughput, 3), fixed(d.OutputThroughput, 1), fixed(d.TotalTokenThroughput, 1)))
 	if d.TargetBackend != nil {
-		line("target backend", *d.TargetBackend+" (bundle.yaml)")
+		line("target backend", *d.TargetBackend+" ("+d.TargetFrom+")")
 	}
 	tw.Flush()
 
