@@ -29,12 +29,13 @@ func (s *Store) SaveComparison(c Comparison) (int64, error) {
 	if c.CreatedAt == "" {
 		c.CreatedAt = time.Now().UTC().Format(time.RFC3339)
 	}
-	res, err := s.exec(`INSERT INTO comparisons (created_at, baseline, candidate, baseline_runs, candidate_runs, settings, status, record)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, c.CreatedAt, c.Baseline, c.Candidate, string(br), string(cr), string(c.Settings), c.Status, string(c.Record))
-	if err != nil {
+	if err := s.Writable(); err != nil {
 		return 0, err
 	}
-	return res.LastInsertId()
+	var id int64
+	err := s.db.QueryRow(`INSERT INTO comparisons (created_at, baseline, candidate, baseline_runs, candidate_runs, settings, status, record)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.CreatedAt, c.Baseline, c.Candidate, string(br), string(cr), string(c.Settings), c.Status, string(c.Record)).Scan(&id)
+	return id, err
 }
 
 // Comparisons lists saved comparisons, oldest first; with withRecord false the records are left out.

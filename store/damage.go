@@ -21,7 +21,11 @@ var ErrDamaged = errors.New("the library file is damaged")
 // Writable refuses writes to a damaged library, so damage is not spread by new pages. It
 // runs SQLite's quick check once per open library, before the first write; an import asks
 // first so that it says so once.
+// A team library's pages are the server's to keep.
 func (s *Store) Writable() error {
+	if s.db.d.postgres {
+		return nil
+	}
 	s.checkOnce.Do(func() { s.damage = s.quickCheck() })
 	return s.damage
 }
@@ -88,7 +92,7 @@ func isCorrupt(err error) bool {
 }
 
 // begin starts a write transaction on a library that passed the quick check.
-func (s *Store) begin() (*sql.Tx, error) {
+func (s *Store) begin() (*txn, error) {
 	if err := s.Writable(); err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 
@@ -111,7 +110,7 @@ func (s *Store) PutFile(f *model.SourceFile, owner string, drop func(upTo int)) 
 	if err != nil {
 		return 0, err
 	}
-	if _, err := tx.Exec(`INSERT OR IGNORE INTO file_claims (file_id, owner, pid) VALUES (?, ?, ?)`, id, owner, os.Getpid()); err != nil {
+	if _, err := tx.Exec(`INSERT INTO file_claims (file_id, owner, pid) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, id, owner, s.claimPID); err != nil {
 		return 0, err
 	}
 	return id, tx.Commit()
@@ -143,7 +142,7 @@ func (s *Store) ReleaseFiles(owner string) (int, error) {
 	if _, err := tx.Exec(`DELETE FROM file_claims WHERE owner = ?`, owner); err != nil {
 		return 0, err
 	}
-	if err := dropStaleClaims(tx); err != nil {
+	if err := s.dropStaleClaims(tx); err != nil {
 		return 0, err
 	}
 	res, err := tx.Exec(`DELETE FROM source_files AS f WHERE ` + unreferenced)
@@ -155,7 +154,11 @@ func (s *Store) ReleaseFiles(owner string) (int, error) {
 }
 
 // dropStaleClaims removes the claims of processes that are no longer running.
-func dropStaleClaims(tx *sql.Tx) error {
+func (s *Store) dropStaleClaims(tx *txn) error {
+	live, err := s.liveClaims(tx)
+	if err != nil {
+		return err
+	}
 	rows, err := tx.Query(`SELECT DISTINCT pid FROM file_claims`)
 	if err != nil {
 		return err
@@ -167,7 +170,7 @@ func dropStaleClaims(tx *sql.Tx) error {
 			rows.Close()
 			return err
 		}
-		if !processAlive(pid) {
+		if !live(pid) {
 			dead = append(dead, pid)
 		}
 	}
@@ -183,8 +186,33 @@ func dropStaleClaims(tx *sql.Tx) error {
 	return nil
 }
 
+// liveClaims tells whether a claim's pid belongs to a running import: a process of this
+// machine for a library file, a server session for a team library (imports run on many
+// machines; a dead process's session ends with it).
+func (s *Store) liveClaims(q interface {
+	Query(string, ...any) (*sql.Rows, error)
+}) (func(pid int) bool, error) {
+	if !s.db.d.postgres {
+		return processAlive, nil
+	}
+	rows, err := q.Query(`SELECT pid FROM pg_stat_activity`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	sessions := map[int]bool{}
+	for rows.Next() {
+		var pid sql.NullInt64
+		if err := rows.Scan(&pid); err != nil {
+			return nil, err
+		}
+		sessions[int(pid.Int64)] = true
+	}
+	return func(pid int) bool { return sessions[pid] }, rows.Err()
+}
+
 // putFile stores a file once (by content hash) and returns its id.
-func putFile(tx *sql.Tx, f *model.SourceFile, now string) (int64, error) {
+func putFile(tx *txn, f *model.SourceFile, now string) (int64, error) {
 	return putFileDropping(tx, f, now, nil)
 }
 
@@ -192,50 +220,60 @@ func putFile(tx *sql.Tx, f *model.SourceFile, now string) (int64, error) {
 // and not at hand: the run is refused rather than stored without its evidence.
 var ErrBytesMissing = errors.New("the file's bytes are not in the library (not stored ahead: disk full or a crash?); import it again")
 
-func putFileDropping(tx *sql.Tx, f *model.SourceFile, now string, drop func(int)) (int64, error) {
-	var id, size int64
-	var kind string
-	err := tx.QueryRow(`SELECT id, kind, size FROM source_files WHERE sha256 = ?`, f.SHA256).Scan(&id, &kind, &size)
-	switch {
-	case err == nil:
-		if f.Kind != kind && f.Kind != model.KindOther {
-			// Stored ahead of parsing (PutFile), or sniffed better now.
-			if _, err := tx.Exec(`UPDATE source_files SET kind = ? WHERE id = ?`, f.Kind, id); err != nil {
-				return 0, err
-			}
+func putFileDropping(tx *txn, f *model.SourceFile, now string, drop func(int)) (int64, error) {
+	for attempt := 0; ; attempt++ {
+		var id, size int64
+		var kind string
+		err := tx.QueryRow(`SELECT id, kind, size FROM source_files WHERE sha256 = ?`, f.SHA256).Scan(&id, &kind, &size)
+		switch {
+		case err == nil:
+			return id, completeFile(tx, f, id, kind, size, drop)
+		case !errors.Is(err, sql.ErrNoRows):
+			return 0, err
 		}
-		whole, err := chunksWhole(tx, id, size)
-		if err != nil || whole {
-			return id, err
-		}
-		// Stored without (all of) its bytes: put them back if we have them.
-		if int64(len(f.Data)) != size {
+		if int64(len(f.Data)) != f.Size {
 			return 0, ErrBytesMissing
 		}
-		if _, err := tx.Exec(`DELETE FROM file_chunks WHERE file_id = ?`, id); err != nil {
+		// The unique hash decides between writers storing the same file at once: the second
+		// waits for the first and, finding no row inserted, takes the first one's file.
+		err = tx.QueryRow(`INSERT INTO source_files (sha256, name, size, kind, imported_at) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (sha256) DO NOTHING RETURNING id`, f.SHA256, f.Name, f.Size, f.Kind, now).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) && attempt == 0 {
+			continue
+		}
+		if err != nil {
 			return 0, err
 		}
 		return id, putChunks(tx, id, f.Data, drop)
-	case !errors.Is(err, sql.ErrNoRows):
-		return 0, err
 	}
-	if int64(len(f.Data)) != f.Size {
-		return 0, ErrBytesMissing
+}
+
+// completeFile brings an already stored file up to date: a better kind, and the bytes back
+// when they went missing.
+func completeFile(tx *txn, f *model.SourceFile, id int64, kind string, size int64, drop func(int)) error {
+	if f.Kind != kind && f.Kind != model.KindOther {
+		// Stored ahead of parsing (PutFile), or sniffed better now.
+		if _, err := tx.Exec(`UPDATE source_files SET kind = ? WHERE id = ?`, f.Kind, id); err != nil {
+			return err
+		}
 	}
-	res, err := tx.Exec(`INSERT INTO source_files (sha256, name, size, kind, imported_at) VALUES (?, ?, ?, ?, ?)`,
-		f.SHA256, f.Name, f.Size, f.Kind, now)
-	if err != nil {
-		return 0, err
+	whole, err := chunksWhole(tx, id, size)
+	if err != nil || whole {
+		return err
 	}
-	if id, err = res.LastInsertId(); err != nil {
-		return 0, err
+	// Stored without (all of) its bytes: put them back if we have them.
+	if int64(len(f.Data)) != size {
+		return ErrBytesMissing
 	}
-	return id, putChunks(tx, id, f.Data, drop)
+	if _, err := tx.Exec(`DELETE FROM file_chunks WHERE file_id = ?`, id); err != nil {
+		return err
+	}
+	return putChunks(tx, id, f.Data, drop)
 }
 
 // chunksWhole reports whether a stored file has every chunk its size calls for (a quick test
 // by count; `check` decodes the lengths).
-func chunksWhole(tx *sql.Tx, id, size int64) (bool, error) {
+func chunksWhole(tx *txn, id, size int64) (bool, error) {
 	var n, maxSeq int64
 	if err := tx.QueryRow(`SELECT count(*), coalesce(max(seq), -1) FROM file_chunks WHERE file_id = ?`, id).Scan(&n, &maxSeq); err != nil {
 		return false, err
@@ -244,7 +282,7 @@ func chunksWhole(tx *sql.Tx, id, size int64) (bool, error) {
 	return n == want && maxSeq == want-1, nil
 }
 
-func putChunks(tx *sql.Tx, id int64, data []byte, drop func(int)) error {
+func putChunks(tx *txn, id int64, data []byte, drop func(int)) error {
 	stmt, err := tx.Prepare(`INSERT INTO file_chunks (file_id, seq, compression, content) VALUES (?, ?, ?, ?)`)
 	if err != nil {
 		return err

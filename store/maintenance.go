@@ -1,7 +1,6 @@
 package store
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -18,6 +17,9 @@ import (
 // byte: it is written to a temporary name in dest's folder, appears under dest only when
 // whole, and nothing is left behind on failure.
 func (s *Store) Backup(dest string) error {
+	if s.db.d.postgres {
+		return fmt.Errorf("backup %s: from a PostgreSQL library: not supported yet", dest)
+	}
 	if _, err := os.Lstat(dest); err == nil {
 		return fmt.Errorf("backup %s: the file exists; choose a new name", dest)
 	}
@@ -115,21 +117,28 @@ func (s *Store) Check() (CheckReport, error) {
 		return out, rows.Err()
 	}
 	var err error
-	integrity, err := strs(`PRAGMA integrity_check`)
-	if err != nil {
-		return r, err
-	}
-	for _, m := range integrity {
-		if m != "ok" {
-			r.Integrity = append(r.Integrity, m)
+	// PostgreSQL keeps its pages and enforces foreign keys itself; SQLite is asked.
+	if !s.db.d.postgres {
+		integrity, err := strs(`PRAGMA integrity_check`)
+		if err != nil {
+			return r, err
+		}
+		for _, m := range integrity {
+			if m != "ok" {
+				r.Integrity = append(r.Integrity, m)
+			}
+		}
+		if r.ForeignKeys, err = strs(`PRAGMA foreign_key_check`); err != nil {
+			return r, err
 		}
 	}
-	if r.ForeignKeys, err = strs(`PRAGMA foreign_key_check`); err != nil {
+	live, err := s.livePIDs()
+	if err != nil {
 		return r, err
 	}
 	if r.OrphanFiles, err = ints(`SELECT id FROM source_files f WHERE NOT EXISTS (SELECT 1 FROM run_files rf WHERE rf.source_id = f.id)
 		AND NOT EXISTS (SELECT 1 FROM runs WHERE source_id = f.id)
-		AND NOT EXISTS (SELECT 1 FROM file_claims c WHERE c.file_id = f.id AND c.pid IN (` + livePIDs(s.db) + `)) ORDER BY id`); err != nil {
+		AND NOT EXISTS (SELECT 1 FROM file_claims c WHERE c.file_id = f.id AND c.pid IN (` + live + `)) ORDER BY id`); err != nil {
 		return r, err
 	}
 	if r.MissingBytes, err = s.missingBytes(); err != nil {
@@ -166,20 +175,24 @@ func (r CheckReport) String() string {
 }
 
 // livePIDs lists, for an IN clause, the processes holding claims that are still running.
-func livePIDs(db *sql.DB) string {
-	pids := []string{"-1"}
-	rows, err := db.Query(`SELECT DISTINCT pid FROM file_claims`)
+func (s *Store) livePIDs() (string, error) {
+	alive, err := s.liveClaims(s.db)
 	if err != nil {
-		return strings.Join(pids, ",")
+		return "", err
+	}
+	pids := []string{"-1"}
+	rows, err := s.db.Query(`SELECT DISTINCT pid FROM file_claims`)
+	if err != nil {
+		return "", err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var pid int
-		if rows.Scan(&pid) == nil && processAlive(pid) {
+		if rows.Scan(&pid) == nil && alive(pid) {
 			pids = append(pids, strconv.Itoa(pid))
 		}
 	}
-	return strings.Join(pids, ",")
+	return strings.Join(pids, ","), rows.Err()
 }
 
 // missingBytes decodes each chunk's length and compares the sum with the file's size.

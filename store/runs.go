@@ -9,8 +9,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
-
 	"benchlens/model"
 )
 
@@ -43,13 +41,11 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 	if len(files) == 0 || files[0].Role != "result" {
 		return 0, errors.New("AddRun: the first file must be the result")
 	}
-	var existing int64
-	err := s.db.QueryRow(`SELECT id FROM runs WHERE fingerprint = ?`, fingerprint).Scan(&existing)
-	if err == nil {
-		return existing, ErrExists
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return 0, err
+	if id, err := s.runWithFingerprint(fingerprint); err != nil || id != 0 {
+		if err == nil {
+			err = ErrExists
+		}
+		return id, err
 	}
 	if err := s.Writable(); err != nil { // before reading further into a damaged file
 		return 0, err
@@ -80,11 +76,11 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 	}
 	// The run's id is chosen up front so its requests can be written before its row, which
 	// waits for the recomputed statistics; foreign keys are checked at commit.
-	if _, err := tx.Exec(`PRAGMA defer_foreign_keys = ON`); err != nil {
+	if _, err := tx.Exec(tx.d.deferForeignKeys()); err != nil {
 		return 0, err
 	}
 	var runID int64
-	if err := tx.QueryRow(`SELECT coalesce(max(id), 0) + 1 FROM runs`).Scan(&runID); err != nil {
+	if err := tx.QueryRow(tx.d.nextRunID()).Scan(&runID); err != nil {
 		return 0, err
 	}
 	if err := insertRequests(tx, runID, run.Requests); err != nil {
@@ -97,18 +93,27 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if _, err := tx.Exec(`INSERT INTO runs (id, fingerprint, source_id, source_index, bundle, label, role, tool, model, date,
+	// The unique fingerprint decides between writers importing the same run at once: the
+	// second waits for the first and inserts nothing.
+	var inserted int64
+	err = tx.QueryRow(`INSERT INTO runs (id, fingerprint, source_id, source_index, bundle, label, role, tool, model, date,
 			header, summary, recomputed, extra, manifest, imported_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING RETURNING id`,
 		runID, fingerprint, ids[0], index, run.Bundle, run.Label, run.Role, run.Tool, run.Model, run.Date,
-		cols.header, cols.summary, cols.recomputed, cols.extra, cols.manifest, now); err != nil {
-		if isUnique(err) {
-			return 0, ErrExists
+		cols.header, cols.summary, cols.recomputed, cols.extra, cols.manifest, now).Scan(&inserted)
+	if errors.Is(err, sql.ErrNoRows) {
+		tx.Rollback()
+		existing, err := s.runWithFingerprint(fingerprint)
+		if err != nil {
+			return 0, err
 		}
+		return existing, ErrExists
+	}
+	if err != nil {
 		return 0, err
 	}
 	for i, f := range files {
-		if _, err := tx.Exec(`INSERT OR IGNORE INTO run_files (run_id, source_id, role) VALUES (?, ?, ?)`, runID, ids[i], f.Role); err != nil {
+		if _, err := tx.Exec(`INSERT INTO run_files (run_id, source_id, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, runID, ids[i], f.Role); err != nil {
 			return 0, err
 		}
 	}
@@ -119,12 +124,17 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 	return runID, nil
 }
 
-func isUnique(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique
+// runWithFingerprint returns the id of the stored run with a fingerprint, or 0.
+func (s *Store) runWithFingerprint(fingerprint string) (int64, error) {
+	var id int64
+	err := s.db.QueryRow(`SELECT id FROM runs WHERE fingerprint = ?`, fingerprint).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return id, err
 }
 
-func insertRequests(tx *sql.Tx, runID int64, reqs []model.Request) error {
+func insertRequests(tx *txn, runID int64, reqs []model.Request) error {
 	if len(reqs) == 0 {
 		return nil
 	}

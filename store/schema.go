@@ -128,6 +128,15 @@ CREATE TABLE settings (
 	value TEXT NOT NULL                 -- text, as benchlens settings prints it
 );
 `,
+	// 7: optimistic versioning of annotations: each edit names the edit it replaces (0 for the
+	// first), and no two edits may replace the same one, so of two analysts editing the same
+	// version, the second is refused rather than overwriting the first.
+	`
+ALTER TABLE annotations ADD COLUMN replaces INTEGER NOT NULL DEFAULT 0;
+UPDATE annotations SET replaces = coalesce((SELECT max(p.id) FROM annotations p
+	WHERE p.comparison_id = annotations.comparison_id AND p.id < annotations.id), 0);
+CREATE UNIQUE INDEX annotations_version ON annotations(comparison_id, replaces);
+`,
 }
 
 // ApplicationID ("BLNS") marks a benchlens library in the SQLite header.
@@ -137,14 +146,14 @@ const ApplicationID = 1112297043
 var SchemaVersion = len(migrations)
 
 func (s *Store) migrate() error {
-	var version int
-	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+	version, err := s.schemaVersion(s.db)
+	if err != nil {
 		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
 	}
 	if version > SchemaVersion {
 		return fmt.Errorf("written by a newer benchlens (schema %d, this one knows %d); refusing to open it", version, SchemaVersion)
 	}
-	if version == 0 {
+	if version == 0 && !s.db.d.postgres { // PostgreSQL looks under migrateStep's lock
 		var tables int
 		if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
 			return fmt.Errorf("not a benchlens library: %w", err)
@@ -157,8 +166,11 @@ func (s *Store) migrate() error {
 		if err := s.Writable(); err != nil {
 			return err
 		}
-		if _, err := s.backupBeforeMigration(version); err != nil {
-			return fmt.Errorf("backing up before upgrading schema %d: %w", version, err)
+		// A team library's migration is one transaction; its backups are the server's.
+		if !s.db.d.postgres {
+			if _, err := s.backupBeforeMigration(version); err != nil {
+				return fmt.Errorf("backing up before upgrading schema %d: %w", version, err)
+			}
 		}
 	}
 	for v := version; v < SchemaVersion; v++ {
@@ -169,22 +181,59 @@ func (s *Store) migrate() error {
 	return nil
 }
 
+// querier is a connection or a transaction.
+type querier interface {
+	QueryRow(q string, args ...any) *sql.Row
+}
+
+// schemaVersion reads where the library stands: SQLite's user_version, PostgreSQL's
+// version table (0 before the first migration).
+func (s *Store) schemaVersion(q querier) (int, error) {
+	var version int
+	if !s.db.d.postgres {
+		err := q.QueryRow(`PRAGMA user_version`).Scan(&version)
+		return version, err
+	}
+	var exists bool
+	if err := q.QueryRow(`SELECT to_regclass(?) IS NOT NULL`, pgVersionTable).Scan(&exists); err != nil || !exists {
+		return 0, err
+	}
+	err := q.QueryRow(`SELECT version FROM ` + pgVersionTable).Scan(&version)
+	return version, err
+}
+
 // migrateStep applies migration v → v+1 in one write transaction, unless another process
 // (two imports starting on a new library) applied it first.
 func (s *Store) migrateStep(v int) error {
-	tx, err := s.db.Begin() // BEGIN IMMEDIATE: one migrator at a time
+	tx, err := s.db.Begin() // SQLite: BEGIN IMMEDIATE, one migrator at a time
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	var current int
-	if err := tx.QueryRow(`PRAGMA user_version`).Scan(&current); err != nil {
+	if s.db.d.postgres {
+		if _, err := tx.Exec(`SELECT pg_advisory_xact_lock(?)`, ApplicationID); err != nil {
+			return err
+		}
+	}
+	current, err := s.schemaVersion(tx)
+	if err != nil {
 		return err
 	}
 	if current > v {
 		return nil
 	}
+	if s.db.d.postgres && current == 0 {
+		if err := pgForeign(tx); err != nil {
+			return err
+		}
+		for _, q := range []string{`CREATE TABLE ` + pgVersionTable + ` (version INTEGER NOT NULL)`, `INSERT INTO ` + pgVersionTable + ` VALUES (0)`} {
+			if _, err := tx.Exec(q); err != nil {
+				return err
+			}
+		}
+	}
 	for _, stmt := range strings.Split(migrations[v], ";\n") {
+		stmt = s.db.d.schema(stmt)
 		if strings.TrimSpace(stmt) == "" {
 			continue
 		}
@@ -192,7 +241,11 @@ func (s *Store) migrateStep(v int) error {
 			return fmt.Errorf("migrating to schema %d: %w", v+1, err)
 		}
 	}
-	if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, v+1)); err != nil {
+	set := fmt.Sprintf(`PRAGMA user_version = %d`, v+1)
+	if s.db.d.postgres {
+		set = fmt.Sprintf(`UPDATE %s SET version = %d`, pgVersionTable, v+1)
+	}
+	if _, err := tx.Exec(set); err != nil {
 		return err
 	}
 	return tx.Commit()

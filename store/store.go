@@ -17,8 +17,11 @@ import (
 
 // Store is an open library.
 type Store struct {
-	db   *sql.DB
+	db   conn
 	path string
+
+	claimPID int       // marks this process's claims on files as live (see liveClaims)
+	session  *sql.Conn // PostgreSQL: the session whose backend id is claimPID
 
 	checkOnce sync.Once // the quick check before the first write
 	damage    error     // what it found
@@ -43,8 +46,12 @@ func DefaultPath() (string, error) {
 	return filepath.Join(dir, "benchlens", "library.db"), nil
 }
 
-// Open opens (creating if needed) the library at path and brings its schema up to date.
+// Open opens (creating if needed) the library at path and brings its schema up to date; a
+// postgres:// or postgresql:// URL opens a team library in PostgreSQL.
 func Open(path string) (*Store, error) {
+	if IsPostgres(path) {
+		return openPostgres(path)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
@@ -65,7 +72,7 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path}
+	s := &Store{db: conn{DB: db, d: sqliteDialect}, path: path, claimPID: os.Getpid()}
 	// Large pages suit a library of big blobs (SQLite takes the size only while the file is
 	// empty, before WAL); WAL lets the app read while an import writes. Both persist in the file.
 	if err := setupFile(db); err != nil {
@@ -80,13 +87,21 @@ func Open(path string) (*Store, error) {
 }
 
 // Close closes the library.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	if s.session != nil {
+		s.session.Close()
+	}
+	return s.db.Close()
+}
 
-// Path is the library file.
+// Path is the library file, or the PostgreSQL URL it was opened with.
 func (s *Store) Path() string { return s.path }
 
+// Engine names the library's engine: "sqlite" or "postgres".
+func (s *Store) Engine() string { return s.db.d.Engine() }
+
 // DB exposes the connection for packages that add their own tables.
-func (s *Store) DB() *sql.DB { return s.db }
+func (s *Store) DB() *sql.DB { return s.db.DB }
 
 // setupFile gives a new library 64 KiB pages (SQLite takes the size only while the file is
 // empty, before WAL) and switches it to WAL, which lets the app read while an import writes.

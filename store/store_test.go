@@ -11,8 +11,34 @@ import (
 	"strings"
 	"testing"
 
+	"benchlens/internal/pgtest"
 	"benchlens/model"
 )
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// engines runs a test on a new, empty library in each engine.
+func engines(t *testing.T, test func(t *testing.T, s *Store)) {
+	for _, e := range []struct {
+		name     string
+		location func(testing.TB) string
+	}{
+		{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "lib.db") }},
+		{"postgres", pgtest.NewDatabase},
+	} {
+		t.Run(e.name, func(t *testing.T) {
+			s, err := Open(e.location(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			if s.Engine() != e.name {
+				t.Fatalf("opened as %s", s.Engine())
+			}
+			test(t, s)
+		})
+	}
+}
 
 func openTemp(t *testing.T) (*Store, string) {
 	t.Helper()
@@ -73,63 +99,66 @@ func TestNewLibrary(t *testing.T) {
 }
 
 func TestRunRoundTrip(t *testing.T) {
-	s, _ := openTemp(t)
-	run := sampleRun("vllm")
-	run.Metadata = map[string]string{"framework": "vllm"}
-	run.Manifest = model.Manifest{"label": "base", "node": map[string]any{"numa": 0}}
-	id, err := s.AddRun(NewRun{Run: run, Fingerprint: "fp1", Files: []Attached{resultFile("{}")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.Run(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Label != "base" || got.Summary[model.TTFT]["mean"] != 12.5 || !math.IsInf(got.RequestRate.F(), 1) ||
-		got.Metadata["framework"] != "vllm" || got.Manifest.String("node", "numa") != "0" {
-		t.Errorf("run came back as %+v", got)
-	}
-	if len(got.Requests) != 2 || got.Requests[1].Error != "boom" || got.Requests[1].InputLen != -1 ||
-		!math.IsNaN(got.Requests[1].TTFT) || len(got.Requests[0].ITL) != 2 {
-		t.Errorf("requests came back as %+v", got.Requests)
-	}
-	if g := got.Requests[0].ITL[1]; math.Abs(g-0.002) > 1e-9 {
-		t.Errorf("gap = %v, want 0.002", g)
-	}
-	data, err := s.FileContent(1)
-	if err != nil || string(data) != "{}" {
-		t.Errorf("file content %q, %v", data, err)
-	}
+	engines(t, func(t *testing.T, s *Store) {
+		run := sampleRun("vllm")
+		run.Metadata = map[string]string{"framework": "vllm"}
+		run.Manifest = model.Manifest{"label": "base", "node": map[string]any{"numa": 0}}
+		id, err := s.AddRun(NewRun{Run: run, Fingerprint: "fp1", Files: []Attached{resultFile("{}")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Run(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Label != "base" || got.Summary[model.TTFT]["mean"] != 12.5 || !math.IsInf(got.RequestRate.F(), 1) ||
+			got.Metadata["framework"] != "vllm" || got.Manifest.String("node", "numa") != "0" {
+			t.Errorf("run came back as %+v", got)
+		}
+		if len(got.Requests) != 2 || got.Requests[1].Error != "boom" || got.Requests[1].InputLen != -1 ||
+			!math.IsNaN(got.Requests[1].TTFT) || len(got.Requests[0].ITL) != 2 {
+			t.Errorf("requests came back as %+v", got.Requests)
+		}
+		if g := got.Requests[0].ITL[1]; math.Abs(g-0.002) > 1e-9 {
+			t.Errorf("gap = %v, want 0.002", g)
+		}
+		data, err := s.FileContent(1)
+		if err != nil || string(data) != "{}" {
+			t.Errorf("file content %q, %v", data, err)
+		}
+	})
 }
 
 func TestAddRunTwiceChangesNothing(t *testing.T) {
-	s, _ := openTemp(t)
-	id, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "fp", Files: []Attached{resultFile("a")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "fp", Files: []Attached{resultFile("a")}})
-	if !errors.Is(err, ErrExists) || again != id {
-		t.Fatalf("second add: id %d, %v", again, err)
-	}
-	if count(t, s, "runs") != 1 || count(t, s, "requests") != 2 || count(t, s, "source_files") != 1 {
-		t.Error("second add changed the library")
-	}
+	engines(t, func(t *testing.T, s *Store) {
+		id, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "fp", Files: []Attached{resultFile("a")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "fp", Files: []Attached{resultFile("a")}})
+		if !errors.Is(err, ErrExists) || again != id {
+			t.Fatalf("second add: id %d, %v", again, err)
+		}
+		if count(t, s, "runs") != 1 || count(t, s, "requests") != 2 || count(t, s, "source_files") != 1 {
+			t.Error("second add changed the library")
+		}
+	})
 }
 
 // A failure after the requests are written leaves no trace of the run.
 func TestAddRunIsAtomic(t *testing.T) {
-	s, _ := openTemp(t)
-	run := sampleRun("vllm")
-	run.Extra = map[string]any{"bad": math.Inf(1)} // JSON cannot hold it: fails after the requests
-	if _, err := s.AddRun(NewRun{Run: run, Fingerprint: "fp", Files: []Attached{resultFile("x")}}); err == nil {
-		t.Fatal("want an error")
-	}
-	for _, table := range []string{"runs", "requests", "source_files", "run_files"} {
-		if n := count(t, s, table); n != 0 {
-			t.Errorf("%s has %d rows after a failed add", table, n)
+	engines(t, func(t *testing.T, s *Store) {
+		run := sampleRun("vllm")
+		run.Extra = map[string]any{"bad": math.Inf(1)} // JSON cannot hold it: fails after the requests
+		if _, err := s.AddRun(NewRun{Run: run, Fingerprint: "fp", Files: []Attached{resultFile("x")}}); err == nil {
+			t.Fatal("want an error")
 		}
-	}
+		for _, table := range []string{"runs", "requests", "source_files", "run_files"} {
+			if n := count(t, s, table); n != 0 {
+				t.Errorf("%s has %d rows after a failed add", table, n)
+			}
+		}
+	})
 }
 
 // Another program's SQLite file, one with a foreign application id and a newer library (in
@@ -192,98 +221,101 @@ func TestRefusesForeignAndNewerFiles(t *testing.T) {
 // the other import's run then finds its bytes. Without claims it found none and was stored
 // with a 0-chunk file.
 func TestClaimedFileSurvivesAnotherCleanUp(t *testing.T) {
-	s, _ := openTemp(t)
-	log := &model.SourceFile{Name: "server.log", Size: 5, SHA256: "sha-log", Kind: model.KindLog, Data: []byte("hello")}
-	a, b := NewOwner(), NewOwner()
-	if _, err := s.PutFile(log, b, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.PutFile(log, a, nil); err != nil {
-		t.Fatal(err)
-	}
-	if n, err := s.ReleaseFiles(a); err != nil || n != 0 {
-		t.Fatalf("A's clean-up removed %d files (%v) that B claims", n, err)
-	}
-	res := resultFile("r")
-	if _, err := s.PutFile(res.File, b, nil); err != nil {
-		t.Fatal(err)
-	}
-	res.File.Data, log.Data = nil, nil // dropped after storing ahead, as library.Import does
-	if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "b", Files: []Attached{res, {File: log, Role: "attachment"}}}); err != nil {
-		t.Fatal(err)
-	}
-	if n, err := s.ReleaseFiles(b); err != nil || n != 0 {
-		t.Fatalf("B's clean-up removed %d files (%v)", n, err)
-	}
-	if rep, err := s.Check(); err != nil || !rep.OK() {
-		t.Errorf("check: %v %v", rep, err)
-	}
+	engines(t, func(t *testing.T, s *Store) {
+		log := &model.SourceFile{Name: "server.log", Size: 5, SHA256: "sha-log", Kind: model.KindLog, Data: []byte("hello")}
+		a, b := NewOwner(), NewOwner()
+		if _, err := s.PutFile(log, b, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.PutFile(log, a, nil); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := s.ReleaseFiles(a); err != nil || n != 0 {
+			t.Fatalf("A's clean-up removed %d files (%v) that B claims", n, err)
+		}
+		res := resultFile("r")
+		if _, err := s.PutFile(res.File, b, nil); err != nil {
+			t.Fatal(err)
+		}
+		res.File.Data, log.Data = nil, nil // dropped after storing ahead, as library.Import does
+		if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "b", Files: []Attached{res, {File: log, Role: "attachment"}}}); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := s.ReleaseFiles(b); err != nil || n != 0 {
+			t.Fatalf("B's clean-up removed %d files (%v)", n, err)
+		}
+		if rep, err := s.Check(); err != nil || !rep.OK() {
+			t.Errorf("check: %v %v", rep, err)
+		}
+	})
 }
 
 // A run whose file could not be stored ahead (disk full) is refused, not stored without its
 // bytes; a file that lost its bytes is caught by check and restored by storing it again.
 func TestRunAndBytesTogether(t *testing.T) {
-	s, _ := openTemp(t)
-	res := resultFile("content")
-	res.File.Data = nil
-	if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{res}}); !errors.Is(err, ErrBytesMissing) {
-		t.Errorf("run stored without its bytes: %v", err)
-	}
-	if n := count(t, s, "runs") + count(t, s, "source_files"); n != 0 {
-		t.Errorf("%d rows after a refused run", n)
-	}
-	res = resultFile("content")
-	id, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{res}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.db.Exec(`DELETE FROM file_chunks`) // what the old race and a full disk left
-	rep, _ := s.Check()
-	if len(rep.MissingBytes) != 1 || rep.OK() {
-		t.Errorf("check missed a file without bytes: %v", rep)
-	}
-	owner := NewOwner()
-	fid, err := s.PutFile(res.File, owner, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.ReleaseFiles(owner)
-	if got, err := s.FileContent(fid); err != nil || string(got) != "content" {
-		t.Errorf("bytes not restored: %q %v", got, err)
-	}
-	if rep, _ := s.Check(); !rep.OK() {
-		t.Errorf("after restoring: %v", rep)
-	}
-	if _, err := s.Run(id); err != nil {
-		t.Error(err)
-	}
+	engines(t, func(t *testing.T, s *Store) {
+		res := resultFile("content")
+		res.File.Data = nil
+		if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{res}}); !errors.Is(err, ErrBytesMissing) {
+			t.Errorf("run stored without its bytes: %v", err)
+		}
+		if n := count(t, s, "runs") + count(t, s, "source_files"); n != 0 {
+			t.Errorf("%d rows after a refused run", n)
+		}
+		res = resultFile("content")
+		id, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{res}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.db.Exec(`DELETE FROM file_chunks`) // what the old race and a full disk left
+		rep, _ := s.Check()
+		if len(rep.MissingBytes) != 1 || rep.OK() {
+			t.Errorf("check missed a file without bytes: %v", rep)
+		}
+		owner := NewOwner()
+		fid, err := s.PutFile(res.File, owner, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.ReleaseFiles(owner)
+		if got, err := s.FileContent(fid); err != nil || string(got) != "content" {
+			t.Errorf("bytes not restored: %q %v", got, err)
+		}
+		if rep, _ := s.Check(); !rep.OK() {
+			t.Errorf("after restoring: %v", rep)
+		}
+		if _, err := s.Run(id); err != nil {
+			t.Error(err)
+		}
+	})
 }
 
 // Repair removes files no run refers to once the import that claimed them is gone (a dead
 // process), and leaves claimed files of a running one.
 func TestRepairRemovesOrphansOfDeadImports(t *testing.T) {
-	s, _ := openTemp(t)
-	live, dead := NewOwner(), NewOwner()
-	for i, owner := range []string{live, dead} {
-		f := &model.SourceFile{Name: "f", Size: 1, SHA256: fmt.Sprint(i), Kind: model.KindOther, Data: []byte("x")}
-		if _, err := s.PutFile(f, owner, nil); err != nil {
-			t.Fatal(err)
+	engines(t, func(t *testing.T, s *Store) {
+		live, dead := NewOwner(), NewOwner()
+		for i, owner := range []string{live, dead} {
+			f := &model.SourceFile{Name: "f", Size: 1, SHA256: fmt.Sprint(i), Kind: model.KindOther, Data: []byte("x")}
+			if _, err := s.PutFile(f, owner, nil); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	// A pid far above pid_max stands for a killed importer.
-	s.db.Exec(`UPDATE file_claims SET pid = 99999999 WHERE owner = ?`, dead)
-	if rep, _ := s.Check(); len(rep.OrphanFiles) != 1 {
-		t.Errorf("check: %v, want the dead import's file as an orphan", rep)
-	}
-	if n, err := s.Repair(); err != nil || n != 1 {
-		t.Errorf("repair removed %d (%v), want 1", n, err)
-	}
-	if rep, _ := s.Check(); !rep.OK() {
-		t.Errorf("after repair: %v", rep)
-	}
-	if n := count(t, s, "source_files"); n != 1 {
-		t.Errorf("%d files left, want the live import's one", n)
-	}
+		// A pid far above pid_max stands for a killed importer.
+		s.db.Exec(`UPDATE file_claims SET pid = 99999999 WHERE owner = ?`, dead)
+		if rep, _ := s.Check(); len(rep.OrphanFiles) != 1 {
+			t.Errorf("check: %v, want the dead import's file as an orphan", rep)
+		}
+		if n, err := s.Repair(); err != nil || n != 1 {
+			t.Errorf("repair removed %d (%v), want 1", n, err)
+		}
+		if rep, _ := s.Check(); !rep.OK() {
+			t.Errorf("after repair: %v", rep)
+		}
+		if n := count(t, s, "source_files"); n != 1 {
+			t.Errorf("%d files left, want the live import's one", n)
+		}
+	})
 }
 
 // A library with damaged pages refuses writes (pointing to backup and recovery) instead of
@@ -369,76 +401,82 @@ func TestDefaultPath(t *testing.T) {
 
 // Files larger than a chunk come back byte for byte; so do empty ones.
 func TestFileContentRoundTrip(t *testing.T) {
-	s, _ := openTemp(t)
-	big := make([]byte, 2*ChunkSize+12345)
-	for i := range big {
-		big[i] = byte(i*7 + i/1000)
-	}
-	for _, data := range [][]byte{big, {}, []byte("small")} {
-		f := &model.SourceFile{Name: "f", Size: int64(len(data)), SHA256: fmt.Sprint(len(data)), Kind: model.KindOther, Data: data}
-		owner := NewOwner()
-		id, err := s.PutFile(f, owner, nil)
-		if err != nil {
-			t.Fatal(err)
+	engines(t, func(t *testing.T, s *Store) {
+		big := make([]byte, 2*ChunkSize+12345)
+		for i := range big {
+			big[i] = byte(i*7 + i/1000)
 		}
-		got, err := s.FileContent(id)
-		if err != nil || !bytes.Equal(got, data) {
-			t.Errorf("%d bytes came back as %d (%v)", len(data), len(got), err)
+		for _, data := range [][]byte{big, {}, []byte("small")} {
+			f := &model.SourceFile{Name: "f", Size: int64(len(data)), SHA256: fmt.Sprint(len(data)), Kind: model.KindOther, Data: data}
+			owner := NewOwner()
+			id, err := s.PutFile(f, owner, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.FileContent(id)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Errorf("%d bytes came back as %d (%v)", len(data), len(got), err)
+			}
+			if _, err := s.ReleaseFiles(owner); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.FileContent(id); err == nil {
+				t.Error("orphan not removed")
+			}
 		}
-		if _, err := s.ReleaseFiles(owner); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.FileContent(id); err == nil {
-			t.Error("orphan not removed")
-		}
-	}
+	})
 }
 
 func TestDeleteAndRelabel(t *testing.T) {
-	s, _ := openTemp(t)
-	id, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{resultFile("a")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Relabel([]int64{id}, "other-arm", "candidate"); err != nil {
-		t.Fatal(err)
-	}
-	r, _ := s.Run(id)
-	if r.Label != "other-arm" || r.Role != "candidate" {
-		t.Errorf("relabel: %q %q", r.Label, r.Role)
-	}
-	if err := s.DeleteRun(id); err != nil {
-		t.Fatal(err)
-	}
-	for _, table := range []string{"runs", "requests", "source_files", "run_files", "file_chunks"} {
-		if n := count(t, s, table); n != 0 {
-			t.Errorf("%s has %d rows after delete", table, n)
+	engines(t, func(t *testing.T, s *Store) {
+		id, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{resultFile("a")}})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if err := s.DeleteRun(id); err == nil {
-		t.Error("deleting twice succeeded")
-	}
+		if err := s.Relabel([]int64{id}, "other-arm", "candidate"); err != nil {
+			t.Fatal(err)
+		}
+		r, _ := s.Run(id)
+		if r.Label != "other-arm" || r.Role != "candidate" {
+			t.Errorf("relabel: %q %q", r.Label, r.Role)
+		}
+		if err := s.DeleteRun(id); err != nil {
+			t.Fatal(err)
+		}
+		for _, table := range []string{"runs", "requests", "source_files", "run_files", "file_chunks"} {
+			if n := count(t, s, table); n != 0 {
+				t.Errorf("%s has %d rows after delete", table, n)
+			}
+		}
+		if err := s.DeleteRun(id); err == nil {
+			t.Error("deleting twice succeeded")
+		}
+	})
 }
 
 func TestAnnotationsKeepHistory(t *testing.T) {
-	s, _ := openTemp(t)
-	id, err := s.SaveComparison(Comparison{Baseline: "a", Candidate: "b", Settings: []byte("{}"), Record: []byte("{}"), Status: "zero"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Annotate(Annotation{ComparisonID: id, StatusOverride: "established"}); err != ErrOverrideNeedsReason {
-		t.Errorf("override without reason: %v", err)
-	}
-	for _, note := range []string{"first", "=HYPERLINK(\"x\")"} {
-		if _, err := s.Annotate(Annotation{ComparisonID: id, Author: "ana", Note: note, Tags: []string{"fa"}}); err != nil {
+	engines(t, func(t *testing.T, s *Store) {
+		id, err := s.SaveComparison(Comparison{Baseline: "a", Candidate: "b", Settings: []byte("{}"), Record: []byte("{}"), Status: "zero"})
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	cur, _ := s.CurrentAnnotation(id)
-	hist, _ := s.Annotations(id)
-	if cur.Note != "=HYPERLINK(\"x\")" || len(hist) != 2 || hist[0].Note != "first" || cur.Tags[0] != "fa" {
-		t.Errorf("current %+v history %d", cur, len(hist))
-	}
+		if _, err := s.Annotate(Annotation{ComparisonID: id, StatusOverride: "established"}); err != ErrOverrideNeedsReason {
+			t.Errorf("override without reason: %v", err)
+		}
+		var last int64
+		for _, note := range []string{"first", "=HYPERLINK(\"x\")"} {
+			a, err := s.Annotate(Annotation{ComparisonID: id, Replaces: last, Author: "ana", Note: note, Tags: []string{"fa"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			last = a.ID
+		}
+		cur, _ := s.CurrentAnnotation(id)
+		hist, _ := s.Annotations(id)
+		if cur.Note != "=HYPERLINK(\"x\")" || len(hist) != 2 || hist[0].Note != "first" || cur.Tags[0] != "fa" {
+			t.Errorf("current %+v history %d", cur, len(hist))
+		}
+	})
 }
 
 // An older library is backed up, then migrated; the backup opens as the old schema.
@@ -518,5 +556,155 @@ func TestBackupAndCheck(t *testing.T) {
 	}
 	if rep, _ := s.Check(); len(rep.OrphanFiles) != 1 || rep.OK() {
 		t.Errorf("orphan not found: %v", rep)
+	}
+}
+
+// Two analysts edit the same version of an annotation: the second edit is refused, naming
+// the first analyst, instead of overwriting it; made again from the newer version, it is
+// saved. Many writers racing from one version leave exactly one edit.
+func TestAnnotationEditConflict(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		other, err := Open(s.Path()) // another analyst's app
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		id, err := s.SaveComparison(Comparison{Settings: []byte("{}"), Record: []byte("{}"), Status: "zero"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, err := s.Annotate(Annotation{ComparisonID: id, Author: "ana", Note: "seen"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Annotate(Annotation{ComparisonID: id, Replaces: base.ID, Author: "ana", Note: "regression in TTFT"}); err != nil {
+			t.Fatal(err)
+		}
+		_, err = other.Annotate(Annotation{ComparisonID: id, Replaces: base.ID, Author: "bo", Note: "noise"})
+		if !errors.Is(err, ErrEditConflict) || !strings.Contains(err.Error(), "ana") {
+			t.Fatalf("stale edit: %v, want a conflict naming ana", err)
+		}
+		cur, _ := other.CurrentAnnotation(id)
+		if cur.Note != "regression in TTFT" {
+			t.Fatalf("current note %q: the stale edit overwrote the newer one", cur.Note)
+		}
+		if _, err := other.Annotate(Annotation{ComparisonID: id, Replaces: cur.ID, Author: "bo", Note: "agreed"}); err != nil {
+			t.Fatalf("edit from the current version: %v", err)
+		}
+		if _, err := s.Annotate(Annotation{ComparisonID: id, Replaces: 999, Author: "ana"}); err == nil {
+			t.Error("an edit replacing an unknown edit was saved")
+		}
+
+		id2, _ := s.SaveComparison(Comparison{Settings: []byte("{}"), Record: []byte("{}"), Status: "zero"})
+		results := make(chan error, 8)
+		for i := range cap(results) {
+			st := []*Store{s, other}[i%2]
+			go func() {
+				_, err := st.Annotate(Annotation{ComparisonID: id2, Author: fmt.Sprint("analyst", i), Note: "first look"})
+				results <- err
+			}()
+		}
+		saved := 0
+		for range cap(results) {
+			err := <-results
+			switch {
+			case err == nil:
+				saved++
+			case !errors.Is(err, ErrEditConflict):
+				t.Error(err)
+			}
+		}
+		if hist, _ := s.Annotations(id2); saved != 1 || len(hist) != 1 {
+			t.Errorf("%d edits saved, %d in the history; want exactly 1", saved, len(hist))
+		}
+	})
+}
+
+// Writers importing at once (CI nodes) store each run and each file once: the fingerprint
+// and the file hash are unique constraints, so the losers of a race get the winner's run.
+func TestConcurrentImportsDeduplicate(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		const writers = 6
+		stores := []*Store{s}
+		for range writers - 1 {
+			w, err := Open(s.Path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			stores = append(stores, w)
+		}
+		type result struct {
+			id  int64
+			err error
+		}
+		results := make(chan result, 2*writers)
+		for i, w := range stores {
+			for _, fp := range []string{"same-run", fmt.Sprint("run", i)} {
+				go func() {
+					log := &model.SourceFile{Name: "server.log", Size: 6, SHA256: "shared-log", Kind: model.KindLog, Data: []byte("shared")}
+					id, err := w.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: fp,
+						Files: []Attached{resultFile(fp), {File: log, Role: "attachment"}}})
+					if errors.Is(err, ErrExists) {
+						err = nil
+					}
+					results <- result{id, err}
+				}()
+			}
+		}
+		for range 2 * writers {
+			if r := <-results; r.err != nil || r.id == 0 {
+				t.Errorf("import: id %d, %v", r.id, r.err)
+			}
+		}
+		if n := count(t, s, "runs"); n != writers+1 {
+			t.Errorf("%d runs, want %d", n, writers+1)
+		}
+		if n := count(t, s, "source_files"); n != writers+2 {
+			t.Errorf("%d files, want %d (one result each and one shared log)", n, writers+2)
+		}
+		if n := count(t, s, "requests"); n != 2*(writers+1) {
+			t.Errorf("%d requests, want %d", n, 2*(writers+1))
+		}
+		if rep, err := s.Check(); err != nil || !rep.OK() {
+			t.Errorf("check: %v %v", rep, err)
+		}
+	})
+}
+
+// A team library refuses a database holding another program's tables, and one written by a
+// newer benchlens, changing nothing; its password never shows in messages.
+func TestPostgresRefusesForeignAndNewer(t *testing.T) {
+	foreign := pgtest.NewDatabase(t)
+	db, err := sql.Open("pgx", foreign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE notes (x int)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(foreign); err == nil || !strings.Contains(err.Error(), "another program") {
+		t.Errorf("foreign database: %v", err)
+	}
+	var tables int
+	db.QueryRow(`SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'`).Scan(&tables)
+	if tables != 1 {
+		t.Errorf("the foreign database now has %d tables", tables)
+	}
+
+	newer := pgtest.NewDatabase(t)
+	s, err := Open(newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.db.Exec(`UPDATE benchlens_schema SET version = 999`)
+	s.Close()
+	if _, err := Open(newer); err == nil || !strings.Contains(err.Error(), "newer benchlens") {
+		t.Errorf("newer library: %v", err)
+	}
+
+	if got := Redacted("postgres://ana:secret@db.lab:5432/bench"); strings.Contains(got, "secret") {
+		t.Errorf("Redacted kept the password: %s", got)
 	}
 }

@@ -1,0 +1,71 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"strings"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+)
+
+// IsPostgres reports whether a library location is a PostgreSQL URL rather than a file.
+func IsPostgres(location string) bool {
+	return strings.HasPrefix(location, "postgres://") || strings.HasPrefix(location, "postgresql://")
+}
+
+// Redacted is a library location fit to print: a URL's password is masked.
+func Redacted(location string) string {
+	if !IsPostgres(location) {
+		return location
+	}
+	u, err := url.Parse(location)
+	if err != nil {
+		return "postgres://…"
+	}
+	return u.Redacted()
+}
+
+// openPostgres opens a team library: a PostgreSQL database holding the same tables as a
+// library file, in the URL's schema search path.
+func openPostgres(location string) (*Store, error) {
+	fail := func(err error) error { return fmt.Errorf("library %s: %w", Redacted(location), err) }
+	db, err := sql.Open("pgx", location)
+	if err != nil {
+		return nil, fail(err)
+	}
+	s := &Store{db: conn{DB: db, d: postgresDialect}, path: location}
+	// Claims on files stored ahead name this session's backend: when the process dies, its
+	// session ends and the server no longer lists it, on whichever machine it ran.
+	ctx := context.Background()
+	if s.session, err = db.Conn(ctx); err != nil {
+		db.Close()
+		return nil, fail(err)
+	}
+	if err := s.session.QueryRowContext(ctx, `SELECT pg_backend_pid()`).Scan(&s.claimPID); err != nil {
+		s.Close()
+		return nil, fail(err)
+	}
+	if err := s.migrate(); err != nil {
+		s.Close()
+		return nil, fail(err)
+	}
+	return s, nil
+}
+
+// pgVersionTable records a team library's schema version (SQLite keeps it in the file's
+// header) and marks the database as a benchlens library.
+const pgVersionTable = `benchlens_schema`
+
+// pgForeign refuses to create a library in a database holding another program's tables.
+func pgForeign(q querier) error {
+	var tables int
+	if err := q.QueryRow(`SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()`).Scan(&tables); err != nil {
+		return err
+	}
+	if tables > 0 {
+		return fmt.Errorf("a database of another program (%d tables, no benchlens schema); refusing to change it", tables)
+	}
+	return nil
+}
