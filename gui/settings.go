@@ -13,6 +13,7 @@ import (
 
 	"benchlens/analysis/compare"
 	"benchlens/library"
+	"benchlens/store"
 )
 
 // settingsView edits the analysis settings of METHOD.md (stored with every verdict) and shows
@@ -60,7 +61,7 @@ func newSettingsView(u *App) *settingsView {
 		widget.NewFormItem(lang.L("Bucket edges (input tokens: short,long)"), v.edges),
 		widget.NewFormItem(lang.L("Idle threshold (% busy)"), v.idle),
 	)
-	v.libPath = widget.NewLabel(u.st.Path())
+	v.libPath = widget.NewLabel(store.Redacted(u.st.Path()))
 	v.libPath.Wrapping = fyne.TextWrapBreak
 	libRow := container.NewBorder(nil, nil, nil, nil, v.libPath)
 	if u.opt.OpenLibrary != nil {
@@ -219,7 +220,7 @@ func (v *settingsView) onOpenLibrary() {
 			dialog.ShowError(err, v.u.win)
 			return
 		}
-		v.libPath.SetText(st.Path())
+		v.libPath.SetText(store.Redacted(st.Path()))
 		v.u.switchLibrary(st)
 	}, v.u.win)
 }

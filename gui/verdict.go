@@ -42,6 +42,7 @@ type verdictView struct {
 	list    []store.Comparison
 	current int64
 	rec     compare.Record // the open comparison's record
+	shown   int64          // the edit shown, which the next edit replaces (optimistic versioning)
 	loading bool           // true while fields are filled from the library: no save
 
 	mu      sync.Mutex
@@ -209,6 +210,7 @@ func (v *verdictView) open(id int64) {
 		v.problem.SetText(err.Error())
 	}
 	v.showStatus(cur)
+	v.shown = cur.ID
 	v.note.SetText(cur.Note)
 	v.tags.SetText(strings.Join(cur.Tags, ", "))
 	v.override.SetSelectedIndex(0)
@@ -227,7 +229,7 @@ func (v *verdictView) edited() {
 	if v.loading || v.current == 0 {
 		return
 	}
-	a := store.Annotation{ComparisonID: v.current, Author: author(), Note: v.note.Text, Tags: splitTags(v.tags.Text),
+	a := store.Annotation{ComparisonID: v.current, Replaces: v.shown, Author: author(), Note: v.note.Text, Tags: splitTags(v.tags.Text),
 		OverrideReason: strings.TrimSpace(v.reason.Text)}
 	if i := v.override.SelectedIndex(); i > 0 {
 		a.StatusOverride = overrideStatuses[i-1]
@@ -273,9 +275,13 @@ func (v *verdictView) flush() {
 		var saved store.Annotation
 		if saved, err = v.u.st.Annotate(*a); err == nil {
 			v.sitting = sitting{comparison: a.ComparisonID, annotation: saved.ID, started: time.Now()}
+			if a.ComparisonID == v.current {
+				v.shown = saved.ID
+			}
 		}
 	}
 	if err != nil {
+		// Another analyst's edit came first (a team library): theirs stays, reopening shows it.
 		v.problem.SetText(lang.L("Not saved") + ": " + err.Error())
 		return
 	}

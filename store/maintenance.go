@@ -13,13 +13,10 @@ import (
 )
 
 // Backup writes a consistent copy of the library to dest (which must not exist), while other
-// connections may go on reading and writing. The copy is private (mode 0600) from its first
-// byte: it is written to a temporary name in dest's folder, appears under dest only when
-// whole, and nothing is left behind on failure.
+// connections may go on reading and writing; a team library is copied into a library file.
+// The copy is private (mode 0600) from its first byte: it is written to a temporary name in
+// dest's folder, appears under dest only when whole, and nothing is left behind on failure.
 func (s *Store) Backup(dest string) error {
-	if s.db.d.postgres {
-		return fmt.Errorf("backup %s: from a PostgreSQL library: not supported yet", dest)
-	}
 	if _, err := os.Lstat(dest); err == nil {
 		return fmt.Errorf("backup %s: the file exists; choose a new name", dest)
 	}
@@ -29,12 +26,16 @@ func (s *Store) Backup(dest string) error {
 	}
 	tmp.Close()
 	fail := func(err error) error {
-		os.Remove(tmp.Name())
-		os.Remove(tmp.Name() + "-journal")
+		for _, side := range []string{"", "-journal", "-wal", "-shm"} {
+			os.Remove(tmp.Name() + side)
+		}
 		return fmt.Errorf("backup %s: %w", dest, err)
 	}
-	// VACUUM INTO accepts an empty file and keeps its mode.
-	if _, err := s.db.Exec(`VACUUM INTO ?`, tmp.Name()); err != nil {
+	if s.db.d.postgres {
+		if err := s.copyToFile(tmp.Name()); err != nil {
+			return fail(err)
+		}
+	} else if _, err := s.db.Exec(`VACUUM INTO ?`, tmp.Name()); err != nil { // accepts an empty file, keeps its mode
 		return fail(err)
 	}
 	// A hard link never replaces a file that appeared meanwhile; where links are not
@@ -50,6 +51,19 @@ func (s *Store) Backup(dest string) error {
 	}
 	os.Remove(tmp.Name())
 	return nil
+}
+
+// copyToFile copies the library into a new library file at path (empty, already created).
+func (s *Store) copyToFile(path string) error {
+	dst, err := Open(path)
+	if err != nil {
+		return err
+	}
+	if err := s.CopyTo(dst); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
 }
 
 // backupBeforeMigration keeps the library as it was before a schema change. The name holds

@@ -708,3 +708,96 @@ func TestPostgresRefusesForeignAndNewer(t *testing.T) {
 		t.Errorf("Redacted kept the password: %s", got)
 	}
 }
+
+// dump prints every copied table, row by row, for comparing two libraries.
+func dump(t *testing.T, s *Store) string {
+	t.Helper()
+	var b strings.Builder
+	for _, c := range copied {
+		rows, err := s.db.Query(`SELECT * FROM ` + c.table + ` ORDER BY 1, 2`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		fmt.Fprintln(&b, c.table, cols)
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "%q\n", vals)
+		}
+		rows.Close()
+	}
+	return b.String()
+}
+
+// A library file copied into a team library and back to a file loses nothing: runs, files,
+// requests, evidence, comparisons, annotation history and settings; both pass check, and
+// the team library goes on numbering after the copied ids.
+func TestCopyBetweenEngines(t *testing.T) {
+	file, _ := openTemp(t)
+	run := sampleRun("vllm")
+	log := &model.SourceFile{Name: "server.log", Size: 5, SHA256: "sha-log", Kind: model.KindLog, Data: []byte("hello")}
+	if _, err := file.AddRun(NewRun{Run: run, Fingerprint: "a", Files: []Attached{resultFile("a"), {File: log, Role: "attachment"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := file.PutEvidence(2, &model.Evidence{Kind: model.KindLog, Format: "vllm"}); err != nil {
+		t.Fatal(err)
+	}
+	cmp, _ := file.SaveComparison(Comparison{Baseline: "a", Candidate: "b", BaselineRuns: []int64{1}, Settings: []byte("{}"), Record: []byte(`{"x":1}`), Status: "zero"})
+	first, _ := file.Annotate(Annotation{ComparisonID: cmp, Author: "ana", Note: "first", Tags: []string{"t"}})
+	if _, err := file.Annotate(Annotation{ComparisonID: cmp, Replaces: first.ID, Author: "bo", Note: "second", StatusOverride: "offset", OverrideReason: "known"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := file.SetSettings(map[string]string{"alpha": "0.01"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := dump(t, file)
+
+	team, err := Open(pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer team.Close()
+	if err := file.CopyTo(team); err != nil {
+		t.Fatal(err)
+	}
+	if got := dump(t, team); got != want {
+		t.Errorf("team library differs:\n%s\nwant\n%s", got, want)
+	}
+	if rep, err := team.Check(); err != nil || !rep.OK() {
+		t.Errorf("check of the team library: %v %v", rep, err)
+	}
+	if err := file.CopyTo(team); err == nil || !strings.Contains(err.Error(), "not empty") {
+		t.Errorf("copy into a library with content: %v", err)
+	}
+
+	back := filepath.Join(t.TempDir(), "back.db")
+	if err := team.Backup(back); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got := dump(t, again); got != want {
+		t.Errorf("file copied back differs:\n%s\nwant\n%s", got, want)
+	}
+	if rep, err := again.Check(); err != nil || !rep.OK() {
+		t.Errorf("check of the copy: %v %v", rep, err)
+	}
+
+	id, err := team.AddRun(NewRun{Run: sampleRun("sglang"), Fingerprint: "b", Files: []Attached{resultFile("b")}})
+	if err != nil || id != 2 {
+		t.Errorf("next run in the team library: id %d, %v", id, err)
+	}
+	if c, err := team.SaveComparison(Comparison{Settings: []byte("{}"), Record: []byte("{}")}); err != nil || c != 2 {
+		t.Errorf("next comparison: id %d, %v", c, err)
+	}
+}

@@ -23,7 +23,7 @@ const (
 	exitUsage    = 2
 )
 
-const usage = `usage: benchlens [--db FILE] [command]
+const usage = `usage: benchlens [--db FILE|postgres://…] [command]
 
 commands:
   (none)                                   open the desktop app
@@ -40,7 +40,8 @@ commands:
   export --xlsx FILE | --yaml FILE | --csv DIR | --md FILE | --png DIR [--comparison ID ...] [--force]
                                            export saved comparisons (all by default)
   demo                                     load the built-in sample bundles
-  backup FILE                              write a consistent copy of the library
+  backup FILE | --to postgres://…          write a consistent copy of the library to a new
+                                           file, or into an empty team library
   check [--json] [--repair]                verify integrity and invariants (exit 1 on problems);
                                            --repair first removes orphan files
   reproduce COMPARISON | --baseline SEL --candidate SEL
@@ -48,7 +49,8 @@ commands:
   --version                                benchlens, commit, build date, Go and SQLite versions
 
 SEL is a label (every run with it forms the arm) or comma-separated run ids.
-The library is --db FILE, else $BENCHLENS_DB, else library.db in the user's data directory.
+The library is --db FILE, else $BENCHLENS_DB, else library.db in the user's data directory;
+a postgres:// URL there opens a team library in PostgreSQL.
 `
 
 // run is main without the process: tests call it with buffers.
