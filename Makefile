@@ -1,7 +1,7 @@
 # benchlens: `make run` shows the sample library, `make test` runs the checks, `make package`
 # builds the Linux desktop package (dist/benchlens.tar.xz) and `make package-test` installs it
 # into a temporary prefix and starts it under Xvfb. They install what cgo (SQLite) and Fyne
-# need when it is missing (Debian, root or sudo).
+# need when it is missing (Debian, root or sudo); `make test` also PostgreSQL.
 
 GO        ?= go
 BIN       := bin/benchlens
@@ -43,9 +43,13 @@ run: build
 		$(BIN) --db $(DEMO_DB) runs; \
 	fi
 
+# The store, library and CLI tests start a throw-away PostgreSQL cluster (as nobody when run as
+# root), so the tests need the postgresql package; BENCHLENS_TEST_POSTGRES makes a missing
+# PostgreSQL a failure here rather than a skip.
+test: DEB_PKGS += postgresql
 test: deps
 	$(GO) vet ./...
-	$(GO) test ./...
+	BENCHLENS_TEST_POSTGRES=required $(GO) test ./...
 
 # bench times the import of a 112 MB detailed result (see scripts/bench-import.sh for the
 # side-by-side comparison with a Python/pandas pipeline).

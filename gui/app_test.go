@@ -456,3 +456,39 @@ func TestHintsTranslated(t *testing.T) {
 		}
 	}
 }
+
+// Another analyst's edit saved while this one was typing is kept: this edit is refused with
+// their name on the screen, not written over theirs.
+func TestVerdictEditConflictShown(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	u, _ := newTestApp(t, db)
+	id, err := u.st.SaveComparison(store.Comparison{Baseline: "a", Candidate: "b", Settings: []byte("{}"), Record: []byte(`{"status":"zero"}`), Status: "zero"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.verdict.reload()
+	u.verdict.open(id)
+	u.verdict.note.SetText("mine")
+	u.verdict.flush()
+	other, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	cur, _ := other.CurrentAnnotation(id)
+	if _, err := other.Annotate(store.Annotation{ComparisonID: id, Replaces: cur.ID, Author: "bo", Note: "theirs"}); err != nil {
+		t.Fatal(err)
+	}
+	u.verdict.note.SetText("mine, later")
+	u.verdict.flush()
+	if !strings.Contains(u.verdict.problem.Text, "edited meanwhile by bo") {
+		t.Errorf("no conflict shown: %q", u.verdict.problem.Text)
+	}
+	if cur, _ := other.CurrentAnnotation(id); cur.Note != "theirs" {
+		t.Errorf("the other analyst's edit was overwritten: %q", cur.Note)
+	}
+	u.verdict.open(id)
+	if u.verdict.note.Text != "theirs" {
+		t.Errorf("reopening shows %q", u.verdict.note.Text)
+	}
+}

@@ -94,7 +94,12 @@ func start() (*cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "benchlens-pg-")
+	// As root the server runs as nobody, who must reach the folder: $TMPDIR may be private.
+	parent := ""
+	if os.Geteuid() == 0 {
+		parent = "/tmp"
+	}
+	dir, err := os.MkdirTemp(parent, "benchlens-pg-")
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +142,9 @@ func start() (*cluster, error) {
 
 func (c *cluster) run(tool string, args ...string) error {
 	argv := append(append(slices.Clone(c.runAs), filepath.Join(c.bin, tool)), args...)
-	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = c.dir // the tests' folder may be closed to the server's user
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("%s: %v: %s", tool, err, strings.TrimSpace(string(out)))
 	}
