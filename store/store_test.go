@@ -801,3 +801,40 @@ func TestCopyBetweenEngines(t *testing.T) {
 		t.Errorf("next comparison: id %d, %v", c, err)
 	}
 }
+
+// A library of schema 6 keeps its annotation history when migrated: each edit then names
+// the one before it, and the next edit is made from the newest.
+func TestAnnotationHistoryMigrated(t *testing.T) {
+	s, path := openTemp(t)
+	id, _ := s.SaveComparison(Comparison{Settings: []byte("{}"), Record: []byte("{}")})
+	other, _ := s.SaveComparison(Comparison{Settings: []byte("{}"), Record: []byte("{}")})
+	newest := map[int64]int64{} // per comparison
+	for i, c := range []int64{id, other, id, id} {
+		a, err := s.Annotate(Annotation{ComparisonID: c, Replaces: newest[c], Note: fmt.Sprint(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		newest[c] = a.ID
+	}
+	for _, q := range []string{`DROP INDEX annotations_version`, `ALTER TABLE annotations DROP COLUMN replaces`, `PRAGMA user_version = 6`} {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	hist, _ := s2.Annotations(id)
+	if len(hist) != 3 || hist[0].Replaces != 0 || hist[1].Replaces != hist[0].ID || hist[2].Replaces != hist[1].ID {
+		t.Errorf("history after migration: %+v", hist)
+	}
+	if _, err := s2.Annotate(Annotation{ComparisonID: id, Replaces: hist[1].ID}); !errors.Is(err, ErrEditConflict) {
+		t.Errorf("edit from an old version after migration: %v", err)
+	}
+	if _, err := s2.Annotate(Annotation{ComparisonID: id, Replaces: hist[2].ID}); err != nil {
+		t.Error(err)
+	}
+}
