@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"benchlens/demo"
+	"benchlens/internal/pgtest"
 	"benchlens/store"
 )
 
@@ -43,7 +44,13 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	pgtest.Main(m)
+}
+
+// eachEngine runs a test on a new library location in each engine: a file, a database.
+func eachEngine(t *testing.T, test func(t *testing.T, db string)) {
+	t.Run("sqlite", func(t *testing.T) { test(t, filepath.Join(t.TempDir(), "lib.db")) })
+	t.Run("postgres", func(t *testing.T) { test(t, pgtest.NewDatabase(t)) })
 }
 
 func child(db string, paths ...string) *exec.Cmd {
@@ -81,7 +88,7 @@ func crashBundle(t *testing.T) (string, int) {
 	return dir, 82 + big
 }
 
-// assertConsistent: SQLite's integrity holds, and every stored run is whole: its result file
+// assertConsistent: the engine's integrity holds, and every stored run is whole: its result file
 // is linked and it has as many requests as its file reported prompts.
 func assertConsistent(t *testing.T, db string) int {
 	t.Helper()
@@ -100,7 +107,7 @@ func assertConsistent(t *testing.T, db string) int {
 	}
 	for _, r := range runs {
 		var n int
-		if err := st.DB().QueryRow(`SELECT count(*) FROM requests WHERE run_id = ?`, r.ID).Scan(&n); err != nil {
+		if err := st.DB().QueryRow(fmt.Sprint(`SELECT count(*) FROM requests WHERE run_id = `, r.ID)).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		if float64(n) != r.NumPrompts.F() {
@@ -128,27 +135,28 @@ func TestKilledImportLeavesNoHalfRun(t *testing.T) {
 	}
 	bundle, want := crashBundle(t)
 	full := importTime(t, bundle)
-	db := filepath.Join(t.TempDir(), "lib.db")
-	rng := rand.New(rand.NewPCG(7, 8))
-	for i := range 12 {
-		cmd := child(db, bundle)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+	eachEngine(t, func(t *testing.T, db string) {
+		rng := rand.New(rand.NewPCG(7, 8))
+		for i := range 12 {
+			cmd := child(db, bundle)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Duration(rng.Int64N(int64(full))))
+			cmd.Process.Signal(syscall.SIGKILL)
+			cmd.Wait()
+			got := assertConsistent(t, db)
+			t.Logf("kill %d: %d runs stored", i+1, got)
 		}
-		time.Sleep(time.Duration(rng.Int64N(int64(full))))
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
-		got := assertConsistent(t, db)
-		t.Logf("kill %d: %d runs stored", i+1, got)
-	}
-	if err := child(db, bundle).Run(); err != nil {
-		t.Fatalf("the import after the crashes failed: %v", err)
-	}
-	if got := assertConsistent(t, db); got != want {
-		t.Errorf("%d runs after the final import, want %d", got, want)
-	}
-	// The import after the kills removed what they left (their claims died with them).
-	assertHealthy(t, db)
+		if err := child(db, bundle).Run(); err != nil {
+			t.Fatalf("the import after the crashes failed: %v", err)
+		}
+		if got := assertConsistent(t, db); got != want {
+			t.Errorf("%d runs after the final import, want %d", got, want)
+		}
+		// The import after the kills removed what they left (their claims died with them).
+		assertHealthy(t, db)
+	})
 }
 
 // assertHealthy: check finds nothing at all, orphans and files missing bytes included.
@@ -283,7 +291,8 @@ func TestOldLibraryOpenedByFourProcesses(t *testing.T) {
 	if rep := LoadDemo(st); len(rep.Errors) > 0 {
 		t.Fatal(rep.Errors)
 	}
-	for _, q := range []string{`DROP TABLE settings`, `DROP TABLE file_claims`, `DROP INDEX runs_source`, `PRAGMA user_version = 4`} {
+	for _, q := range []string{`DROP INDEX annotations_version`, `ALTER TABLE annotations DROP COLUMN replaces`,
+		`DROP TABLE settings`, `DROP TABLE file_claims`, `DROP INDEX runs_source`, `PRAGMA user_version = 4`} {
 		if _, err := st.DB().Exec(q); err != nil {
 			t.Fatal(err)
 		}
@@ -328,21 +337,50 @@ func TestTwoProcessesShareALibrary(t *testing.T) {
 		t.Skip("starts child processes; skipped with -short")
 	}
 	bundle, want := crashBundle(t)
-	db := filepath.Join(t.TempDir(), "lib.db")
-	a, b := child(db, filepath.Join(bundle, "demo")), child(db, filepath.Join(bundle, "big"), filepath.Join(bundle, "demo", "offset"))
-	if err := a.Start(); err != nil {
-		t.Fatal(err)
+	eachEngine(t, func(t *testing.T, db string) {
+		a, b := child(db, filepath.Join(bundle, "demo")), child(db, filepath.Join(bundle, "big"), filepath.Join(bundle, "demo", "offset"))
+		if err := a.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Wait(); err != nil {
+			t.Errorf("first process: %v", err)
+		}
+		if err := b.Wait(); err != nil {
+			t.Errorf("second process: %v", err)
+		}
+		if got := assertConsistent(t, db); got != want {
+			t.Errorf("%d runs, want %d", got, want)
+		}
+	})
+}
+
+// Nightly CI on many nodes: four processes importing the same bundles into one library at
+// once store each run and each file once, and the library is whole and healthy.
+func TestFourProcessesImportTheSameBundles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes; skipped with -short")
 	}
-	if err := b.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Wait(); err != nil {
-		t.Errorf("first process: %v", err)
-	}
-	if err := b.Wait(); err != nil {
-		t.Errorf("second process: %v", err)
-	}
-	if got := assertConsistent(t, db); got != want {
-		t.Errorf("%d runs, want %d", got, want)
-	}
+	bundle, want := crashBundle(t)
+	eachEngine(t, func(t *testing.T, db string) {
+		var procs []*exec.Cmd
+		for range 4 {
+			cmd := child(db, bundle)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			procs = append(procs, cmd)
+		}
+		for i, p := range procs {
+			if err := p.Wait(); err != nil {
+				t.Errorf("process %d: %v", i, err)
+			}
+		}
+		if got := assertConsistent(t, db); got != want {
+			t.Errorf("%d runs, want %d", got, want)
+		}
+		assertHealthy(t, db)
+	})
 }

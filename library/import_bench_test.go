@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"benchlens/internal/pgtest"
 	"benchlens/store"
 )
 
@@ -43,16 +44,31 @@ func detailedResult(b *testing.B) string {
 }
 
 // BenchmarkImportDetailed imports one 112 MB detailed result into a fresh library: read,
-// hash, parse, recompute TTFT/TPOT/ITL, compress the original and store 5.1 M gaps.
+// hash, parse, recompute TTFT/TPOT/ITL, compress the original and store 5.1 M gaps; in a
+// library file and in a team library (a PostgreSQL cluster on this machine's unix socket).
 func BenchmarkImportDetailed(b *testing.B) {
 	file := detailedResult(b)
 	info, err := os.Stat(file)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(info.Size())
+	for _, e := range []struct {
+		engine   string
+		location func(testing.TB) string
+	}{
+		{"sqlite", func(b testing.TB) string { return filepath.Join(b.TempDir(), "lib.db") }},
+		{"postgres", pgtest.NewDatabase},
+	} {
+		b.Run(e.engine, func(b *testing.B) { benchmarkImport(b, file, info.Size(), e.location) })
+	}
+}
+
+func benchmarkImport(b *testing.B, file string, size int64, location func(testing.TB) string) {
+	b.SetBytes(size)
 	for i := 0; b.Loop(); i++ {
-		db := filepath.Join(b.TempDir(), "lib.db")
+		b.StopTimer()
+		db := location(b)
+		b.StartTimer()
 		st, err := store.Open(db)
 		if err != nil {
 			b.Fatal(err)

@@ -194,8 +194,11 @@ func (s *Store) schemaVersion(q querier) (int, error) {
 		err := q.QueryRow(`PRAGMA user_version`).Scan(&version)
 		return version, err
 	}
+	// The catalog is read as a table (to_regclass may answer from a cache that predates
+	// another process's migration, committed while this one waited for the lock).
 	var exists bool
-	if err := q.QueryRow(`SELECT to_regclass(?) IS NOT NULL`, pgVersionTable).Scan(&exists); err != nil || !exists {
+	if err := q.QueryRow(`SELECT EXISTS (SELECT 1 FROM information_schema.tables
+		WHERE table_schema = current_schema() AND table_name = ?)`, pgVersionTable).Scan(&exists); err != nil || !exists {
 		return 0, err
 	}
 	err := q.QueryRow(`SELECT version FROM ` + pgVersionTable).Scan(&version)

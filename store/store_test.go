@@ -838,3 +838,34 @@ func TestAnnotationHistoryMigrated(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Four processes opening a new library at once (CI nodes on a fresh team library) all get
+// it: one creates the schema, the others wait and find it. A cached catalog lookup once
+// made the waiters call the new library another program's database.
+func TestNewLibraryOpenedByFourAtOnce(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		for round := range 3 {
+			location := s.Path()
+			if s.Engine() == "postgres" {
+				location = pgtest.NewDatabase(t)
+			} else {
+				location = filepath.Join(t.TempDir(), fmt.Sprint(round, ".db"))
+			}
+			errs := make(chan error, 4)
+			for range cap(errs) {
+				go func() {
+					st, err := Open(location)
+					if err == nil {
+						st.Close()
+					}
+					errs <- err
+				}()
+			}
+			for range cap(errs) {
+				if err := <-errs; err != nil {
+					t.Error(err)
+				}
+			}
+		}
+	})
+}
