@@ -845,11 +845,9 @@ func TestAnnotationHistoryMigrated(t *testing.T) {
 func TestNewLibraryOpenedByFourAtOnce(t *testing.T) {
 	engines(t, func(t *testing.T, s *Store) {
 		for round := range 3 {
-			location := s.Path()
+			location := filepath.Join(t.TempDir(), fmt.Sprint(round, ".db"))
 			if s.Engine() == "postgres" {
 				location = pgtest.NewDatabase(t)
-			} else {
-				location = filepath.Join(t.TempDir(), fmt.Sprint(round, ".db"))
 			}
 			errs := make(chan error, 4)
 			for range cap(errs) {
