@@ -123,18 +123,53 @@ func (c conn) Exec(q string, args ...any) (sql.Result, error) {
 	return c.DB.Exec(c.d.rebind(q), args...)
 }
 
+// Begin starts a transaction. On PostgreSQL it keeps hold of its session, which COPY needs.
 func (c conn) Begin() (*txn, error) {
-	tx, err := c.DB.Begin()
+	if !c.d.postgres {
+		tx, err := c.DB.Begin()
+		if err != nil {
+			return nil, err
+		}
+		return &txn{Tx: tx, d: c.d}, nil
+	}
+	ctx := context.Background()
+	session, err := c.DB.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &txn{Tx: tx, d: c.d}, nil
+	tx, err := session.BeginTx(ctx, nil)
+	if err != nil {
+		session.Close()
+		return nil, err
+	}
+	return &txn{Tx: tx, d: c.d, session: session}, nil
 }
 
 // txn is a transaction that adapts its queries to the engine.
 type txn struct {
 	*sql.Tx
-	d *dialect
+	d       *dialect
+	session *sql.Conn // PostgreSQL: the transaction's session
+}
+
+// Commit ends the transaction and gives its session back to the pool.
+func (t *txn) Commit() error {
+	err := t.Tx.Commit()
+	t.release()
+	return err
+}
+
+// Rollback undoes the transaction (a no-op after Commit) and gives its session back.
+func (t *txn) Rollback() error {
+	err := t.Tx.Rollback()
+	t.release()
+	return err
+}
+
+func (t *txn) release() {
+	if t.session != nil {
+		t.session.Close()
+	}
 }
 
 func (t *txn) Query(q string, args ...any) (*sql.Rows, error) {

@@ -1,13 +1,18 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"benchlens/model"
 )
@@ -138,8 +143,10 @@ func insertRequests(tx *txn, runID int64, reqs []model.Request) error {
 	if len(reqs) == 0 {
 		return nil
 	}
-	stmt, err := tx.Prepare(`INSERT INTO requests (run_id, idx, input_len, output_len, ttft, tpot, latency, start, error, itl)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if tx.session != nil {
+		return copyRequests(tx.session, runID, reqs)
+	}
+	stmt, err := tx.Prepare(`INSERT INTO requests (` + strings.Join(requestColumns, ", ") + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -158,6 +165,35 @@ func insertRequests(tx *txn, runID int64, reqs []model.Request) error {
 		}
 	}
 	return nil
+}
+
+// requestColumns are the requests table's columns in the order both writers give them.
+var requestColumns = []string{"run_id", "idx", "input_len", "output_len", "ttft", "tpot", "latency", "start", "error", "itl"}
+
+// copyRequests writes a run's requests to PostgreSQL with COPY, in the transaction the
+// session holds: a statement per request would cost a round trip each.
+func copyRequests(session *sql.Conn, runID int64, reqs []model.Request) error {
+	return session.Raw(func(dc any) error {
+		pc, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("COPY needs a pgx session, not %T", dc)
+		}
+		i := -1
+		_, err := pc.Conn().CopyFrom(context.Background(), pgx.Identifier{"requests"}, requestColumns,
+			pgx.CopyFromFunc(func() ([]any, error) {
+				if i++; i == len(reqs) {
+					return nil, nil
+				}
+				r := &reqs[i]
+				var itl []byte
+				if r.ITL != nil {
+					itl = PackGaps(make([]byte, 0, 4*len(r.ITL)), r.ITL)
+				}
+				return []any{runID, i, nullInt(r.InputLen), nullInt(r.OutputLen), nullFloat(r.TTFT),
+					nullFloat(r.TPOT), nullFloat(r.Latency), nullFloat(r.Start), r.Error, itl}, nil
+			}))
+		return err
+	})
 }
 
 // PackGaps appends gaps as little-endian float32: 4 bytes a gap keeps microsecond detail

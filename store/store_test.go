@@ -839,31 +839,27 @@ func TestAnnotationHistoryMigrated(t *testing.T) {
 	}
 }
 
-// Four processes opening a new library at once (CI nodes on a fresh team library) all get
-// it: one creates the schema, the others wait and find it. A cached catalog lookup once
-// made the waiters call the new library another program's database.
-func TestNewLibraryOpenedByFourAtOnce(t *testing.T) {
-	engines(t, func(t *testing.T, s *Store) {
-		for round := range 3 {
-			location := filepath.Join(t.TempDir(), fmt.Sprint(round, ".db"))
-			if s.Engine() == "postgres" {
-				location = pgtest.NewDatabase(t)
-			}
-			errs := make(chan error, 4)
-			for range cap(errs) {
-				go func() {
-					st, err := Open(location)
-					if err == nil {
-						st.Close()
-					}
-					errs <- err
-				}()
-			}
-			for range cap(errs) {
-				if err := <-errs; err != nil {
-					t.Error(err)
+// Four writers opening a new team library at once (CI nodes) all get it: one creates the
+// schema, the others wait and find it. A cached catalog lookup once made the waiters call the
+// new library another program's database. (Processes opening a library file at once are
+// library's TestOldLibraryOpenedByFourProcesses.)
+func TestNewTeamLibraryOpenedByFourAtOnce(t *testing.T) {
+	for range 3 {
+		location := pgtest.NewDatabase(t)
+		errs := make(chan error, 4)
+		for range cap(errs) {
+			go func() {
+				st, err := Open(location)
+				if err == nil {
+					st.Close()
 				}
+				errs <- err
+			}()
+		}
+		for range cap(errs) {
+			if err := <-errs; err != nil {
+				t.Error(err)
 			}
 		}
-	})
+	}
 }
