@@ -74,6 +74,27 @@ func (d *dialect) schema(stmt string) string {
 	return references.ReplaceAllString(pgTypes.Replace(stmt), "$0 DEFERRABLE")
 }
 
+// pgAfter adds to a migration what only PostgreSQL needs, by the index of the migration.
+var pgAfter = map[int][]string{
+	// Chunks are compressed already: TOAST's own compression of them would cost more than the
+	// rest of an import (15 s instead of 3 s for a 112 MB result), for nothing.
+	0: {`ALTER TABLE file_chunks ALTER COLUMN content SET STORAGE EXTERNAL`},
+}
+
+// migration returns the statements of migration v in the engine's words.
+func (d *dialect) migration(v int) []string {
+	var out []string
+	for _, stmt := range strings.Split(migrations[v], ";\n") {
+		if stmt = d.schema(stmt); strings.TrimSpace(stmt) != "" {
+			out = append(out, stmt)
+		}
+	}
+	if d.postgres {
+		out = append(out, pgAfter[v]...)
+	}
+	return out
+}
+
 // deferForeignKeys makes the transaction check foreign keys at commit.
 func (d *dialect) deferForeignKeys() string {
 	if d.postgres {

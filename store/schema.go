@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
-	"strings"
 )
 
 // migrations bring the schema from version i to i+1; PRAGMA user_version records where a
@@ -235,11 +234,7 @@ func (s *Store) migrateStep(v int) error {
 			}
 		}
 	}
-	for _, stmt := range strings.Split(migrations[v], ";\n") {
-		stmt = s.db.d.schema(stmt)
-		if strings.TrimSpace(stmt) == "" {
-			continue
-		}
+	for _, stmt := range s.db.d.migration(v) {
 		if _, err := tx.Exec(stmt); err != nil {
 			return fmt.Errorf("migrating to schema %d: %w", v+1, err)
 		}

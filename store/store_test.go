@@ -863,3 +863,20 @@ func TestNewTeamLibraryOpenedByFourAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// A new team library stands at the newest schema, and its stored chunks are not compressed
+// again by PostgreSQL (they are compressed already).
+func TestNewTeamLibrary(t *testing.T) {
+	s, err := Open(pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, err := s.schemaVersion(s.db); err != nil || v != SchemaVersion {
+		t.Errorf("schema %d (%v), want %d", v, err, SchemaVersion)
+	}
+	var storage string
+	if err := s.db.QueryRow(`SELECT attstorage FROM pg_attribute WHERE attrelid = 'file_chunks'::regclass AND attname = 'content'`).Scan(&storage); err != nil || storage != "e" {
+		t.Errorf("file_chunks.content storage %q (%v), want e (external, uncompressed)", storage, err)
+	}
+}
