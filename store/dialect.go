@@ -3,13 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/mattn/go-sqlite3"
 )
 
 // dialect is what differs between the two engines a library lives in: the store writes its
@@ -110,16 +106,6 @@ func (d *dialect) nextRunID() string {
 		return `SELECT nextval(pg_get_serial_sequence('runs', 'id'))`
 	}
 	return `SELECT coalesce(max(id), 0) + 1 FROM runs`
-}
-
-// isUnique reports a unique-constraint violation in either engine.
-func isUnique(err error) bool {
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		return se.ExtendedCode == sqlite3.ErrConstraintUnique || se.ExtendedCode == sqlite3.ErrConstraintPrimaryKey
-	}
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == "23505"
 }
 
 // conn is the library's connection pool; it adapts every query to the engine.

@@ -27,7 +27,8 @@ type Store struct {
 	damage    error     // what it found
 }
 
-// DefaultPath is $BENCHLENS_DB, else library.db in the user's data directory.
+// DefaultPath is $BENCHLENS_DB (a file or a postgres:// URL), else library.db in the user's
+// data directory.
 func DefaultPath() (string, error) {
 	if p := os.Getenv("BENCHLENS_DB"); p != "" {
 		return p, nil
