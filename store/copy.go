@@ -75,13 +75,9 @@ func copyTable(src *sql.Tx, dst *txn, table string) error {
 		return err
 	}
 	defer stmt.Close()
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
 	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
+		vals, err := scanAny(rows, len(cols))
+		if err != nil {
 			return err
 		}
 		if _, err := stmt.Exec(vals...); err != nil {
@@ -89,4 +85,14 @@ func copyTable(src *sql.Tx, dst *txn, table string) error {
 		}
 	}
 	return rows.Err()
+}
+
+// scanAny reads a row of n columns of any types.
+func scanAny(rows *sql.Rows, n int) ([]any, error) {
+	vals := make([]any, n)
+	ptrs := make([]any, n)
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	return vals, rows.Scan(ptrs...)
 }

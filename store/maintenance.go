@@ -102,12 +102,8 @@ func (s *Store) Check() (CheckReport, error) {
 		cols, _ := rows.Columns()
 		var out []string
 		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
+			vals, err := scanAny(rows, len(cols))
+			if err != nil {
 				return nil, err
 			}
 			out = append(out, fmt.Sprint(vals...))

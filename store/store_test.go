@@ -479,14 +479,12 @@ func TestAnnotationsKeepHistory(t *testing.T) {
 	})
 }
 
-// An older library is backed up, then migrated; the backup opens as the old schema.
-func TestOlderSchemaMigratedAfterBackup(t *testing.T) {
-	s, path := openTemp(t)
-	if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{resultFile("a")}}); err != nil {
-		t.Fatal(err)
-	}
-	for _, stmt := range []string{`DROP TABLE settings`, `DROP TABLE file_claims`, `DROP INDEX runs_source`, `DROP TABLE annotations`, `DROP TABLE comparisons`, `DROP TABLE evidence`, `PRAGMA user_version = 1`} {
-		if _, err := s.db.Exec(stmt); err != nil {
+// reopenAs turns a library file into an older one by the statements given, closes it and
+// opens it again (migrating it).
+func reopenAs(t *testing.T, s *Store, path string, stmts ...string) *Store {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := s.db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -495,7 +493,18 @@ func TestOlderSchemaMigratedAfterBackup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s2.Close()
+	t.Cleanup(func() { s2.Close() })
+	return s2
+}
+
+// An older library is backed up, then migrated; the backup opens as the old schema.
+func TestOlderSchemaMigratedAfterBackup(t *testing.T) {
+	s, path := openTemp(t)
+	if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{resultFile("a")}}); err != nil {
+		t.Fatal(err)
+	}
+	s2 := reopenAs(t, s, path, `DROP TABLE settings`, `DROP TABLE file_claims`, `DROP INDEX runs_source`, `DROP TABLE annotations`,
+		`DROP TABLE comparisons`, `DROP TABLE evidence`, `PRAGMA user_version = 1`)
 	var v int
 	s2.db.QueryRow(`PRAGMA user_version`).Scan(&v)
 	if v != SchemaVersion || count(t, s2, "runs") != 1 {
@@ -721,12 +730,8 @@ func dump(t *testing.T, s *Store) string {
 		cols, _ := rows.Columns()
 		fmt.Fprintln(&b, c.table, cols)
 		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
+			vals, err := scanAny(rows, len(cols))
+			if err != nil {
 				t.Fatal(err)
 			}
 			fmt.Fprintf(&b, "%q\n", vals)
@@ -816,17 +821,7 @@ func TestAnnotationHistoryMigrated(t *testing.T) {
 		}
 		newest[c] = a.ID
 	}
-	for _, q := range []string{`DROP INDEX annotations_version`, `ALTER TABLE annotations DROP COLUMN replaces`, `PRAGMA user_version = 6`} {
-		if _, err := s.db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.Close()
-	s2, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := reopenAs(t, s, path, `DROP INDEX annotations_version`, `ALTER TABLE annotations DROP COLUMN replaces`, `PRAGMA user_version = 6`)
 	hist, _ := s2.Annotations(id)
 	if len(hist) != 3 || hist[0].Replaces != 0 || hist[1].Replaces != hist[0].ID || hist[2].Replaces != hist[1].ID {
 		t.Errorf("history after migration: %+v", hist)
