@@ -462,12 +462,7 @@ func TestHintsTranslated(t *testing.T) {
 func TestVerdictEditConflictShown(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lib.db")
 	u, _ := newTestApp(t, db)
-	id, err := u.st.SaveComparison(store.Comparison{Baseline: "a", Candidate: "b", Settings: []byte("{}"), Record: []byte(`{"status":"zero"}`), Status: "zero"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.verdict.reload()
-	u.verdict.open(id)
+	id := openSavedComparison(t, u)
 	u.verdict.note.SetText("mine")
 	u.verdict.flush()
 	other, err := store.Open(db)
