@@ -15,7 +15,8 @@ func IsPostgres(location string) bool {
 	return strings.HasPrefix(location, "postgres://") || strings.HasPrefix(location, "postgresql://")
 }
 
-// Redacted is a library location fit to print: a URL's password is masked.
+// Redacted is a library location fit to print: a URL's password is masked, in the user part
+// or as a parameter.
 func Redacted(location string) string {
 	if !IsPostgres(location) {
 		return location
@@ -23,6 +24,10 @@ func Redacted(location string) string {
 	u, err := url.Parse(location)
 	if err != nil {
 		return "postgres://…"
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
 	}
 	return u.Redacted()
 }

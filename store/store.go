@@ -101,7 +101,8 @@ func (s *Store) Path() string { return s.path }
 // Engine names the library's engine: "sqlite" or "postgres".
 func (s *Store) Engine() string { return s.db.d.Engine() }
 
-// DB exposes the connection for packages that add their own tables.
+// DB exposes the connection for packages that add their own tables; its queries are in the
+// engine's own words (PostgreSQL numbers its placeholders).
 func (s *Store) DB() *sql.DB { return s.db.DB }
 
 // setupFile gives a new library 64 KiB pages (SQLite takes the size only while the file is

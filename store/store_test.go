@@ -713,8 +713,10 @@ func TestPostgresRefusesForeignAndNewer(t *testing.T) {
 		t.Errorf("newer library: %v", err)
 	}
 
-	if got := Redacted("postgres://ana:secret@db.lab:5432/bench"); strings.Contains(got, "secret") {
-		t.Errorf("Redacted kept the password: %s", got)
+	for _, loc := range []string{"postgres://ana:secret@db.lab:5432/bench", "postgresql:///bench?host=/run&password=secret"} {
+		if got := Redacted(loc); strings.Contains(got, "secret") || !strings.Contains(got, "bench") {
+			t.Errorf("Redacted(%s) = %s", loc, got)
+		}
 	}
 }
 
