@@ -10,9 +10,13 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"benchlens/internal/pgtest"
 	"benchlens/model"
 	"benchlens/store"
 )
+
+// TestMain stops the PostgreSQL cluster a team-library benchmark started.
+func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // addRuns stores n synthetic runs of reqs requests × out output tokens under a label.
 func addRuns(b *testing.B, st *store.Store, label string, n, reqs, out int, tpot float64, seed uint64) {
@@ -58,13 +62,39 @@ func BenchmarkFirstFrame1000Runs(b *testing.B) {
 	for k := range 20 {
 		addRuns(b, st, fmt.Sprintf("arm-%02d", k), 50, 4, 8, 0.012, uint64(k))
 	}
+	benchmarkFirstFrame(b, st, 1000)
+}
+
+// BenchmarkFirstFrame10000RunsTeamLibrary does the same on a team library of 10,000 runs
+// (built in a file, copied into PostgreSQL on this machine).
+func BenchmarkFirstFrame10000RunsTeamLibrary(b *testing.B) {
+	file, err := store.Open(filepath.Join(b.TempDir(), "lib.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer file.Close()
+	for k := range 200 {
+		addRuns(b, file, fmt.Sprintf("arm-%03d", k), 50, 4, 8, 0.012, uint64(k))
+	}
+	st, err := store.Open(pgtest.NewDatabase(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	if err := file.CopyTo(st); err != nil {
+		b.Fatal(err)
+	}
+	benchmarkFirstFrame(b, st, 10000)
+}
+
+func benchmarkFirstFrame(b *testing.B, st *store.Store, runs int) {
 	a := test.NewApp()
 	defer a.Quit()
 	for b.Loop() {
 		w := test.NewWindow(nil)
 		u := New(a, w, st, Options{})
 		w.Resize(fyne.NewSize(1280, 820))
-		for u.library.count() != 1000 {
+		for u.library.count() != runs {
 			waitBriefly()
 		}
 		w.Canvas().Capture()
