@@ -7,13 +7,15 @@ import (
 	"strings"
 )
 
+type copiedTable struct {
+	table    string
+	identity bool // PostgreSQL hands out its ids: the sequence continues after the copy
+}
+
 // copied lists the library's tables in an order that satisfies their foreign keys, and the
 // ones keyed by an identity PostgreSQL must continue after the copied ids. In-flight claims
 // are not copied: they belong to imports running on the source.
-var copied = []struct {
-	table    string
-	identity bool
-}{
+var copied = []copiedTable{
 	{"source_files", true}, {"file_chunks", false}, {"runs", true}, {"run_files", false},
 	{"requests", false}, {"evidence", false}, {"comparisons", true}, {"annotations", true},
 	{"settings", false},
