@@ -7,6 +7,7 @@ import (
 	"strings"
 )
 
+// copiedTable is one table backup copies.
 type copiedTable struct {
 	table    string
 	identity bool // PostgreSQL hands out its ids: the sequence continues after the copy
@@ -71,6 +72,9 @@ func copyTable(src *sql.Tx, dst *txn, table string) error {
 	if err != nil {
 		return err
 	}
+	if dst.session != nil {
+		return pgCopy(dst.session, table, cols, &rowSource{rows: rows, n: len(cols)})
+	}
 	stmt, err := dst.Prepare(`INSERT INTO ` + table + ` (` + strings.Join(cols, ", ") + `) VALUES (` +
 		strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + `)`)
 	if err != nil {
@@ -97,4 +101,29 @@ func scanAny(rows *sql.Rows, n int) ([]any, error) {
 		ptrs[i] = &vals[i]
 	}
 	return vals, rows.Scan(ptrs...)
+}
+
+// rowSource feeds the rows of a query to PostgreSQL's COPY.
+type rowSource struct {
+	rows *sql.Rows
+	n    int
+	vals []any
+	err  error
+}
+
+func (r *rowSource) Next() bool {
+	if r.err != nil || !r.rows.Next() {
+		return false
+	}
+	r.vals, r.err = scanAny(r.rows, r.n)
+	return r.err == nil
+}
+
+func (r *rowSource) Values() ([]any, error) { return r.vals, r.err }
+
+func (r *rowSource) Err() error {
+	if r.err != nil {
+		return r.err
+	}
+	return r.rows.Err()
 }

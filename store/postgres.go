@@ -7,7 +7,8 @@ import (
 	"net/url"
 	"strings"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib" // also registers the "pgx" database/sql driver
 )
 
 // IsPostgres reports whether a library location is a PostgreSQL URL rather than a file.
@@ -73,4 +74,17 @@ func pgForeign(q querier) error {
 		return fmt.Errorf("a database of another program (%d tables, no benchlens schema); refusing to change it", tables)
 	}
 	return nil
+}
+
+// pgCopy streams rows into a table with COPY, in the transaction session holds (see
+// conn.Begin): one round trip for all of them.
+func pgCopy(session *sql.Conn, table string, columns []string, rows pgx.CopyFromSource) error {
+	return session.Raw(func(dc any) error {
+		pc, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("COPY needs a pgx session, not %T", dc)
+		}
+		_, err := pc.Conn().CopyFrom(context.Background(), pgx.Identifier{table}, columns, rows)
+		return err
+	})
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"database/sql"
 	"encoding/binary"
 	"encoding/json"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 
 	"benchlens/model"
 )
@@ -173,27 +171,19 @@ var requestColumns = []string{"run_id", "idx", "input_len", "output_len", "ttft"
 // copyRequests writes a run's requests to PostgreSQL with COPY, in the transaction the
 // session holds: a statement per request would cost a round trip each.
 func copyRequests(session *sql.Conn, runID int64, reqs []model.Request) error {
-	return session.Raw(func(dc any) error {
-		pc, ok := dc.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("COPY needs a pgx session, not %T", dc)
+	i := -1
+	return pgCopy(session, "requests", requestColumns, pgx.CopyFromFunc(func() ([]any, error) {
+		if i++; i == len(reqs) {
+			return nil, nil
 		}
-		i := -1
-		_, err := pc.Conn().CopyFrom(context.Background(), pgx.Identifier{"requests"}, requestColumns,
-			pgx.CopyFromFunc(func() ([]any, error) {
-				if i++; i == len(reqs) {
-					return nil, nil
-				}
-				r := &reqs[i]
-				var itl []byte
-				if r.ITL != nil {
-					itl = PackGaps(make([]byte, 0, 4*len(r.ITL)), r.ITL)
-				}
-				return []any{runID, i, nullInt(r.InputLen), nullInt(r.OutputLen), nullFloat(r.TTFT),
-					nullFloat(r.TPOT), nullFloat(r.Latency), nullFloat(r.Start), r.Error, itl}, nil
-			}))
-		return err
-	})
+		r := &reqs[i]
+		var itl []byte
+		if r.ITL != nil {
+			itl = PackGaps(make([]byte, 0, 4*len(r.ITL)), r.ITL)
+		}
+		return []any{runID, i, nullInt(r.InputLen), nullInt(r.OutputLen), nullFloat(r.TTFT),
+			nullFloat(r.TPOT), nullFloat(r.Latency), nullFloat(r.Start), r.Error, itl}, nil
+	}))
 }
 
 // PackGaps appends gaps as little-endian float32: 4 bytes a gap keeps microsecond detail
