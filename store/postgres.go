@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib" // also registers the "pgx" database/sql driver
@@ -37,10 +38,14 @@ func Redacted(location string) string {
 // library file, in the URL's schema search path.
 func openPostgres(location string) (*Store, error) {
 	fail := func(err error) error { return fmt.Errorf("library %s: %w", Redacted(location), err) }
-	db, err := sql.Open("pgx", location)
+	cfg, err := pgx.ParseConfig(location)
 	if err != nil {
 		return nil, fail(err)
 	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = 15 * time.Second // an unreachable server is an error, not a hang
+	}
+	db := stdlib.OpenDB(*cfg)
 	s := &Store{db: conn{DB: db, d: postgresDialect}, path: location}
 	// Claims on files stored ahead name this session's backend: when the process dies, its
 	// session ends and the server no longer lists it, on whichever machine it ran.
