@@ -4,7 +4,9 @@
 package pgtest
 
 import (
+	"cmp"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
@@ -99,24 +102,32 @@ func start() (*cluster, error) {
 	if os.Geteuid() == 0 {
 		parent = "/tmp"
 	}
+	server, err := serverUser()
+	if err != nil {
+		return nil, err
+	}
+	var runAs []string
+	if server != nil {
+		runAs = []string{"runuser", "-u", server.Username, "--"}
+	}
+	sweep(parent, bin, runAs)
 	dir, err := os.MkdirTemp(parent, "benchlens-pg-")
 	if err != nil {
 		return nil, err
 	}
-	c := &cluster{dir: dir, bin: bin}
-	if os.Geteuid() == 0 {
-		u, err := user.Lookup("nobody")
-		if err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("running as root and no unprivileged user 'nobody' to run PostgreSQL: %v", err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
+	c := &cluster{dir: dir, bin: bin, runAs: runAs}
+	// The owner file lets a later run stop this cluster if these tests are killed.
+	if err := os.WriteFile(filepath.Join(dir, "owner"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	if server != nil {
+		uid, _ := strconv.Atoi(server.Uid)
+		gid, _ := strconv.Atoi(server.Gid)
 		if err := os.Chown(dir, uid, gid); err != nil {
 			os.RemoveAll(dir)
 			return nil, err
 		}
-		c.runAs = []string{"runuser", "-u", "nobody", "--"}
 	}
 	data := filepath.Join(dir, "data")
 	if err := c.run("initdb", "-D", data, "-U", "benchlens", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"); err != nil {
@@ -138,6 +149,40 @@ func start() (*cluster, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// serverUser is who runs the server: nobody when the tests run as root (PostgreSQL refuses
+// root), else the tests' own user (nil).
+func serverUser() (*user.User, error) {
+	if os.Geteuid() != 0 {
+		return nil, nil
+	}
+	u, err := user.Lookup("nobody")
+	if err != nil {
+		return nil, fmt.Errorf("running as root and no unprivileged user 'nobody' to run PostgreSQL: %v", err)
+	}
+	return u, nil
+}
+
+// sweep stops and removes the clusters of earlier test runs that were killed before they
+// could (their owner process is gone).
+func sweep(parent, bin string, runAs []string) {
+	dirs, _ := filepath.Glob(filepath.Join(cmp.Or(parent, os.TempDir()), "benchlens-pg-*"))
+	for _, dir := range dirs {
+		b, err := os.ReadFile(filepath.Join(dir, "owner"))
+		pid, _ := strconv.Atoi(string(b))
+		if err != nil || pid <= 0 || !gone(pid) {
+			continue
+		}
+		(&cluster{dir: dir, bin: bin, runAs: runAs}).stop()
+	}
+}
+
+// gone reports whether a process has ended (signal 0 tests without sending; a process of
+// another user is not gone).
+func gone(pid int) bool {
+	p, err := os.FindProcess(pid)
+	return err == nil && errors.Is(p.Signal(syscall.Signal(0)), os.ErrProcessDone)
 }
 
 func (c *cluster) run(tool string, args ...string) error {
