@@ -50,7 +50,8 @@ func Main(m *testing.M) {
 }
 
 // NewDatabase returns the URL of a new, empty database in the cluster, starting the cluster
-// on first use. Without PostgreSQL installed the test is skipped, saying so.
+// on first use. A cluster that cannot start (PostgreSQL not installed) skips the test, saying
+// why, or fails it under Required.
 func NewDatabase(t testing.TB) string {
 	t.Helper()
 	once.Do(func() { running, failed = start() })
