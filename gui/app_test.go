@@ -457,33 +457,42 @@ func TestHintsTranslated(t *testing.T) {
 	}
 }
 
-// Another analyst's edit saved while this one was typing is kept: this edit is refused with
-// their name on the screen, not written over theirs.
+// Another analyst's edit saved while this one was typing is kept: this analyst's next
+// autosave (a revision of their sitting's entry) is refused with the other's name on the
+// screen, not written over theirs; reopening shows theirs, and edits go on from it.
 func TestVerdictEditConflictShown(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lib.db")
 	u, _ := newTestApp(t, db)
 	id := openSavedComparison(t, u)
-	u.verdict.note.SetText("mine")
-	u.verdict.flush()
+	ui(func() { u.verdict.note.SetText("mine") })
+	ui(func() { u.verdict.flush() })
 	other, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
 	cur, _ := other.CurrentAnnotation(id)
-	if _, err := other.Annotate(store.Annotation{ComparisonID: id, Replaces: cur.ID, Author: "bo", Note: "theirs"}); err != nil {
+	if _, err := other.Annotate(store.Annotation{ComparisonID: id, Replaces: cur.ID, ReplacesRevision: cur.Revision, Author: "bo", Note: "theirs"}); err != nil {
 		t.Fatal(err)
 	}
-	u.verdict.note.SetText("mine, later")
-	u.verdict.flush()
-	if !strings.Contains(u.verdict.problem.Text, "edited meanwhile by bo") {
-		t.Errorf("no conflict shown: %q", u.verdict.problem.Text)
+	ui(func() { u.verdict.note.SetText("mine, later") })
+	ui(func() { u.verdict.flush() })
+	var problem string
+	ui(func() { problem = u.verdict.problem.Text })
+	if !strings.Contains(problem, "edited meanwhile by bo") {
+		t.Errorf("no conflict shown: %q", problem)
 	}
 	if cur, _ := other.CurrentAnnotation(id); cur.Note != "theirs" {
 		t.Errorf("the other analyst's edit was overwritten: %q", cur.Note)
 	}
-	u.verdict.open(id)
-	if u.verdict.note.Text != "theirs" {
-		t.Errorf("reopening shows %q", u.verdict.note.Text)
+	var note string
+	ui(func() { u.verdict.open(id); note = u.verdict.note.Text })
+	if note != "theirs" {
+		t.Errorf("reopening shows %q", note)
+	}
+	ui(func() { u.verdict.note.SetText("theirs, and mine") })
+	ui(func() { u.verdict.flush() })
+	if cur, _ := other.CurrentAnnotation(id); cur.Note != "theirs, and mine" {
+		t.Errorf("after reopening, the edit was not saved: %q", cur.Note)
 	}
 }

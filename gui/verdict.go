@@ -41,9 +41,9 @@ type verdictView struct {
 
 	list    []store.Comparison
 	current int64
-	rec     compare.Record // the open comparison's record
-	shown   int64          // the edit shown, which the next edit replaces (optimistic versioning)
-	loading bool           // true while fields are filled from the library: no save
+	rec     compare.Record   // the open comparison's record
+	shown   store.Annotation // the edit shown or last saved: the next edit replaces or revises it
+	loading bool             // true while fields are filled from the library: no save
 
 	mu      sync.Mutex
 	timer   *time.Timer
@@ -56,6 +56,7 @@ type verdictView struct {
 // the window closes, or it is a minute old.
 type sitting struct {
 	comparison, annotation int64
+	revision               int64 // the entry's revision as last saved
 	started                time.Time
 }
 
@@ -210,7 +211,7 @@ func (v *verdictView) open(id int64) {
 		v.problem.SetText(err.Error())
 	}
 	v.showStatus(cur)
-	v.shown = cur.ID
+	v.shown = cur
 	v.note.SetText(cur.Note)
 	v.tags.SetText(strings.Join(cur.Tags, ", "))
 	v.override.SetSelectedIndex(0)
@@ -229,7 +230,7 @@ func (v *verdictView) edited() {
 	if v.loading || v.current == 0 {
 		return
 	}
-	a := store.Annotation{ComparisonID: v.current, Replaces: v.shown, Author: author(), Note: v.note.Text, Tags: splitTags(v.tags.Text),
+	a := store.Annotation{ComparisonID: v.current, Replaces: v.shown.ID, ReplacesRevision: v.shown.Revision, Author: author(), Note: v.note.Text, Tags: splitTags(v.tags.Text),
 		OverrideReason: strings.TrimSpace(v.reason.Text)}
 	if i := v.override.SelectedIndex(); i > 0 {
 		a.StatusOverride = overrideStatuses[i-1]
@@ -267,18 +268,15 @@ func (v *verdictView) flush() {
 	if a == nil {
 		return
 	}
+	var saved store.Annotation
 	var err error
 	if st := v.sitting; st.comparison == a.ComparisonID && st.annotation != 0 && time.Since(st.started) < sittingLength {
-		a.ID = st.annotation
-		_, err = v.u.st.ReviseAnnotation(*a)
-	} else {
-		var saved store.Annotation
-		if saved, err = v.u.st.Annotate(*a); err == nil {
-			v.sitting = sitting{comparison: a.ComparisonID, annotation: saved.ID, started: time.Now()}
-			if a.ComparisonID == v.current {
-				v.shown = saved.ID
-			}
+		a.ID, a.Revision = st.annotation, st.revision
+		if saved, err = v.u.st.ReviseAnnotation(*a); err == nil {
+			v.sitting.revision = saved.Revision
 		}
+	} else if saved, err = v.u.st.Annotate(*a); err == nil {
+		v.sitting = sitting{comparison: a.ComparisonID, annotation: saved.ID, revision: saved.Revision, started: time.Now()}
 	}
 	if err != nil {
 		// Another analyst's edit came first (a team library): theirs stays, reopening shows it.
@@ -286,6 +284,7 @@ func (v *verdictView) flush() {
 		return
 	}
 	if a.ComparisonID == v.current {
+		v.shown = saved
 		v.showStatus(*a)
 		v.showHistory()
 		v.reload()

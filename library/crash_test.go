@@ -295,7 +295,7 @@ func TestOldLibraryOpenedByFourProcesses(t *testing.T) {
 	if rep := LoadDemo(st); len(rep.Errors) > 0 {
 		t.Fatal(rep.Errors)
 	}
-	for _, q := range []string{`DROP INDEX annotations_version`, `ALTER TABLE annotations DROP COLUMN replaces`,
+	for _, q := range []string{`DROP INDEX annotations_version`, `ALTER TABLE annotations DROP COLUMN replaces`, `ALTER TABLE annotations DROP COLUMN revision`,
 		`DROP TABLE settings`, `DROP TABLE file_claims`, `DROP INDEX runs_source`, `PRAGMA user_version = 4`} {
 		if _, err := st.DB().Exec(q); err != nil {
 			t.Fatal(err)

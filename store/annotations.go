@@ -9,43 +9,97 @@ import (
 )
 
 // Annotation is one edit of the analyst's view of a comparison: the note, tags and a status
-// override (which needs a reason). Edits are never updated in place; the newest is current
-// and the rest are its history. Each edit names the edit it replaces, the one its author saw.
+// override (which needs a reason). The newest edit is current and the rest are its history;
+// the app revises an edit in place while one sitting lasts. Each edit names the edit it was
+// made from, and each has a revision, bumped when it is revised or replaced: an edit made
+// from a version that changed meanwhile (another analyst's edit) is refused, never saved
+// over it.
 type Annotation struct {
-	ID             int64    `json:"id"`
-	ComparisonID   int64    `json:"comparison_id"`
-	Replaces       int64    `json:"replaces"` // the edit this one was made from; 0 for the first
-	At             string   `json:"at"`
-	Author         string   `json:"author"`
-	Note           string   `json:"note"`
-	Tags           []string `json:"tags"`
-	StatusOverride string   `json:"status_override"`
-	OverrideReason string   `json:"override_reason"`
+	ID               int64    `json:"id"`
+	ComparisonID     int64    `json:"comparison_id"`
+	Replaces         int64    `json:"replaces"` // the edit this one was made from; 0 for the first
+	ReplacesRevision int64    `json:"-"`        // that edit's Revision as read
+	Revision         int64    `json:"revision"` // as read; ReviseAnnotation expects it unchanged
+	At               string   `json:"at"`
+	Author           string   `json:"author"`
+	Note             string   `json:"note"`
+	Tags             []string `json:"tags"`
+	StatusOverride   string   `json:"status_override"`
+	OverrideReason   string   `json:"override_reason"`
 }
 
 // ErrOverrideNeedsReason refuses a status override without a reason.
 var ErrOverrideNeedsReason = errors.New("a status override needs a reason")
 
-// ErrEditConflict refuses an edit made from a version another edit has replaced meanwhile
-// (another analyst's): saving it would silently overwrite theirs.
+// ErrEditConflict refuses an edit made from a version that another edit replaced or revised
+// meanwhile (another analyst's): saving it would silently overwrite theirs.
 var ErrEditConflict = errors.New("edited meanwhile")
 
-// Annotate records an edit at once (one transaction, durable when it returns). a.Replaces
-// must be the current edit's id (0 when there is none); otherwise the edit is refused with
-// ErrEditConflict, naming who edited meanwhile. A unique constraint decides between two
-// writers saving at once, so the check holds across processes and machines.
+// Annotate records a new edit at once (one transaction, durable when it returns). a.Replaces
+// and a.ReplacesRevision must be the current edit's id and revision as read (0, 0 when there
+// is none); otherwise the edit is refused with ErrEditConflict, naming who edited meanwhile.
+// The replaced edit's revision is bumped in the same transaction and a unique constraint
+// allows one edit per replaced edit, so the check holds between writers on many machines.
 func (s *Store) Annotate(a Annotation) (Annotation, error) {
-	if a.StatusOverride != "" && a.OverrideReason == "" {
-		return a, ErrOverrideNeedsReason
+	if err := prepareEdit(&a); err != nil {
+		return a, err
 	}
+	tx, err := s.begin()
+	if err != nil {
+		return a, err
+	}
+	defer tx.Rollback()
 	if a.Replaces != 0 {
-		var n int
-		if err := s.db.QueryRow(`SELECT count(*) FROM annotations WHERE id = ? AND comparison_id = ?`, a.Replaces, a.ComparisonID).Scan(&n); err != nil {
+		res, err := tx.Exec(`UPDATE annotations SET revision = revision + 1 WHERE id = ? AND comparison_id = ? AND revision = ?`,
+			a.Replaces, a.ComparisonID, a.ReplacesRevision)
+		if err != nil {
 			return a, err
 		}
-		if n == 0 {
-			return a, fmt.Errorf("comparison %d has no edit %d to replace", a.ComparisonID, a.Replaces)
+		if n, _ := res.RowsAffected(); n != 1 {
+			tx.Rollback()
+			return a, s.editConflict(a.ComparisonID, a.Replaces)
 		}
+	}
+	err = tx.QueryRow(`INSERT INTO annotations (comparison_id, replaces, at, author, note, tags, status_override, override_reason)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (comparison_id, replaces) DO NOTHING RETURNING id`,
+		a.ComparisonID, a.Replaces, a.At, a.Author, a.Note, tagsJSON(a.Tags), a.StatusOverride, a.OverrideReason).Scan(&a.ID)
+	if errors.Is(err, sql.ErrNoRows) {
+		tx.Rollback()
+		return a, s.editConflict(a.ComparisonID, a.Replaces)
+	}
+	if err != nil {
+		return a, err
+	}
+	a.Revision = 0
+	return a, tx.Commit()
+}
+
+// ReviseAnnotation rewrites an edit in place (same id, new time and fields, next revision):
+// the app folds the autosaves of one sitting into one history entry, so pauses in typing are
+// not history. a.Revision must be the edit's revision as read; an edit revised or replaced
+// meanwhile is refused with ErrEditConflict.
+func (s *Store) ReviseAnnotation(a Annotation) (Annotation, error) {
+	a.At = ""
+	if err := prepareEdit(&a); err != nil {
+		return a, err
+	}
+	res, err := s.exec(`UPDATE annotations SET at = ?, author = ?, note = ?, tags = ?, status_override = ?, override_reason = ?,
+		revision = revision + 1 WHERE id = ? AND comparison_id = ? AND revision = ?`,
+		a.At, a.Author, a.Note, tagsJSON(a.Tags), a.StatusOverride, a.OverrideReason, a.ID, a.ComparisonID, a.Revision)
+	if err != nil {
+		return a, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return a, s.editConflict(a.ComparisonID, a.ID)
+	}
+	a.Revision++
+	return a, nil
+}
+
+// prepareEdit checks an edit and fills its time and tags.
+func prepareEdit(a *Annotation) error {
+	if a.StatusOverride != "" && a.OverrideReason == "" {
+		return ErrOverrideNeedsReason
 	}
 	if a.At == "" {
 		a.At = time.Now().UTC().Format(time.RFC3339Nano)
@@ -53,46 +107,34 @@ func (s *Store) Annotate(a Annotation) (Annotation, error) {
 	if a.Tags == nil {
 		a.Tags = []string{}
 	}
-	tags, _ := json.Marshal(a.Tags)
-	if err := s.Writable(); err != nil {
-		return a, err
-	}
-	err := s.db.QueryRow(`INSERT INTO annotations (comparison_id, replaces, at, author, note, tags, status_override, override_reason)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (comparison_id, replaces) DO NOTHING RETURNING id`,
-		a.ComparisonID, a.Replaces, a.At, a.Author, a.Note, string(tags), a.StatusOverride, a.OverrideReason).Scan(&a.ID)
-	if errors.Is(err, sql.ErrNoRows) {
-		var by, at string
-		s.db.QueryRow(`SELECT author, at FROM annotations WHERE comparison_id = ? AND replaces = ?`, a.ComparisonID, a.Replaces).Scan(&by, &at)
-		return a, fmt.Errorf("%w by %s at %s; your edit was not saved: reload to see theirs", ErrEditConflict, by, at)
-	}
-	return a, err
+	return nil
 }
 
-// ReviseAnnotation rewrites an edit in place (same id, new time and fields): the app folds
-// the autosaves of one sitting into one history entry, so pauses in typing are not history.
-func (s *Store) ReviseAnnotation(a Annotation) (Annotation, error) {
-	if a.StatusOverride != "" && a.OverrideReason == "" {
-		return a, ErrOverrideNeedsReason
+func tagsJSON(tags []string) string {
+	b, _ := json.Marshal(tags)
+	return string(b)
+}
+
+// editConflict explains why an edit made from edit base was refused: base is not an edit of
+// the comparison, or the comparison's newest edit is someone's since.
+func (s *Store) editConflict(comparisonID, base int64) error {
+	var n int
+	if err := s.db.QueryRow(`SELECT count(*) FROM annotations WHERE id = ? AND comparison_id = ?`, base, comparisonID).Scan(&n); err != nil {
+		return err
 	}
-	a.At = time.Now().UTC().Format(time.RFC3339Nano)
-	if a.Tags == nil {
-		a.Tags = []string{}
+	if n == 0 && base != 0 {
+		return fmt.Errorf("annotation %d of comparison %d not found", base, comparisonID)
 	}
-	tags, _ := json.Marshal(a.Tags)
-	res, err := s.db.Exec(`UPDATE annotations SET at = ?, author = ?, note = ?, tags = ?, status_override = ?, override_reason = ?
-		WHERE id = ? AND comparison_id = ?`, a.At, a.Author, a.Note, string(tags), a.StatusOverride, a.OverrideReason, a.ID, a.ComparisonID)
+	cur, err := s.CurrentAnnotation(comparisonID)
 	if err != nil {
-		return a, err
+		return err
 	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return a, fmt.Errorf("annotation %d of comparison %d not found", a.ID, a.ComparisonID)
-	}
-	return a, nil
+	return fmt.Errorf("%w by %s at %s; your edit was not saved: reload to see theirs", ErrEditConflict, cur.Author, cur.At)
 }
 
 // Annotations returns a comparison's edits, oldest first; the last is current.
 func (s *Store) Annotations(comparisonID int64) ([]Annotation, error) {
-	rows, err := s.db.Query(`SELECT id, comparison_id, replaces, at, author, note, tags, status_override, override_reason
+	rows, err := s.db.Query(`SELECT id, comparison_id, replaces, revision, at, author, note, tags, status_override, override_reason
 		FROM annotations WHERE comparison_id = ? ORDER BY id`, comparisonID)
 	if err != nil {
 		return nil, err
@@ -102,7 +144,7 @@ func (s *Store) Annotations(comparisonID int64) ([]Annotation, error) {
 	for rows.Next() {
 		var a Annotation
 		var tags string
-		if err := rows.Scan(&a.ID, &a.ComparisonID, &a.Replaces, &a.At, &a.Author, &a.Note, &tags, &a.StatusOverride, &a.OverrideReason); err != nil {
+		if err := rows.Scan(&a.ID, &a.ComparisonID, &a.Replaces, &a.Revision, &a.At, &a.Author, &a.Note, &tags, &a.StatusOverride, &a.OverrideReason); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(tags), &a.Tags); err != nil {

@@ -128,10 +128,12 @@ CREATE TABLE settings (
 );
 `,
 	// 7: optimistic versioning of annotations: each edit names the edit it replaces (0 for the
-	// first), and no two edits may replace the same one, so of two analysts editing the same
-	// version, the second is refused rather than overwriting the first.
+	// first), no two edits may replace the same one, and an edit's revision counts its
+	// revisions and its replacement, so of two analysts editing the same version, the second
+	// is refused rather than overwriting the first.
 	`
 ALTER TABLE annotations ADD COLUMN replaces INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE annotations ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
 UPDATE annotations SET replaces = coalesce((SELECT max(p.id) FROM annotations p
 	WHERE p.comparison_id = annotations.comparison_id AND p.id < annotations.id), 0);
 CREATE UNIQUE INDEX annotations_version ON annotations(comparison_id, replaces);

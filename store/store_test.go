@@ -605,6 +605,28 @@ func TestAnnotationEditConflict(t *testing.T) {
 			t.Error("an edit replacing an unknown edit was saved")
 		}
 
+		// A sitting's revisions in place: an edit made from an older revision is refused, and
+		// a revision of an edit someone replaced meanwhile too.
+		cur, _ = s.CurrentAnnotation(id)
+		seen := cur
+		cur.Note, cur.Author = "agreed, with a caveat", "bo"
+		if cur, err = other.ReviseAnnotation(cur); err != nil {
+			t.Fatalf("revising the current edit: %v", err)
+		}
+		if _, err := s.Annotate(Annotation{ComparisonID: id, Replaces: seen.ID, ReplacesRevision: seen.Revision, Author: "ana", Note: "from before the revision"}); !errors.Is(err, ErrEditConflict) {
+			t.Errorf("edit made from an older revision: %v", err)
+		}
+		if _, err := s.Annotate(Annotation{ComparisonID: id, Replaces: cur.ID, ReplacesRevision: cur.Revision, Author: "ana", Note: "after"}); err != nil {
+			t.Fatal(err)
+		}
+		cur.Note = "bo types on"
+		if _, err := other.ReviseAnnotation(cur); !errors.Is(err, ErrEditConflict) || !strings.Contains(err.Error(), "ana") {
+			t.Errorf("revising a replaced edit: %v", err)
+		}
+		if now, _ := s.CurrentAnnotation(id); now.Note != "after" {
+			t.Errorf("current note %q", now.Note)
+		}
+
 		id2, _ := s.SaveComparison(Comparison{Settings: []byte("{}"), Record: []byte("{}"), Status: "zero"})
 		results := make(chan error, 8)
 		for i := range cap(results) {
@@ -835,7 +857,7 @@ func TestAnnotationHistoryMigrated(t *testing.T) {
 		}
 		newest[c] = a.ID
 	}
-	s2 := reopenAs(t, s, path, `DROP INDEX annotations_version`, `ALTER TABLE annotations DROP COLUMN replaces`, `PRAGMA user_version = 6`)
+	s2 := reopenAs(t, s, path, `DROP INDEX annotations_version`, `ALTER TABLE annotations DROP COLUMN replaces`, `ALTER TABLE annotations DROP COLUMN revision`, `PRAGMA user_version = 6`)
 	hist, _ := s2.Annotations(id)
 	if len(hist) != 3 || hist[0].Replaces != 0 || hist[1].Replaces != hist[0].ID || hist[2].Replaces != hist[1].ID {
 		t.Errorf("history after migration: %+v", hist)
