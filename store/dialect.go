@@ -3,9 +3,13 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mattn/go-sqlite3"
 )
 
 // dialect is what differs between the two engines a library lives in: the store writes its
@@ -107,6 +111,21 @@ func (d *dialect) nextRunID() string {
 		return `SELECT nextval(pg_get_serial_sequence('runs', 'id'))`
 	}
 	return `SELECT coalesce(max(id), 0) + 1 FROM runs`
+}
+
+// isUnique reports a unique-constraint violation in either engine.
+func isUnique(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.ExtendedCode == sqlite3.ErrConstraintUnique
+	}
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505" // unique_violation
+}
+
+// queryer is a connection or a transaction, for reads.
+type queryer interface {
+	Query(q string, args ...any) (*sql.Rows, error)
 }
 
 // conn is the library's connection pool; it adapts every query to the engine.

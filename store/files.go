@@ -189,9 +189,7 @@ func (s *Store) dropStaleClaims(tx *txn) error {
 // liveClaims tells whether a claim's pid belongs to a running import: a process of this
 // machine for a library file, a server session for a team library (imports run on many
 // machines; a dead process's session ends with it).
-func (s *Store) liveClaims(q interface {
-	Query(string, ...any) (*sql.Rows, error)
-}) (func(pid int) bool, error) {
+func (s *Store) liveClaims(q queryer) (func(pid int) bool, error) {
 	if !s.db.d.postgres {
 		return processAlive, nil
 	}

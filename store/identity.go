@@ -1,7 +1,6 @@
 package store
 
 import (
-	"database/sql"
 	"slices"
 
 	"benchlens/model"
@@ -31,7 +30,7 @@ func (s *Store) runFromFiles(resultSHA string, index int, partSHAs []string) (in
 }
 
 // column returns the single column of a query's rows.
-func column[T any](db *sql.DB, query string, args ...any) ([]T, error) {
+func column[T any](db queryer, query string, args ...any) ([]T, error) {
 	rows, err := db.Query(query, args...)
 	if err != nil {
 		return nil, err

@@ -59,7 +59,8 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 			parts = append(parts, f.File.SHA256)
 		}
 	}
-	if existing, err = s.runFromFiles(files[0].File.SHA256, index, parts); err != nil {
+	existing, err := s.runFromFiles(files[0].File.SHA256, index, parts)
+	if err != nil {
 		return 0, err
 	}
 	if existing != 0 {
