@@ -154,15 +154,6 @@ func (s *Store) migrate() error {
 	if version > SchemaVersion {
 		return fmt.Errorf("written by a newer benchlens (schema %d, this one knows %d); refusing to open it", version, SchemaVersion)
 	}
-	if version == 0 && !s.db.d.postgres { // PostgreSQL looks under migrateStep's lock
-		var tables int
-		if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
-			return fmt.Errorf("not a benchlens library: %w", err)
-		}
-		if tables > 0 {
-			return fmt.Errorf("an SQLite file of another program (%d tables, no benchlens schema); refusing to change it", tables)
-		}
-	}
 	if version > 0 && version < SchemaVersion {
 		if err := s.Writable(); err != nil {
 			return err
@@ -226,6 +217,17 @@ func (s *Store) migrateStep(v int) error {
 	if current > v {
 		return nil
 	}
+	// Another program's tables are looked for under the lock: outside it, a library another
+	// process is creating can look like one (its version read before, its tables after).
+	if current == 0 && !s.db.d.postgres {
+		var tables int
+		if err := tx.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
+			return fmt.Errorf("not a benchlens library: %w", err)
+		}
+		if tables > 0 {
+			return fmt.Errorf("an SQLite file of another program (%d tables, no benchlens schema); refusing to change it", tables)
+		}
+	}
 	if s.db.d.postgres && current == 0 {
 		if err := pgForeign(tx); err != nil {
 			return err
@@ -263,14 +265,21 @@ func inspect(path string) error {
 		return err
 	}
 	defer db.Close()
+	// One read transaction: the three figures from one moment, even while another process
+	// creates the library.
+	tx, err := db.Begin()
+	if err != nil {
+		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
+	}
+	defer tx.Rollback()
 	var app, version, tables int64
-	if err := db.QueryRow(`PRAGMA application_id`).Scan(&app); err != nil {
+	if err := tx.QueryRow(`PRAGMA application_id`).Scan(&app); err != nil {
 		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
 	}
-	if err := db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+	if err := tx.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
 	}
-	if err := db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
+	if err := tx.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
 		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
 	}
 	switch {
