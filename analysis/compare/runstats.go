@@ -189,14 +189,16 @@ func computeRunStats(r *model.Run, e edges) runStats {
 			out[statKey{metrics[m], tailP99}] = stats.Percentile(xs, 99)
 		}
 	}
-	for b := range bucketNames {
+	if gaps := itl[0]; len(gaps) > 0 {
+		ps := stats.PercentilesF32(gaps, 50, 90, 99) // one pair of passes over every gap
+		out[statKey{model.ITL, bucketAll}] = ps[0]
+		out[statKey{model.ITL, tailP90}] = ps[1]
+		out[statKey{model.ITL, tailP99}] = ps[2]
+	}
+	for b := 1; b < len(bucketNames); b++ {
 		if len(itl[b]) > 0 {
 			out[statKey{model.ITL, bucketNames[b]}] = stats.PercentileF32(itl[b], 50)
 		}
-	}
-	if gaps := itl[0]; len(gaps) > 0 {
-		out[statKey{model.ITL, tailP90}] = stats.PercentileF32(gaps, 90)
-		out[statKey{model.ITL, tailP99}] = stats.PercentileF32(gaps, 99)
 	}
 	return out
 }

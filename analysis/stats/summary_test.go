@@ -110,5 +110,12 @@ func TestPercentileF32MatchesSelection(t *testing.T) {
 				t.Errorf("n=%d p=%v: got %v, want %v", n, p, got, want)
 			}
 		}
+		ps := []float64{99, 0, 50, 90, 100, 50} // unsorted, repeated, sharing high digits or not
+		got := PercentilesF32(xs, ps...)
+		for i, p := range ps {
+			if want := Percentile(slices.Clone(xs), p); got[i] != want {
+				t.Errorf("n=%d PercentilesF32 p=%v: got %v, want %v", n, p, got[i], want)
+			}
+		}
 	}
 }
