@@ -6,7 +6,8 @@
 GO        ?= go
 BIN       := bin/benchlens
 DEMO_DB   := .benchlens/demo.db
-DEB_PKGS  := gcc pkg-config libgl1-mesa-dev xorg-dev
+# fonts-wqy-microhei: a CJK font with Latin letters, so charts in Chinese draw their labels.
+DEB_PKGS  := gcc pkg-config libgl1-mesa-dev xorg-dev fonts-wqy-microhei
 # fyne package, from the fyne.io/tools module (go run fetches it through the module proxy once).
 FYNE      := $(GO) run fyne.io/tools/cmd/fyne@v1.7.4
 # The build date, and the commit for trees the go tool cannot stamp (a git worktree).
@@ -58,7 +59,7 @@ bench: deps
 
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./importers/jsonx/
-	$(GO) test -run '^$$' -fuzz FuzzParseFile -fuzztime 60s ./importers/
+	for t in FuzzParseFile FuzzReadArchive FuzzReadFSArchive FuzzParseManifest; do $(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime 60s ./importers/ || exit 1; done
 	for p in serverlog utilisation trace; do $(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./importers/$$p/; done
 
 # package builds dist/benchlens.tar.xz with fyne package: the binary, a .desktop entry, the
