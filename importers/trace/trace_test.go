@@ -364,7 +364,7 @@ func seeds() [][]byte {
 		fixtures + "ascend_kernel_details_910_hccl.EXCERPT.csv", fixtures + "ascend_cluster_step_trace_time.csv",
 		"testdata/ascend_trace_view.json", "testdata/ascend_op_statistic.csv", "testdata/ascend_step_trace_time.csv"} {
 		if b, err := os.ReadFile(f); err == nil {
-			out = append(out, b)
+			out = append(out, fuzzSeed(b))
 		}
 	}
 	return out
