@@ -200,6 +200,9 @@ func (v *compareView) schedule() {
 		var reads map[string]chart.SeriesAt
 		err := firstErr(errB, errC)
 		if err == nil {
+			err = library.DistinctArms(b, c)
+		}
+		if err == nil {
 			rec = compare.Compare(b, c, settings)
 			plots, reads, err = chart.ForComparisonWith(b, c, rec, opt)
 		}

@@ -39,11 +39,21 @@ func LoadArm(st *store.Store, sel string) (compare.Arm, error) {
 	if err := errors.Join(errs...); err != nil {
 		return compare.Arm{Label: sel}, err
 	}
-	label := sel
-	if isIDList(sel) && len(runs) > 0 {
-		label = runs[0].Run.Label
+	return compare.NewArm(armLabel(sel, runs), runs), nil
+}
+
+// armLabel names an arm: by its selector, or for a list of run ids by the label they all share
+// (the ids themselves when their labels differ).
+func armLabel(sel string, runs []compare.RunData) string {
+	if !isIDList(sel) || len(runs) == 0 {
+		return sel
 	}
-	return compare.NewArm(label, runs), nil
+	for _, r := range runs {
+		if r.Run.Label != runs[0].Run.Label {
+			return sel
+		}
+	}
+	return runs[0].Run.Label
 }
 
 // LoadRun loads one run with its samples and the evidence of its files.

@@ -17,6 +17,9 @@ func Compare(st *store.Store, baseline, candidate string, set compare.Settings) 
 	if err != nil {
 		return compare.Record{}, err
 	}
+	if err := DistinctArms(base, cand); err != nil {
+		return compare.Record{}, err
+	}
 	return compare.Compare(base, cand, set), nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"text/tabwriter"
 
@@ -39,6 +40,10 @@ func (c *cli) compareCmd(args []string) int {
 			return c.fail(err)
 		}
 		rec, err := library.Compare(st, *base, *cand, set)
+		if errors.Is(err, library.ErrUsage) {
+			fmt.Fprintf(c.stderr, "benchlens: compare: %v\n", err)
+			return exitUsage
+		}
 		if err != nil {
 			return c.fail(err)
 		}
