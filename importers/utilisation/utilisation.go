@@ -187,7 +187,10 @@ func detect(data []byte) string {
 		lower := strings.ToLower(t)
 		switch {
 		case strings.Contains(t, "nvidia-smi") && strings.Contains(t, "--query-gpu="):
-			return ToolQuery // the command line echoed above a noheader file
+			if queryRowsFollow(ls[i+1 : min(len(ls), headLines)]) {
+				return ToolQuery // the command line echoed above a noheader file
+			}
+			// A command quoted in prose (a README) is not a trace.
 		case t[0] == '#':
 			if _, ok := dmonHeader(t); ok {
 				return ToolDmon
@@ -209,4 +212,26 @@ func detect(data []byte) string {
 		}
 	}
 	return ""
+}
+
+// queryRowsFollow tells whether the first line with text after an echoed --query-gpu command is
+// a query header or a row of values, as nvidia-smi writes below it.
+func queryRowsFollow(ls []string) bool {
+	for _, l := range ls {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if isQueryHeader(t) || isQueryRow(t) {
+			return true
+		}
+		f := strings.Split(t, ",")
+		for _, c := range f {
+			if _, ok := value(c); !ok {
+				return false
+			}
+		}
+		return len(f) >= 2
+	}
+	return false
 }
