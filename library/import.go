@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"benchlens/analysis/stats"
 	"benchlens/importers"
@@ -262,7 +263,7 @@ func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, p
 		run.Role = opt.Role
 	}
 	if run.Label == "" {
-		run.Label = path.Base(filepath.ToSlash(filepath.Clean(bundle)))
+		run.Label = bundleName(bundle)
 	}
 	if run.Role == "" {
 		run.Role = "other"
@@ -288,6 +289,20 @@ func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, p
 	}
 	return st.AddRun(store.NewRun{Run: run, Fingerprint: Fingerprint(run, it.Result.SHA256, it.Index), Index: it.Index, Files: files,
 		Ready: func() { <-recomputed }})
+}
+
+// bundleName is the label a bundle gives its runs when it names none: its folder's name, or an
+// archive's or a single result file's without the extension, so that the three agree.
+func bundleName(bundle string) string {
+	name := path.Base(filepath.ToSlash(filepath.Clean(bundle)))
+	lower := strings.ToLower(name)
+	for _, ext := range []string{".tar.gz", ".tgz", ".zip", ".tar", ".gz", ".jsonl", ".json"} {
+		if strings.HasSuffix(lower, ext) && len(name) > len(ext) {
+			name = name[:len(name)-len(ext)]
+			lower = lower[:len(lower)-len(ext)]
+		}
+	}
+	return name
 }
 
 // appendOnce adds err unless an error with the same text is there already.
