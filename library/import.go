@@ -46,6 +46,9 @@ type Report struct {
 	Added    []int64 // ids of new runs
 	Existing []int64 // runs already in the library (same content)
 	Errors   []error
+	// Already says, one line per bundle, which runs were in the library already and, when
+	// this import asked for another label or role than they have, that it was not applied.
+	Already []string
 	// Skipped names each input left out or kept unread on purpose (a link, a pipe, a file of
 	// no known format), with what was done with it and why: one line each, not a refusal.
 	Skipped []error
@@ -107,6 +110,7 @@ func (r *Report) add(o Report) {
 	r.Added = append(r.Added, o.Added...)
 	r.Existing = append(r.Existing, o.Existing...)
 	r.Errors = append(r.Errors, o.Errors...)
+	r.Already = append(r.Already, o.Already...)
 	r.Skipped = append(r.Skipped, o.Skipped...)
 }
 
@@ -154,14 +158,17 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 			f.Data = nil
 		}
 	}
+	var kept []alreadyStored
 	for i, it := range items {
 		if stopped(opt.Stop) {
 			break
 		}
+		asked := it.Run.Label != "" || opt.Label != "" || it.Run.Role != "" || opt.Role != ""
 		id, err := storeItem(st, it, bundle, opt, prep)
 		switch {
 		case errors.Is(err, store.ErrExists):
 			rep.Existing = append(rep.Existing, id)
+			kept = append(kept, alreadyStored{id, asked, it.Run.Label, it.Run.Role})
 		case err != nil:
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: not stored: %w", it.Result.Name, it.Index+1, err))
 		default:
@@ -170,6 +177,9 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		if opt.Progress != nil {
 			opt.Progress(i+1, len(items), it.Result.Name)
 		}
+	}
+	if len(kept) > 0 {
+		rep.Already = append(rep.Already, alreadyLine(st, bundle, kept))
 	}
 	rep.Errors = append(rep.Errors, storeEvidence(st, evidence, fileID)...)
 	// Files no run took go, with this import's claims (never a file another import claims).

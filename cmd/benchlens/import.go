@@ -36,6 +36,9 @@ func (c *cli) report(rep library.Report) int {
 	for _, err := range rep.Skipped {
 		fmt.Fprintf(c.stderr, "skipped: %s\n", textsafe.Quote(err.Error()))
 	}
+	for _, line := range rep.Already {
+		fmt.Fprintf(c.stderr, "already: %s\n", textsafe.Quote(line))
+	}
 	fmt.Fprintf(c.stdout, "imported %d runs", len(rep.Added))
 	if len(rep.Existing) > 0 {
 		fmt.Fprintf(c.stdout, ", %d already in the library", len(rep.Existing))

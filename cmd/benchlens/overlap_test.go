@@ -27,3 +27,25 @@ func TestCompareAcceptsOverlappingArms(t *testing.T) {
 		t.Errorf("distinct arms: exit %d %s", code, stderr)
 	}
 }
+
+// TestReimportKeepsTheOldLabelSilently: importing again with --label b kept label a without a
+// word, and "1 already in the library" named no run.
+func TestReimportKeepsTheOldLabelSilently(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	file := filepath.Join(fixtures, "07_result-short-rate1.json")
+	if _, stderr, code := bl(t, "--db", db, "import", "--label", "a", file); code != 0 {
+		t.Fatalf("import: exit %d %s", code, stderr)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--label", "b"}, "run(s) 1 already in the library, stored as a/other, not b/other: a re-import keeps them so; relabel them in the app (Library, Relabel)\n"},
+		{[]string{"--label", "a"}, "run(s) 1 already in the library\n"},
+	} {
+		out, stderr, code := bl(t, append(append([]string{"--db", db, "import"}, tt.args...), file)...)
+		if code != 0 || out != "imported 0 runs, 1 already in the library\n" || !strings.HasPrefix(stderr, "already: ") || !strings.HasSuffix(stderr, tt.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", tt.args, code, out, stderr, tt.want)
+		}
+	}
+}

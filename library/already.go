@@ -1,0 +1,40 @@
+package library
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"benchlens/store"
+)
+
+// alreadyStored is a run an import found in the library, with the label and role the import
+// asked for (asked: by --label, --role or the bundle's manifest).
+type alreadyStored struct {
+	id          int64
+	asked       bool
+	label, role string
+}
+
+// alreadyLine names the runs of a bundle that were in the library already and, when the
+// import asked for another label or role than they are stored with, says it was not applied:
+// a re-import never moves runs; relabelling does.
+func alreadyLine(st *store.Store, bundle string, runs []alreadyStored) string {
+	ids := make([]string, len(runs))
+	var differ []string
+	for i, r := range runs {
+		ids[i] = fmt.Sprint(r.id)
+		stored, err := st.Run(r.id)
+		if err != nil || !r.asked || (stored.Label == r.label && stored.Role == r.role) {
+			continue
+		}
+		if d := fmt.Sprintf("stored as %s/%s, not %s/%s", stored.Label, stored.Role, r.label, r.role); !slices.Contains(differ, d) {
+			differ = append(differ, d)
+		}
+	}
+	line := fmt.Sprintf("%s: run(s) %s already in the library", bundle, strings.Join(ids, ", "))
+	if len(differ) > 0 {
+		line += fmt.Sprintf(", %s: a re-import keeps them so; relabel them in the app (Library, Relabel)", strings.Join(differ, "; "))
+	}
+	return line
+}
