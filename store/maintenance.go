@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -180,8 +179,34 @@ func (r CheckReport) String() string {
 	if r.OK() {
 		return "ok"
 	}
-	b, _ := json.MarshalIndent(r, "", "  ")
-	return string(b)
+	// One line per kind of problem, with its count and the first ids or rows.
+	some := func(items []string) string {
+		const shown = 10
+		if len(items) > shown {
+			return strings.Join(items[:shown], "; ") + fmt.Sprintf("; … %d more", len(items)-shown)
+		}
+		return strings.Join(items, "; ")
+	}
+	ids := func(list []int64) []string {
+		out := make([]string, len(list))
+		for i, id := range list {
+			out[i] = "id " + strconv.FormatInt(id, 10)
+		}
+		return out
+	}
+	var lines []string
+	add := func(what string, items []string, after string) {
+		if len(items) > 0 {
+			lines = append(lines, fmt.Sprintf("%s: %d (%s)%s", what, len(items), some(items), after))
+		}
+	}
+	add("integrity check problems", r.Integrity, "")
+	add("rows pointing at nothing", r.ForeignKeys, "")
+	add("orphan files, no run refers to them", ids(r.OrphanFiles), ": run benchlens check --repair to remove them")
+	add("files missing bytes", r.MissingBytes, ": import them again to restore the bytes")
+	add("runs without their result file", ids(r.RunsNoResult), "")
+	add("saved comparisons with missing runs", r.BadSaved, "")
+	return strings.Join(lines, "\n")
 }
 
 // livePIDs lists, for an IN clause, the processes holding claims that are still running.

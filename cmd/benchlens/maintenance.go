@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"benchlens/store"
 )
@@ -73,8 +74,10 @@ func (c *cli) checkCmd(args []string) int {
 		}
 		if *asJSON {
 			c.writeJSON(rep)
+		} else if rep.OK() {
+			fmt.Fprintf(c.stdout, "%s: ok\n", store.Redacted(st.Path()))
 		} else {
-			fmt.Fprintf(c.stdout, "%s: %s\n", store.Redacted(st.Path()), rep)
+			fmt.Fprintf(c.stdout, "%s:\n  %s\n", store.Redacted(st.Path()), strings.ReplaceAll(rep.String(), "\n", "\n  "))
 		}
 		if !rep.OK() {
 			return exitRejected
