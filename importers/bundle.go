@@ -303,12 +303,13 @@ func (r *reader) openArchive(name, kind string, src io.ReaderAt, size int64, par
 	case "tar":
 		r.openTar(name, tar.NewReader(stream), m, depth)
 	case "tar.gz", "gz":
-		gz, err := gzip.NewReader(stream)
+		zr, err := gzip.NewReader(stream)
 		if err != nil {
 			r.fail(name, fmt.Errorf("not a readable gzip file: %v", err))
 			return
 		}
-		defer gz.Close()
+		defer zr.Close()
+		gz := truncationSaid{zr}
 		if kind == "gz" {
 			// A gzipped file keeps its name: it is read as what it holds.
 			if err := r.extract(name, gz, m, depth); err != nil {
@@ -318,6 +319,20 @@ func (r *reader) openArchive(name, kind string, src io.ReaderAt, size int64, par
 		}
 		r.openTar(name, tar.NewReader(gz), m, depth)
 	}
+}
+
+// errTruncatedGzip replaces gzip's bare "unexpected EOF", which names no cause.
+var errTruncatedGzip = errors.New("truncated gzip: the data ends inside the compressed stream")
+
+// truncationSaid reads a gzip stream, saying a cut-off one is a truncated gzip.
+type truncationSaid struct{ *gzip.Reader }
+
+func (t truncationSaid) Read(p []byte) (int, error) {
+	n, err := t.Reader.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errTruncatedGzip
+	}
+	return n, err
 }
 
 func (r *reader) openZip(name string, src io.ReaderAt, size int64, m *meter, depth int) {
