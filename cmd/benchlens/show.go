@@ -2,6 +2,7 @@ package main
 
 import (
 	"benchlens/internal/textsafe"
+	"cmp"
 	"fmt"
 	"io"
 	"sort"
@@ -124,7 +125,7 @@ func writeDetail(w io.Writer, d runDetail) {
 	line("tool", strings.TrimSpace(d.Tool+" "+d.ToolVersion))
 	line("format era", string(d.Era))
 	line("identified by", d.IdentifiedBy)
-	line("model", q(d.Model))
+	line("model", cmp.Or(q(d.Model), "-")) // always shown: a run without a model says so
 	line("date", d.Date)
 	line("bundle", q(d.Bundle))
 	line("requests", fmt.Sprintf("%s ok of %s, not ok: %s; %d per-request records, %d gaps",
