@@ -1,5 +1,11 @@
 package model
 
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
 // Metric names, normalised across tools. Times are milliseconds in summaries.
 const (
 	TTFT = "ttft" // time to first token: prefill plus the first decode step
@@ -99,7 +105,11 @@ type Request struct {
 func (r *Request) OK() bool { return r.Error == "" }
 
 // SetStat records one statistic of a metric in the tool's own summary.
+// A NaN (numpy's value for a statistic of no samples) stays unknown, and a warning names it.
 func (r *Run) SetStat(metric, stat string, ms float64) {
+	if math.IsNaN(ms) {
+		r.noteNaN(metric + " " + stat)
+	}
 	if r.Summary == nil {
 		r.Summary = map[string]Stats{}
 	}
@@ -107,6 +117,23 @@ func (r *Run) SetStat(metric, stat string, ms float64) {
 		r.Summary[metric] = Stats{}
 	}
 	r.Summary[metric][stat] = Num(ms)
+}
+
+// nanWarning starts the one warning that lists the tool's NaN statistics.
+const nanWarning = "the tool wrote NaN for "
+
+// noteNaN adds name to the run's warning of NaN statistics, in sorted order.
+func (r *Run) noteNaN(name string) {
+	const tail = ": left unknown"
+	for i, w := range r.Warnings {
+		if list, ok := strings.CutPrefix(w, nanWarning); ok {
+			names := append(strings.Split(strings.TrimSuffix(list, tail), ", "), name)
+			slices.Sort(names)
+			r.Warnings[i] = nanWarning + strings.Join(names, ", ") + tail
+			return
+		}
+	}
+	r.Warnings = append(r.Warnings, nanWarning+name+tail)
 }
 
 // NewRun returns a run with every optional number unknown.
