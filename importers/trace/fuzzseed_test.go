@@ -9,11 +9,11 @@ import (
 )
 
 // seedEvents is how many elements of each array a fuzz seed keeps.
-const seedEvents = 6
+const seedEvents = 2
 
 // maxSeedBytes bounds a fuzz seed: the fuzzer minimises every new interesting input it derives
 // from a seed, and minimising tens of kilobytes takes its whole minute each time.
-const maxSeedBytes = 4 << 10
+const maxSeedBytes = 2 << 10
 
 // fuzzSeed cuts a real trace down to a few events of the same shape: the first lines of a CSV,
 // the first elements of each top-level JSON array (the trace's own, or traceEvents and
