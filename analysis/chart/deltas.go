@@ -212,6 +212,15 @@ var bucketStages = []struct{ key, tick string }{
 	{model.TTFT, "TTFT"}, {model.TPOT, "TPOT"}, {model.ITL, "ITL"},
 }
 
+// deltaIn is deltaOf for a stage of a delta table; a stage the table lacks is unknown.
+func deltaIn(x float64, deltas map[string]compare.StageDelta, stage string) Delta {
+	sd, ok := deltas[stage]
+	if !ok {
+		sd = compare.StageDelta{Delta: model.Unknown, CILow: model.Unknown, CIHigh: model.Unknown}
+	}
+	return deltaOf(x, sd)
+}
+
 func deltaOf(x float64, s compare.StageDelta) Delta {
 	return Delta{
 		X: x, Value: s.Delta.F(), Low: s.CILow.F(), High: s.CIHigh.F(),
@@ -299,11 +308,7 @@ func BucketDeltas(title string, rec compare.Record) (*plot.Plot, error) {
 	for g, row := range rows {
 		for k, s := range bucketStages {
 			x := float64(g) + float64(k-1)*step
-			sd, ok := row.Stages[s.key]
-			if !ok {
-				sd = compare.StageDelta{Delta: model.Unknown, CILow: model.Unknown, CIHigh: model.Unknown}
-			}
-			items = append(items, deltaOf(x, sd))
+			items = append(items, deltaIn(x, row.Stages, s.key))
 			// Every label has two lines, so the stage names line up.
 			label := s.tick + "\n "
 			if k == 1 {

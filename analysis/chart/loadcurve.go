@@ -205,11 +205,7 @@ func LoadDeltas(title string, rec compare.Record) (*plot.Plot, error) {
 	for g, lp := range rec.LoadPoints {
 		for k, s := range loadDeltaStages {
 			x := float64(g) + (float64(k)-1.5)*step
-			sd, ok := lp.Deltas[s.key]
-			if !ok {
-				sd = compare.StageDelta{Delta: model.Unknown, CILow: model.Unknown, CIHigh: model.Unknown}
-			}
-			items = append(items, deltaOf(x, sd))
+			items = append(items, deltaIn(x, lp.Deltas, s.key))
 			label := s.tick + "\n "
 			if k == 1 {
 				label = s.tick + "\n" + cmp.Or(shortPoint(lp.LoadPoint), lp.Label) + " " + string(lp.Status)
