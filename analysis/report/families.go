@@ -24,23 +24,16 @@ var familyCols = []column{
 	{"targeted", kText, 10},
 }
 
-// familySpan is where one comparison's rows sit in the sheet (1-based, header in row 1).
-type familySpan struct {
-	entry       int // index in the entries
-	id          int64
-	first, last int
-}
-
 // familiesTable lays out the family rows of every entry that has them.
-func familiesTable(entries []Entry) (*table, []familySpan) {
+func familiesTable(entries []Entry) (*table, []rowSpan) {
 	t := &table{sheet: SheetFamilies, file: "families.csv", cols: familyCols}
-	var spans []familySpan
+	var spans []rowSpan
 	for i, e := range entries {
 		f := e.Record.Families
 		if f == nil || len(f.Rows) == 0 {
 			continue
 		}
-		sp := familySpan{entry: i, id: e.ID, first: len(t.rows) + 2}
+		sp := rowSpan{index: i, entry: e, first: len(t.rows) + 2}
 		for _, r := range f.Rows {
 			targeted := ""
 			if f.Targeted != nil && f.Targeted.Family == r.Family {
@@ -76,13 +69,13 @@ func writeFamilies(f *excelize.File, st *styles, entries []Entry, nCharts int) e
 		return err
 	}
 	for _, sp := range spans {
-		if sp.entry >= nCharts {
+		if sp.index >= nCharts {
 			break
 		}
 		ch := &excelize.Chart{
 			Type:      excelize.BarStacked,
 			Dimension: excelize.ChartDimension{Width: 520, Height: 260},
-			Title:     chartTitle(fmt.Sprintf("comparison %d: device time by family (us)", sp.id)),
+			Title:     chartTitle(fmt.Sprintf("comparison %d: device time by family (us)", sp.entry.ID)),
 			Legend:    excelize.ChartLegend{Position: "right"},
 			XAxis:     excelize.ChartAxis{ReverseOrder: true},
 			YAxis:     excelize.ChartAxis{MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: "#,##0"}},
@@ -94,7 +87,7 @@ func writeFamilies(f *excelize.File, st *styles, entries []Entry, nCharts int) e
 				Values:     fmt.Sprintf("'%s'!$D$%d:$E$%d", SheetFamilies, row, row),
 			})
 		}
-		cell, _ := excelize.CoordinatesToCellName(17, 2+sp.entry*chartBlockRows) // right of the first row of charts
+		cell, _ := excelize.CoordinatesToCellName(17, 2+sp.index*chartBlockRows) // right of the first row of charts
 		if err := f.AddChart(SheetCharts, cell, ch); err != nil {
 			return err
 		}

@@ -44,21 +44,22 @@ func hasLoadPoints(entries []Entry) bool {
 	return false
 }
 
-// lpSpan is the rows one comparison's points take on the sheet.
-type lpSpan struct {
+// rowSpan is where one comparison's rows sit on a sheet (1-based, header in row 1).
+type rowSpan struct {
+	index       int // the comparison's place among the entries
 	entry       Entry
 	first, last int
 }
 
 // loadPointsTable is one row per matched point of every comparison, numbers as numbers.
-func loadPointsTable(entries []Entry) (*table, []lpSpan) {
+func loadPointsTable(entries []Entry) (*table, []rowSpan) {
 	t := &table{sheet: SheetLoadPoints, file: "load_points.csv", cols: loadPointCols}
-	var spans []lpSpan
-	for _, e := range entries {
+	var spans []rowSpan
+	for i, e := range entries {
 		if len(e.Record.LoadPoints) == 0 {
 			continue
 		}
-		sp := lpSpan{entry: e, first: len(t.rows) + 2}
+		sp := rowSpan{index: i, entry: e, first: len(t.rows) + 2}
 		for _, p := range e.Record.LoadPoints {
 			b, c := p.Curve.Baseline, p.Curve.Candidate
 			codes := make([]string, len(p.Causes))
@@ -127,7 +128,7 @@ func writeCellTable(f *excelize.File, st *styles, t *table) error {
 
 // loadPointCharts draws, under the table, per comparison: output tok/s against TTFT p50 and
 // against TPOT p50, one line with a marker per point for each arm.
-func loadPointCharts(f *excelize.File, st *styles, spans []lpSpan, tableRows int) error {
+func loadPointCharts(f *excelize.File, st *styles, spans []rowSpan, tableRows int) error {
 	const blockRows = 17
 	for i, sp := range spans {
 		top := tableRows + 3 + i*blockRows
@@ -156,7 +157,7 @@ func loadPointCharts(f *excelize.File, st *styles, spans []lpSpan, tableRows int
 }
 
 // curveChart is one latency against output throughput for both arms, as scatter lines.
-func curveChart(f *excelize.File, cell, metric string, sp lpSpan, baseCol, candCol int) error {
+func curveChart(f *excelize.File, cell, metric string, sp rowSpan, baseCol, candCol int) error {
 	ch := &excelize.Chart{
 		Type:      excelize.Scatter,
 		Dimension: excelize.ChartDimension{Width: 480, Height: 300},
