@@ -2,6 +2,7 @@ package importers
 
 import (
 	"benchlens/importers/position"
+	"benchlens/importers/result"
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
@@ -28,16 +29,16 @@ func Assemble(entries []Entry) ([]Item, []error) {
 	var errs []error
 	type parsed struct {
 		file     *model.SourceFile
-		p        Parsed
+		p        result.Parsed
 		reported bool // a line of the report names it already
 	}
 	files := make([]parsed, 0, len(entries))
 	manifests := map[string]model.Manifest{}
 	for _, e := range entries {
 		sf := NewSourceFile(e.Path, e.Data)
-		var p Parsed
+		var p result.Parsed
 		err := Guard(e.Path, func() (err error) {
-			p, err = ParseFileDropping(e.Path, e.Data, e.Drop)
+			p, err = result.ParseFileDropping(e.Path, e.Data, e.Drop)
 			return err
 		})
 		if err != nil {
@@ -108,9 +109,7 @@ func Assemble(entries []Entry) ([]Item, []error) {
 	for _, it := range items {
 		it.Run.Manifest = manifestFor(path.Dir(it.Result.Name), manifests)
 		applyManifest(it.Run)
-		markSample(it.Run)
-		dropNoSuccessLatencies(it.Run)
-		flagImplausible(it.Run)
+		result.Settle(it.Run)
 		out = append(out, *it)
 	}
 	return out, errs
@@ -167,7 +166,7 @@ func summaryTwin(items []*Item, csv *Item) *Item {
 	return nil
 }
 
-func pairPart(items []*Item, file *model.SourceFile, part *Part) *Item {
+func pairPart(items []*Item, file *model.SourceFile, part *result.Part) *Item {
 	dir := path.Dir(file.Name)
 	var same []*Item
 	for _, it := range items {
@@ -186,7 +185,7 @@ func pairPart(items []*Item, file *model.SourceFile, part *Part) *Item {
 	return nil
 }
 
-func mergePart(run *model.Run, part *Part) {
+func mergePart(run *model.Run, part *result.Part) {
 	run.Requests = part.Requests
 	if part.Warmup > 0 {
 		w := &model.Warmup{Requests: part.Warmup, InFile: true, Setting: "records marked as warm-up by the tool (" + part.Tool + ")"}

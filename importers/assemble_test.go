@@ -10,7 +10,7 @@ import (
 
 // A genai-perf artifact folder (summary JSON, summary CSV, raw per-request export) is one run.
 func TestGenAIPerfArtifactFolderIsOneRun(t *testing.T) {
-	entries, errs := ReadBundle("testdata/genaiperf", DefaultLimits)
+	entries, errs := ReadBundle("result/testdata/genaiperf", DefaultLimits)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -54,7 +54,7 @@ func TestAIPerfRecordsJoinTheSummary(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	recs, errs := ReadBundle("testdata/aiperf-records/profile_export.jsonl", DefaultLimits)
+	recs, errs := ReadBundle("result/testdata/aiperf-records/profile_export.jsonl", DefaultLimits)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -74,5 +74,25 @@ func TestAIPerfRecordsJoinTheSummary(t *testing.T) {
 	}
 	if reqs[2].OK() || reqs[2].Error != "RequestCancellationError: Request was cancelled after 0.000 seconds: code 499" || reqs[2].InputLen != 550 {
 		t.Errorf("failed record: %+v", reqs[2])
+	}
+}
+
+// A vllm bench sweep folder: run=N.json files and a summary.json array of the same runs.
+func TestSweepFolder(t *testing.T) {
+	entries, errs := ReadBundle("result/testdata/vllm-sweep", DefaultLimits)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	items, errs := Assemble(entries)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if len(items) != 4 { // two run files, and the same two runs again in summary.json
+		t.Fatalf("%d runs read, want 4", len(items))
+	}
+	for _, it := range items {
+		if it.Run.Extra["run_number"] == nil || it.Run.Extra["max_num_seqs"] == nil {
+			t.Errorf("%s: swept parameters not kept: %v", it.Result.Name, it.Run.Extra)
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"benchlens/importers/position"
+	"benchlens/internal/textsafe"
 )
 
 // Entry is one file of a bundle. Archives are never unpacked beside the bundle: a small member
@@ -134,9 +135,9 @@ func (r *reader) skipLink(dir, p string) {
 	case err != nil:
 		r.skip(p, fmt.Sprintf("symbolic link that does not resolve (%v); not followed", errors.Unwrap(err)))
 	case !within(filepath.ToSlash(mustAbs(target)), filepath.ToSlash(mustAbs(dir))):
-		r.skip(p, "symbolic link to "+quoteName(target)+", outside the folder; not followed")
+		r.skip(p, "symbolic link to "+textsafe.Quote(target)+", outside the folder; not followed")
 	default:
-		r.skip(p, "symbolic link to "+quoteName(target)+"; not followed (the folder's own copy is read)")
+		r.skip(p, "symbolic link to "+textsafe.Quote(target)+"; not followed (the folder's own copy is read)")
 	}
 }
 

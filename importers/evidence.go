@@ -3,6 +3,7 @@ package importers
 import (
 	"fmt"
 
+	"benchlens/importers/position"
 	"benchlens/importers/serverlog"
 	"benchlens/importers/trace"
 	"benchlens/importers/utilisation"
@@ -17,19 +18,19 @@ func ReadEvidence(f *model.SourceFile, lim Limits) (*model.Evidence, error) {
 	case model.KindLog:
 		l, err := serverlog.Parse(f.Name, f.Data)
 		if err != nil {
-			return nil, fileError(f.Name, err)
+			return nil, position.InFile(f.Name, err)
 		}
 		ev.Log, ev.Format = l, l.Engine+" server log"
 	case model.KindUtilisation:
 		u, warnings, err := utilisation.Parse(f.Name, f.Data)
 		if err != nil {
-			return nil, fileError(f.Name, err)
+			return nil, position.InFile(f.Name, err)
 		}
 		ev.Utilisation, ev.Format, ev.Warnings = u, u.Tool, warnings
 	case model.KindTrace:
 		t, err := trace.Parse(f.Name, f.Data, lim.MaxBytes)
 		if err != nil {
-			return nil, fileError(f.Name, err)
+			return nil, position.InFile(f.Name, err)
 		}
 		ev.Trace, ev.Format = t, t.Source
 	default:

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"benchlens/importers/result"
 	"benchlens/model"
 )
 
@@ -24,7 +25,7 @@ func TestEvidenceSniffedAsItsKind(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := ParseFile(filepath.Base(tt.file), data)
+		p, err := result.ParseFile(filepath.Base(tt.file), data)
 		if err != nil || p.Kind != tt.kind {
 			t.Errorf("%s: kind %q, error %v; want %q", tt.file, p.Kind, err, tt.kind)
 		}

@@ -7,7 +7,7 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"benchlens/analysis/stats"
-	"benchlens/importers"
+	"benchlens/importers/result"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -364,7 +364,7 @@ func TestDemoLoadsEveryArm(t *testing.T) {
 // A sweep's summary.json repeats its run=N.json files: each run is stored once.
 func TestSweepRunsStoredOnce(t *testing.T) {
 	st := openStore(t)
-	rep := Import(st, []string{"../importers/testdata/vllm-sweep"}, Options{})
+	rep := Import(st, []string{"../importers/result/testdata/vllm-sweep"}, Options{})
 	if len(rep.Errors) > 0 || len(rep.Added) != 2 || len(rep.Existing) != 2 {
 		t.Errorf("added %d, existing %d, errors %v", len(rep.Added), len(rep.Existing), rep.Errors)
 	}
@@ -474,7 +474,7 @@ func TestLargeFileIsMappedAndImportsTheSame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := importers.ParseFile("big.json", data)
+	p, err := result.ParseFile("big.json", data)
 	if err != nil {
 		t.Fatal(err)
 	}

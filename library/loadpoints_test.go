@@ -87,7 +87,7 @@ func TestVLLMSweepPairMatchesPoints(t *testing.T) {
 // never one pooled condition.
 func TestGuideLLMBenchmarksAreLoadPoints(t *testing.T) {
 	st := openStore(t)
-	rep := Import(st, []string{"../importers/testdata/guidellm/benchmarks.json"}, Options{Label: "g"})
+	rep := Import(st, []string{"../importers/result/testdata/guidellm/benchmarks.json"}, Options{Label: "g"})
 	if len(rep.Errors) > 0 || len(rep.Added) != 2 {
 		t.Fatalf("import: %d runs, %v", len(rep.Added), rep.Errors)
 	}
@@ -109,7 +109,7 @@ func TestGuideLLMBenchmarksAreLoadPoints(t *testing.T) {
 // concurrency takes it from the folder.
 func TestAIPerfConcurrencyFolders(t *testing.T) {
 	st := openStore(t)
-	rep := Import(st, []string{"../importers/testdata/aiperf-sweep"}, Options{})
+	rep := Import(st, []string{"../importers/result/testdata/aiperf-sweep"}, Options{})
 	if len(rep.Errors) > 0 || len(rep.Added) != 4 {
 		t.Fatalf("import: %d runs, %v", len(rep.Added), rep.Errors)
 	}

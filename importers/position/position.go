@@ -4,6 +4,7 @@
 package position
 
 import (
+	"errors"
 	"fmt"
 
 	"benchlens/internal/textsafe"
@@ -35,3 +36,16 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// InFile makes err an *Error naming file. An error that already carries a position keeps it
+// (jsonx's lacks only the file); anything else gets the file alone.
+func InFile(file string, err error) error {
+	var pe *Error
+	if !errors.As(err, &pe) {
+		return &Error{File: file, Offset: -1, Err: err}
+	}
+	if pe.File != "" {
+		return pe
+	}
+	return &Error{File: file, Line: pe.Line, Offset: pe.Offset, Err: pe.Err}
+}

@@ -1,4 +1,4 @@
-package importers
+package result
 
 import (
 	"math"
@@ -116,26 +116,6 @@ func TestSeveralRunsPerFile(t *testing.T) {
 		p, err := ParseFile(name+".json", []byte(content))
 		if err != nil || len(p.Runs) != 3 || p.Runs[2].Date != "2025-03-03T10:10:10" {
 			t.Errorf("%s: %d runs, %v", name, len(p.Runs), err)
-		}
-	}
-}
-
-// A vllm bench sweep folder: run=N.json files and a summary.json array of the same runs.
-func TestSweepFolder(t *testing.T) {
-	entries, errs := ReadBundle("testdata/vllm-sweep", DefaultLimits)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	items, errs := Assemble(entries)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	if len(items) != 4 { // two run files, and the same two runs again in summary.json
-		t.Fatalf("%d runs read, want 4", len(items))
-	}
-	for _, it := range items {
-		if it.Run.Extra["run_number"] == nil || it.Run.Extra["max_num_seqs"] == nil {
-			t.Errorf("%s: swept parameters not kept: %v", it.Result.Name, it.Run.Extra)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package importers
+package result
 
 import (
 	"bytes"
@@ -46,7 +46,7 @@ func parseCSV(name string, data []byte) (Parsed, bool, error) {
 			if errors.As(err, &pe) {
 				return Parsed{Kind: model.KindResult}, true, &position.Error{File: name, Line: pe.Line + lead, Offset: -1, Err: pe.Err}
 			}
-			return Parsed{Kind: model.KindResult}, true, fileError(name, err)
+			return Parsed{Kind: model.KindResult}, true, position.InFile(name, err)
 		}
 		line, _ := r.FieldPos(0)
 		line += lead

@@ -1,4 +1,4 @@
-package importers
+package position_test
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 	"benchlens/importers/serverlog"
 )
 
-// fileError names the file exactly once and keeps a position the parser found.
+// InFile names the file exactly once and keeps a position the parser found.
 func TestFileErrorNamesTheFileOnce(t *testing.T) {
 	_, jsonErr := jsonx.NewDecoder([]byte("{\"a\": 1,\n \"b\": tru}")).Decode()
 	_, logErr := serverlog.Parse("s.log", []byte("INFO ok\nbad\x00\n"))
@@ -25,7 +25,7 @@ func TestFileErrorNamesTheFileOnce(t *testing.T) {
 		{"no position", errors.New("empty file"), "r.json: empty file"},
 	}
 	for _, tt := range tests {
-		err := fileError("r.json", tt.err)
+		err := position.InFile("r.json", tt.err)
 		var pe *position.Error
 		if !errors.As(err, &pe) || err.Error() != tt.want {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)

@@ -1,4 +1,4 @@
-package importers
+package result
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ import (
 // loadResultFixture reads a real file from the shared fixtures (formats/results.md samples).
 func loadResultFixture(t *testing.T, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "fixtures", "results", name))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "fixtures", "results", name))
 	if errors.Is(err, os.ErrNotExist) {
 		t.Skipf("shared fixture %s not present", name)
 	}

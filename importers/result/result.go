@@ -1,4 +1,4 @@
-package importers
+package result
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"benchlens/importers/serverlog"
 	"benchlens/importers/trace"
 	"benchlens/importers/utilisation"
+	"benchlens/internal/textsafe"
 	"benchlens/model"
 )
 
@@ -59,7 +60,7 @@ func ParseFileDropping(name string, data []byte, drop func(upTo int)) (Parsed, e
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(trimmed) == 0 {
 		if looksLikeResultName(name) {
-			return Parsed{Kind: model.KindOther}, fileError(name, errors.New("empty file"))
+			return Parsed{Kind: model.KindOther}, position.InFile(name, errors.New("empty file"))
 		}
 		return Parsed{Kind: model.KindOther}, nil
 	}
@@ -69,7 +70,7 @@ func ParseFileDropping(name string, data []byte, drop func(upTo int)) (Parsed, e
 	}
 	if p, ok, err := parseCSV(name, data); ok {
 		if err != nil {
-			return p, fileError(name, err)
+			return p, position.InFile(name, err)
 		}
 		return p, nil
 	}
@@ -84,14 +85,14 @@ func ParseFileDropping(name string, data []byte, drop func(upTo int)) (Parsed, e
 			// Named like JSON but is not: decoding reports the spot.
 			_, err := jsonx.NewDecoder(data).Decode()
 			if err != nil {
-				return Parsed{Kind: model.KindOther}, fileError(name, err)
+				return Parsed{Kind: model.KindOther}, position.InFile(name, err)
 			}
 		}
 		return Parsed{Kind: sniffText(name, trimmed)}, nil
 	}
 	p, err := parseJSON(name, data, drop)
 	if err != nil {
-		return p, fileError(name, err)
+		return p, position.InFile(name, err)
 	}
 	if p.Kind == model.KindOther {
 		// JSON that is no result may still be evidence: a vLLM log written as JSON lines,
@@ -155,7 +156,7 @@ func parseJSON(name string, data []byte, drop func(int)) (Parsed, error) {
 	}
 	if dec.Replaced > 0 {
 		w := fmt.Sprintf("%s%s from byte %d: %d strings had characters replaced; save it as UTF-8 (it may be Latin-1)",
-			model.EncodingPrefix, quoteName(name), dec.FirstReplaced, dec.Replaced)
+			model.EncodingPrefix, textsafe.Quote(name), dec.FirstReplaced, dec.Replaced)
 		for _, r := range p.Runs {
 			r.Warnings = append(r.Warnings, w)
 		}
