@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"benchlens/internal/textsafe"
 	"benchlens/store"
 )
 
@@ -14,11 +15,12 @@ type alreadyStored struct {
 	id          int64
 	asked       bool
 	label, role string
+	attached    []string // files beside it that the stored run lacked, linked to it now
 }
 
 // alreadyLine names the runs of a bundle that were in the library already and, when the
 // import asked for another label or role than they are stored with, says it was not applied:
-// a re-import never moves runs; relabelling does.
+// a re-import never moves runs; relabelling does. Files newly attached to them are named.
 func alreadyLine(st *store.Store, bundle string, runs []alreadyStored) string {
 	ids := make([]string, len(runs))
 	var differ []string
@@ -35,6 +37,15 @@ func alreadyLine(st *store.Store, bundle string, runs []alreadyStored) string {
 	line := fmt.Sprintf("%s: run(s) %s already in the library", bundle, strings.Join(ids, ", "))
 	if len(differ) > 0 {
 		line += fmt.Sprintf(", %s: a re-import keeps them so; relabel them in the app (Library, Relabel)", strings.Join(differ, "; "))
+	}
+	for _, r := range runs {
+		if len(r.attached) > 0 {
+			quoted := make([]string, len(r.attached))
+			for i, name := range r.attached {
+				quoted[i] = textsafe.Quote(name)
+			}
+			line += fmt.Sprintf("; newly attached to run %d: %s", r.id, strings.Join(quoted, ", "))
+		}
 	}
 	return line
 }

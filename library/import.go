@@ -168,7 +168,12 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		switch {
 		case errors.Is(err, store.ErrExists):
 			rep.Existing = append(rep.Existing, id)
-			kept = append(kept, alreadyStored{id, asked, it.Run.Label, it.Run.Role})
+			// A log or trace put beside a result imported before joins the stored run.
+			attached, err := st.AttachFiles(id, itemFiles(it, prep))
+			if err != nil {
+				rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: files beside it not attached: %w", it.Result.Name, id, err))
+			}
+			kept = append(kept, alreadyStored{id, asked, it.Run.Label, it.Run.Role, attached})
 		case err != nil:
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: not stored: %w", it.Result.Name, it.Index+1, err))
 		default:
@@ -286,6 +291,13 @@ func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, p
 		}
 		close(recomputed)
 	}()
+	return st.AddRun(store.NewRun{Run: run, Fingerprint: Fingerprint(run, it.Result.SHA256, it.Index), Index: it.Index,
+		Files: itemFiles(it, prep), Ready: func() { <-recomputed }})
+}
+
+// itemFiles lists an item's files with their roles, the result first, each with the hash it
+// was stored ahead under.
+func itemFiles(it importers.Item, prep func(string) prepared) []store.Attached {
 	attach := func(f *model.SourceFile, role string) store.Attached {
 		f.SHA256 = prep(f.Name).sha
 		return store.Attached{File: f, Role: role}
@@ -297,8 +309,7 @@ func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, p
 	for _, f := range it.Attachments {
 		files = append(files, attach(f, "attachment"))
 	}
-	return st.AddRun(store.NewRun{Run: run, Fingerprint: Fingerprint(run, it.Result.SHA256, it.Index), Index: it.Index, Files: files,
-		Ready: func() { <-recomputed }})
+	return files
 }
 
 // bundleName is the label a bundle gives its runs when it names none: its folder's name, or an

@@ -128,6 +128,41 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 	return runID, nil
 }
 
+// AttachFiles links to a stored run the attachments it lacks (a profiler trace or a log put
+// beside a result imported before), in one transaction, and returns their names. The run's
+// result and parts are its identity and are never changed here.
+func (s *Store) AttachFiles(runID int64, files []Attached) ([]string, error) {
+	if err := s.Writable(); err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	tx, err := s.begin()
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback() // no-op after Commit
+	var added []string
+	for _, f := range files {
+		if f.Role != "attachment" {
+			continue
+		}
+		id, err := putFile(tx, f.File, now)
+		if err != nil {
+			return nil, fmt.Errorf("storing %s: %w", f.File.Name, err)
+		}
+		res, err := tx.Exec(`INSERT INTO run_files (run_id, source_id, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, runID, id, f.Role)
+		if err != nil {
+			return nil, err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return nil, err
+		} else if n > 0 {
+			added = append(added, f.File.Name)
+		}
+	}
+	return added, tx.Commit()
+}
+
 // runWithFingerprint returns the id of the stored run with a fingerprint, or 0.
 func (s *Store) runWithFingerprint(fingerprint string) (int64, error) {
 	var id int64

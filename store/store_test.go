@@ -146,6 +146,28 @@ func TestAddRunTwiceChangesNothing(t *testing.T) {
 	})
 }
 
+// Attaching names only the files the run lacked; the result and parts are left alone.
+func TestAttachFilesAddsOnlyWhatIsNew(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		id, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "fp", Files: []Attached{resultFile("a")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := &model.SourceFile{Name: "server.log", Kind: model.KindLog, Data: []byte("INFO up\n"), Size: 8, SHA256: "log"}
+		files := []Attached{resultFile("a"), {File: log, Role: "attachment"}}
+		added, err := s.AttachFiles(id, files)
+		if err != nil || len(added) != 1 || added[0] != "server.log" {
+			t.Fatalf("first attach: %q, %v", added, err)
+		}
+		if added, err = s.AttachFiles(id, files); err != nil || len(added) != 0 {
+			t.Errorf("second attach: %q, %v", added, err)
+		}
+		if count(t, s, "run_files") != 2 || count(t, s, "source_files") != 2 {
+			t.Errorf("run_files %d, source_files %d; want 2 and 2", count(t, s, "run_files"), count(t, s, "source_files"))
+		}
+	})
+}
+
 // A failure after the requests are written leaves no trace of the run.
 func TestAddRunIsAtomic(t *testing.T) {
 	engines(t, func(t *testing.T, s *Store) {
