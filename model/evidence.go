@@ -146,6 +146,21 @@ type TraceEvidence struct {
 	KernelBackends []KernelImpl `json:"kernel_backends,omitempty"` // attention implementations the kernels show, most time first
 }
 
+// RecordsHostCalls reports whether the trace's format holds the host's calls (kernel launches,
+// synchronisations): a Kineto trace or Ascend's trace_view.json does; the Ascend CSV summaries
+// hold device ops only, so their zero launches and syncs are unmeasured, not none.
+func (t *TraceEvidence) RecordsHostCalls() bool {
+	switch t.Source {
+	case "kineto", "kineto-legacy", "ascend-trace-view":
+		return true
+	}
+	return false
+}
+
+// RecordsDeviceOps reports whether the trace lists device ops (kernels, copies): every format
+// but Ascend's step_trace_time.csv, which holds per-step times only.
+func (t *TraceEvidence) RecordsDeviceOps() bool { return t.Source != "ascend-step-trace" }
+
 // FamilyStat is one operator family's part of a trace's device time (METHOD.md rule 11).
 type FamilyStat struct {
 	Family string   `json:"family"` // attention, gemm, moe, norm, elementwise, rotary, sampling, communication, memcpy, other

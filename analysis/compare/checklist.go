@@ -15,6 +15,9 @@ const (
 	CheckFail = "fail"
 )
 
+// hostTraceHint says which traces record the host calls the overhead check counts.
+const hostTraceHint = "capture a trace that records host calls in each arm: a torch profiler (Kineto) trace, or Ascend's trace_view.json"
+
 // Check is one line of the evidence checklist: a piece of evidence METHOD.md asks for, its
 // state, why, and what to record next time.
 type Check struct {
@@ -143,11 +146,16 @@ func (r Record) Checklist() []Check {
 	// Overhead.
 	ov := Check{Name: "overhead", State: CheckOK}
 	switch {
+	case !r.Overhead.Measured && r.Overhead.Missing != "":
+		ov.State, ov.Reason, ov.Hint = CheckWarn, "unmeasured: "+r.Overhead.Missing, hostTraceHint
 	case !r.Overhead.Measured:
 		ov.State, ov.Reason, ov.Hint = CheckWarn, "unmeasured: no profiler traces", "capture a torch profiler (Kineto) trace of a few steps in each arm"
 	case r.Overhead.Grew:
 		ov.State, ov.Reason = CheckFail, "grew: "+overheadReason(r.Overhead)
 		ov.Hint = "remove the added copies, launches or syncs"
+	case r.Overhead.Missing != "":
+		// No growth in what was measured is no all-clear for what was not.
+		ov.State, ov.Reason, ov.Hint = CheckWarn, "no growth where measured: "+overheadReason(r.Overhead)+"; "+r.Overhead.Missing, hostTraceHint
 	default:
 		ov.Reason = "no growth: " + overheadReason(r.Overhead)
 	}

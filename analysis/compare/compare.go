@@ -84,8 +84,13 @@ func evidenceNotes(rec *Record) {
 	if rec.Hotspot.Moved == "unverified" {
 		rec.Notes = append(rec.Notes, "hotspot unverified: no profiler trace on one side (attach a torch profiler / Kineto trace)")
 	}
-	if !rec.Overhead.Measured {
+	switch {
+	case !rec.Overhead.Measured && rec.Overhead.Missing != "":
+		rec.Notes = append(rec.Notes, "overhead: unmeasured ("+rec.Overhead.Missing+")")
+	case !rec.Overhead.Measured:
 		rec.Notes = append(rec.Notes, "overhead: unmeasured (no profiler traces)")
+	case rec.Overhead.Missing != "":
+		rec.Notes = append(rec.Notes, "overhead: partly unmeasured ("+rec.Overhead.Missing+")")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,6 +28,13 @@ func countsOf(t *model.TraceEvidence) traceCounts {
 	}
 	if t.BusyFraction.Known() && t.WindowUs > 0 {
 		c.deviceUs = t.BusyFraction.F() * t.WindowUs
+	}
+	// A format that does not record a figure leaves it unmeasured, never zero.
+	if !t.RecordsHostCalls() {
+		c.launches, c.syncs = math.NaN(), math.NaN()
+	}
+	if !t.RecordsDeviceOps() {
+		c.copies = math.NaN()
 	}
 	if t.Steps > 0 {
 		n := float64(t.Steps)
@@ -87,15 +95,46 @@ func overhead(rec *Record, base, cand Arm, set Settings) {
 		cd := CountDelta{numOrUnknown(x), numOrUnknown(y), numOrUnknown(y - x)}
 		return cd
 	}
-	o := Overhead{Measured: true, Per: "trace"}
+	o := Overhead{Per: "trace"}
 	if b.perStep && c.perStep {
 		o.Per = "step"
 	}
 	o.ExtraCopy, o.KernelLaunch, o.ExtraSync = delta(b.copies, c.copies), delta(b.launches, c.launches), delta(b.syncs, c.syncs)
 	o.DeviceTime = delta(b.deviceUs, c.deviceUs)
+	o.Measured = o.ExtraCopy.Delta.Known() || o.KernelLaunch.Delta.Known() || o.ExtraSync.Delta.Known()
+	o.Missing = unrecorded(base, cand)
 	grew := func(x, y float64) bool { return y > x*(1+set.OverheadGrowth) && y-x >= 0.5 }
 	o.Grew = grew(b.copies, c.copies) || grew(b.launches, c.launches) || grew(b.syncs, c.syncs)
 	rec.Overhead = o
+}
+
+// unrecorded names the overhead figures the arms' trace formats leave out, with the formats:
+// "launches and syncs (ascend-op-statistic)", or "".
+func unrecorded(arms ...Arm) string {
+	var host, ops []string
+	for _, a := range arms {
+		for _, rd := range a.Runs {
+			for _, t := range rd.Traces {
+				if !t.RecordsHostCalls() && !slices.Contains(host, t.Source) {
+					host = append(host, t.Source)
+				}
+				if !t.RecordsDeviceOps() && !slices.Contains(ops, t.Source) {
+					ops = append(ops, t.Source)
+				}
+			}
+		}
+	}
+	var parts []string
+	if len(ops) > 0 {
+		parts = append(parts, "copies ("+strings.Join(ops, ", ")+")")
+	}
+	if len(host) > 0 {
+		parts = append(parts, "launches and syncs ("+strings.Join(host, ", ")+")")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + ": not recorded by these trace formats"
 }
 
 func numOrUnknown(f float64) model.Num {

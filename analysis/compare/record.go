@@ -162,6 +162,9 @@ type Overhead struct {
 	DeviceTime   CountDelta `json:"device_time_us_per_step" yaml:"device_time_us_per_step"`
 	Grew         bool       `json:"grew" yaml:"grew"`
 	Per          string     `json:"per,omitempty" yaml:"per,omitempty"` // "step" or "trace"
+	// Missing names the figures some trace's format does not record, and those formats
+	// (Ascend's CSV summaries hold no host calls): unmeasured, not zero.
+	Missing string `json:"missing,omitempty" yaml:"missing,omitempty"`
 }
 
 // CountDelta is a count per arm and its change.

@@ -128,7 +128,7 @@ func (a Spec) RunData(firstID int64) []compare.RunData {
 			rd.Logs = []*model.LogEvidence{lg}
 		}
 		if a.Copies >= 0 {
-			rd.Traces = []*model.TraceEvidence{{Steps: 4,
+			rd.Traces = []*model.TraceEvidence{{Source: "kineto", Steps: 4,
 				Copies:   map[string]model.CopyStat{"HtoD": {Count: 4 * a.Copies}},
 				Launches: model.CallStat{Count: 96 + 4*a.Copies}, Syncs: model.CallStat{Count: 4 + 2*a.Copies},
 				BusyFraction: model.Num(0.9), WindowUs: 40000,
