@@ -9,39 +9,122 @@ import (
 )
 
 // writeEvidence is the evidence part of `show RUN`: per server log its stack, path and status
-// (a server that never came up says failed, with its lines), per profiler trace its device
-// time by operator family and the attention kernels it ran.
+// (a server that never came up says failed, with its lines), per utilisation trace each
+// device's shape and the numbers behind it, per profiler trace its overhead counts, its device
+// time by operator family and the attention kernels it ran, and what each reader warned of.
+// Text taken from a file is quoted like every other name.
 func writeEvidence(w io.Writer, evs []model.Evidence) {
 	for _, e := range evs {
 		switch {
 		case e.Log != nil:
-			l := e.Log
-			fmt.Fprintf(w, "\nserver log (%s)\n", e.Format)
-			fmt.Fprintf(w, "  %s\n", strings.Join(nonEmpty(l.Engine, l.Version, l.Platform), " "))
-			fmt.Fprintf(w, "  target %s (%s), resolved %s: %s\n", orDash(l.TargetBackend), orDash(string(l.TargetSource)), orDash(l.Resolved), l.Status)
-			for _, f := range l.ServerFailure {
-				fmt.Fprintf(w, "  server failed, line %d: %s\n", f.N, f.Text)
-			}
-			for _, k := range []string{"linear", "moe", "sampler", "all_reduce", "graph"} {
-				if v := l.AuxBackends[k]; v != "" {
-					fmt.Fprintf(w, "  %s: %s\n", k, v)
-				}
-			}
-		case e.Trace != nil && len(e.Trace.Families) > 0:
-			t := e.Trace
-			per, n := "trace", 1.0
-			if t.Steps > 0 {
-				per, n = "step", float64(t.Steps)
-			}
-			fmt.Fprintf(w, "\nprofiler trace (%s): device time %.0f us per %s\n", t.Source, t.DeviceTimeUs/n, per)
-			for _, f := range t.Families {
-				fmt.Fprintf(w, "  %-14s %5.1f%%  %s\n", f.Family, 100*f.Share, strings.Join(f.Top, ", "))
-			}
-			for _, k := range t.KernelBackends {
-				fmt.Fprintf(w, "  attention kernels: %s (%s)\n", k.Backend, k.Kernel)
-			}
+			writeLog(w, e.Format, e.Log)
+		case e.Utilisation != nil:
+			writeUtilisation(w, e.Utilisation)
+		case e.Trace != nil:
+			writeTrace(w, e.Trace)
+		default:
+			continue
+		}
+		for _, warn := range e.Warnings {
+			fmt.Fprintf(w, "  warning: %s\n", q(warn))
 		}
 	}
+}
+
+func writeLog(w io.Writer, format string, l *model.LogEvidence) {
+	fmt.Fprintf(w, "\nserver log (%s)\n", q(format))
+	fmt.Fprintf(w, "  %s\n", q(strings.Join(nonEmpty(l.Engine, l.Version, l.Platform), " ")))
+	fmt.Fprintf(w, "  target %s (%s), resolved %s: %s\n", q(orDash(l.TargetBackend)), orDash(string(l.TargetSource)), q(orDash(l.Resolved)), l.Status)
+	for _, f := range l.ServerFailure {
+		fmt.Fprintf(w, "  server failed, line %d: %s\n", f.N, q(f.Text))
+	}
+	if l.Failure != nil {
+		fmt.Fprintf(w, "  selection failed, line %d: %s\n", l.Failure.N, q(l.Failure.Text))
+	}
+	for _, f := range l.Fallbacks {
+		fmt.Fprintf(w, "  fallback, line %d: %s\n", f.N, q(f.Text))
+	}
+	for _, o := range l.Overrides {
+		fmt.Fprintf(w, "  override, line %d: %s\n", o.N, q(o.Text))
+	}
+	for _, k := range []string{"linear", "moe", "sampler", "all_reduce", "graph"} {
+		if v := l.AuxBackends[k]; v != "" {
+			fmt.Fprintf(w, "  %s: %s\n", k, q(v))
+		}
+	}
+}
+
+func writeUtilisation(w io.Writer, u *model.UtilEvidence) {
+	fmt.Fprintf(w, "\nutilisation (%s): %s\n", q(u.Tool), plural(len(u.Devices), "device"))
+	for _, d := range u.Devices {
+		span := 0.0
+		if n := len(d.T); n > 1 {
+			span = d.T[n-1] - d.T[0]
+		}
+		name := q(d.ID)
+		if d.Name != "" {
+			name += " " + q(d.Name)
+		}
+		sh := d.Shape
+		if sh == nil || sh.Samples == 0 {
+			fmt.Fprintf(w, "  %s: %s over %.0f s, no busy value among them\n", name, plural(len(d.T), "sample"), span)
+			continue
+		}
+		fmt.Fprintf(w, "  %s: %s, median busy %.0f%%, %.0f%% of %s idle (< %.0f%%), %s, over %.0f s\n",
+			name, sh.Class, sh.MedianBusy, 100*sh.IdleShare, plural(sh.Samples, "sample"), sh.IdleBelow, plural(sh.IdleGaps, "idle gap"), span)
+	}
+}
+
+func writeTrace(w io.Writer, t *model.TraceEvidence) {
+	per, n := "trace", 1.0
+	if t.Steps > 0 {
+		per, n = "step", float64(t.Steps)
+	}
+	fmt.Fprintf(w, "\nprofiler trace (%s): ", q(t.Source))
+	if t.Steps > 0 {
+		fmt.Fprintf(w, "%s, ", plural(t.Steps, "step"))
+	}
+	fmt.Fprint(w, plural(t.Kernels, "kernel"))
+	if t.BusyFraction.Known() {
+		fmt.Fprintf(w, ", device busy %.0f%% of %.0f us", 100*t.BusyFraction.F(), t.WindowUs)
+	}
+	fmt.Fprintln(w)
+	var counts []string
+	if t.RecordsHostCalls() {
+		counts = append(counts, fmt.Sprintf("%.1f launches, %.1f graph launches", float64(t.Launches.Count)/n, float64(t.GraphLaunches.Count)/n))
+	}
+	if t.RecordsDeviceOps() {
+		copies := 0
+		for _, c := range t.Copies {
+			copies += c.Count
+		}
+		counts = append(counts, fmt.Sprintf("%.1f copies", float64(copies)/n))
+	}
+	if t.RecordsHostCalls() {
+		counts = append(counts, fmt.Sprintf("%.1f syncs", float64(t.Syncs.Count)/n))
+	} else if t.RecordsDeviceOps() {
+		counts = append(counts, "launches and syncs not recorded by this format")
+	} else {
+		counts = append(counts, "copies, launches and syncs not recorded by this format")
+	}
+	fmt.Fprintf(w, "  per %s: %s\n", per, strings.Join(counts, ", "))
+	if len(t.Families) > 0 {
+		fmt.Fprintf(w, "  device time %.0f us per %s\n", t.DeviceTimeUs/n, per)
+	}
+	for _, f := range t.Families {
+		fmt.Fprintf(w, "  %-14s %5.1f%%  %s\n", f.Family, 100*f.Share, q(strings.Join(f.Top, ", ")))
+	}
+	for _, k := range t.KernelBackends {
+		fmt.Fprintf(w, "  attention kernels: %s (%s)\n", k.Backend, q(k.Kernel))
+	}
+}
+
+// plural counts things in English: "1 device", "2 devices".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 func nonEmpty(xs ...string) []string {
