@@ -4,10 +4,11 @@ import "fyne.io/fyne/v2"
 
 // chartGrid lays charts out in as many columns as fit chartMinWidth, each as wide as its
 // share of the width and chartAspect as high, so charts grow with the window. Its minimum
-// height follows the width it was last given; a width change refreshes the scroll around it.
+// height follows the width of the scroll it fills, read when the scroll lays it out, so a
+// resize needs no second pass (and a layout starts no work of its own).
 type chartGrid struct {
-	width   float32
-	resized func() // refreshes the scroll around the grid
+	width  float32           // the width of the last layout
+	within fyne.CanvasObject // the vertical scroll the grid is the content of
 }
 
 const (
@@ -23,9 +24,6 @@ func (g *chartGrid) cells(n int, width float32) (cols int, cell fyne.Size) {
 }
 
 func (g *chartGrid) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	if g.width != size.Width && g.resized != nil {
-		go onUI(g.resized) // after this layout pass, with the new minimum height
-	}
 	g.width = size.Width
 	cols, cell := g.cells(len(visible(objs)), size.Width)
 	i := 0
@@ -41,7 +39,11 @@ func (g *chartGrid) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	if n == 0 {
 		return fyne.Size{}
 	}
-	width := max(g.width, 320)
+	width := g.width
+	if g.within != nil && g.within.Size().Width > 0 {
+		width = g.within.Size().Width
+	}
+	width = max(width, 320)
 	cols, cell := g.cells(n, width)
 	rows := (n + cols - 1) / cols
 	return fyne.NewSize(320, float32(rows)*cell.Height)

@@ -99,7 +99,7 @@ func newCompareView(u *App) *compareView {
 	)
 	charts := &chartGrid{}
 	chartScroll := container.NewVScroll(container.New(charts, grid...))
-	charts.resized = chartScroll.Refresh
+	charts.within = chartScroll
 	v.axis = widget.NewRadioGroup(axisNames(), func(string) { v.redrawCDFs() })
 	v.axis.Horizontal = true
 	v.axis.Required = true

@@ -69,7 +69,7 @@ func newRunView(u *App) *runView {
 	v.summaryScroll = vscroll(container.NewVBox(v.summary, widget.NewCard(lang.L("Attention backend"), "", v.backend)))
 	grid := &chartGrid{}
 	distScroll := container.NewVScroll(container.New(grid, dist...))
-	grid.resized = distScroll.Refresh
+	grid.within = distScroll
 	v.tabs = container.NewAppTabs(
 		container.NewTabItem(lang.L("Summary"), v.summaryScroll),
 		container.NewTabItem(lang.L("Distributions"), distScroll),
