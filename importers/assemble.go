@@ -101,7 +101,7 @@ func Assemble(entries []Entry) ([]Item, []error) {
 				taken = true
 			}
 		}
-		if why := unread(f.p.Kind, taken); why != "" && !f.reported {
+		if why := unread(f.p.Kind, f.p.Why, taken); why != "" && !f.reported {
 			errs = append(errs, &position.Error{File: f.file.Name, Offset: -1, Err: &Skip{Why: why}})
 		}
 	}
@@ -116,12 +116,16 @@ func Assemble(entries []Entry) ([]Item, []error) {
 }
 
 // unread explains what became of a file that is no result, or "" when it is read as evidence.
-func unread(kind string, taken bool) string {
+// why says what the file is when the parser knew (an AIPerf roll-up).
+func unread(kind, why string, taken bool) string {
+	if why == "" {
+		why = "no result, log, trace or utilisation format recognised"
+	}
 	switch {
 	case kind == model.KindOther && taken:
-		return "kept beside the runs, unread: no result, log, trace or utilisation format recognised"
+		return "kept beside the runs, unread: " + why
 	case kind == model.KindOther:
-		return "not stored: no result, log, trace or utilisation format recognised, and no run beside it"
+		return "not stored: " + why + ", and no run beside it"
 	case !taken && kind != model.KindManifest:
 		return "not stored: a " + kind + " file with no run beside it"
 	}

@@ -22,6 +22,9 @@ type Parsed struct {
 	// Part holds per-request records that belong to a summary in another file of the same
 	// folder (llmperf individual responses, a genai-perf raw profile export).
 	Part *Part
+	// Why says what a file that looks like a result holds instead (an AIPerf roll-up over
+	// runs), for the line the import report gives it.
+	Why string
 }
 
 // Part is per-request data waiting for its summary.
@@ -67,6 +70,9 @@ func ParseFileDropping(name string, data []byte, drop func(upTo int)) (Parsed, e
 	// Evidence first: a profiler trace can be a 100 MB JSON that is no result.
 	if trace.Sniff(name, data) {
 		return Parsed{Kind: model.KindTrace}, nil
+	}
+	if why := csvRollup(trimmed); why != "" {
+		return Parsed{Kind: model.KindOther, Why: why}, nil
 	}
 	if p, ok, err := parseCSV(name, data); ok {
 		if err != nil {
@@ -127,6 +133,11 @@ func parseJSON(name string, data []byte, drop func(int)) (Parsed, error) {
 		values := []any{v}
 		if arr, ok := v.([]any); ok && isRunArray(arr) {
 			values = arr
+		}
+		if obj := jsonx.Object(v); first && obj != nil {
+			if why := aiperfRollup(obj); why != "" {
+				return Parsed{Kind: model.KindOther, Why: why}, nil
+			}
 		}
 		for _, val := range values {
 			kind, runs, part, err := parseValue(name, val)
