@@ -126,12 +126,15 @@ type Shape struct {
 // TraceEvidence is a profiler trace reduced to the overhead and hotspot figures of METHOD.md
 // rule 5 (formats/traces.md 4.2). Times are microseconds.
 type TraceEvidence struct {
-	Source        string              `json:"source"` // kineto, kineto-legacy, ascend-trace-view, ascend-kernel-details, ascend-op-statistic, ascend-step-trace
-	Device        string              `json:"device,omitempty"`
-	Steps         int                 `json:"steps"`     // steps counted (ProfilerStep#N); 0 when unmarked
-	WindowUs      float64             `json:"window_us"` // span analysed
-	Copies        map[string]CopyStat `json:"copies"`    // HtoD, DtoH, DtoD, ...
-	Launches      CallStat            `json:"launches"`  // kernel launches (host)
+	Source   string  `json:"source"` // kineto, kineto-legacy, ascend-trace-view, ascend-kernel-details, ascend-op-statistic, ascend-step-trace
+	Device   string  `json:"device,omitempty"`
+	Steps    int     `json:"steps"`     // steps counted (ProfilerStep#N); 0 when unmarked
+	WindowUs float64 `json:"window_us"` // span analysed
+	// WindowSteps counts the steps inside WindowUs (the first and last of three or more are
+	// left out of it); 0 when the window is not made of steps or was stored before this field.
+	WindowSteps   int                 `json:"window_steps,omitempty"`
+	Copies        map[string]CopyStat `json:"copies"`   // HtoD, DtoH, DtoD, ...
+	Launches      CallStat            `json:"launches"` // kernel launches (host)
 	GraphLaunches CallStat            `json:"graph_launches"`
 	Syncs         CallStat            `json:"syncs"` // blocking synchronisation calls (host)
 	Kernels       int                 `json:"kernels"`

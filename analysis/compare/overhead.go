@@ -38,7 +38,14 @@ func countsOf(t *model.TraceEvidence) traceCounts {
 	}
 	if t.Steps > 0 {
 		n := float64(t.Steps)
-		c.copies, c.launches, c.syncs, c.deviceUs = c.copies/n, c.launches/n, c.syncs/n, c.deviceUs/n
+		c.copies, c.launches, c.syncs = c.copies/n, c.launches/n, c.syncs/n
+		// The busy time is measured over the window, which may leave out the first and last
+		// step: divide by the steps in it.
+		inWindow := n
+		if t.WindowSteps > 0 {
+			inWindow = float64(t.WindowSteps)
+		}
+		c.deviceUs /= inWindow
 		c.perStep = true
 	}
 	return c

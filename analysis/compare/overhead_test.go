@@ -53,3 +53,26 @@ func TestOverheadUnrecordedIsNotZero(t *testing.T) {
 		})
 	}
 }
+
+// Device time per step is the busy time of the analysed window over the steps in that window:
+// a trace of 4 steps analysed over its middle 2 is not divided by 4.
+func TestDeviceTimePerStepCountsTheWindowsSteps(t *testing.T) {
+	for _, tt := range []struct {
+		windowSteps int
+		want        float64
+	}{
+		{0, 0.9 * 40000 / 4}, // stored before window_steps: all steps, as before
+		{2, 0.9 * 40000 / 2},
+	} {
+		base, cand := baseline.Build(1), candidate(func(a *armtest.Spec) { a.TPOT = 10.8 }).Build(100)
+		for _, arm := range []compare.Arm{base, cand} {
+			for _, rd := range arm.Runs {
+				rd.Traces[0].WindowSteps = tt.windowSteps
+			}
+		}
+		rec := compare.Compare(base, cand, compare.DefaultSettings)
+		if got := rec.Overhead.DeviceTime.Baseline; !got.Known() || got.F() != tt.want {
+			t.Errorf("window of %d steps: device time per step %v, want %v", tt.windowSteps, got, tt.want)
+		}
+	}
+}

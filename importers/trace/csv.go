@@ -426,6 +426,7 @@ func parseStepTrace(name string, body []byte) (*model.TraceEvidence, error) {
 	if total > 0 {
 		ev.BusyFraction = model.Num(busy / total)
 		ev.WindowUs = total / float64(len(devs))
+		ev.WindowSteps = len(stepOrder) - len(drop)
 	}
 	if len(devs) > 1 {
 		ev.Device = fmt.Sprintf("Ascend NPU ×%d", len(devs))

@@ -190,9 +190,9 @@ func (a *acc) finish(ev *model.TraceEvidence, copiesSeen, calls bool) {
 	ev.Steps = len(a.steps)
 	ev.BusyFraction = model.Unknown
 
-	ws, we, ok := a.window()
+	ws, we, steps, ok := a.window()
 	if ok {
-		ev.WindowUs = us(we - ws)
+		ev.WindowUs, ev.WindowSteps = us(we-ws), steps
 	}
 	if len(a.ivs) > 0 && ok && we > ws {
 		busy, gaps, ndev := a.union(ws, we)
@@ -224,10 +224,10 @@ func (a *acc) finish(ev *model.TraceEvidence, copiesSeen, calls bool) {
 	}
 }
 
-// window is the analysed span: the marked steps (device window of a step when the trace has
-// one, else its host window), without the first and last step when there are three or more;
-// else first device start to last device end.
-func (a *acc) window() (int64, int64, bool) {
+// window is the analysed span and the steps in it: the marked steps (device window of a step
+// when the trace has one, else its host window), without the first and last step when there
+// are three or more; else first device start to last device end (no step).
+func (a *acc) window() (start, end int64, steps int, ok bool) {
 	if len(a.steps) > 0 {
 		ws := make([]*stepWin, 0, len(a.steps))
 		for _, w := range a.steps {
@@ -250,17 +250,17 @@ func (a *acc) window() (int64, int64, bool) {
 				e = ee
 			}
 		}
-		return s, e, true
+		return s, e, len(ws), true
 	}
 	if len(a.ivs) == 0 {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	s, e := int64(math.MaxInt64), int64(math.MinInt64)
 	for _, iv := range a.ivs {
 		s = min(s, iv.s)
 		e = max(e, iv.e)
 	}
-	return s, e, true
+	return s, e, 0, true
 }
 
 // union merges each device's intervals (HTA merge_kernel_intervals: a new group starts when
