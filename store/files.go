@@ -110,7 +110,8 @@ func (s *Store) PutFile(f *model.SourceFile, owner string, drop func(upTo int)) 
 	if err != nil {
 		return 0, err
 	}
-	if _, err := tx.Exec(`INSERT INTO file_claims (file_id, owner, pid) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, id, owner, s.claimPID); err != nil {
+	if _, err := tx.Exec(`INSERT INTO file_claims (file_id, owner, pid, host, claimed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+		id, owner, s.claimPID, s.claimHost, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return 0, err
 	}
 	return id, tx.Commit()
@@ -153,60 +154,74 @@ func (s *Store) ReleaseFiles(owner string) (int, error) {
 	return int(n), tx.Commit()
 }
 
-// dropStaleClaims removes the claims of processes that are no longer running.
+// dropStaleClaims removes the claims of imports that are no longer running.
 func (s *Store) dropStaleClaims(tx *txn) error {
-	live, err := s.liveClaims(tx)
+	_, stale, err := s.claimOwners(tx)
 	if err != nil {
 		return err
 	}
-	rows, err := tx.Query(`SELECT DISTINCT pid FROM file_claims`)
-	if err != nil {
-		return err
-	}
-	var dead []int
-	for rows.Next() {
-		var pid int
-		if err := rows.Scan(&pid); err != nil {
-			rows.Close()
-			return err
-		}
-		if !live(pid) {
-			dead = append(dead, pid)
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, pid := range dead {
-		if _, err := tx.Exec(`DELETE FROM file_claims WHERE pid = ?`, pid); err != nil {
+	for _, owner := range stale {
+		if _, err := tx.Exec(`DELETE FROM file_claims WHERE owner = ?`, owner); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// liveClaims tells whether a claim's pid belongs to a running import: a process of this
-// machine for a library file, a server session for a team library (imports run on many
-// machines; a dead process's session ends with it).
-func (s *Store) liveClaims(q queryer) (func(pid int) bool, error) {
-	if !s.db.d.postgres {
-		return processAlive, nil
+// claimTTL is how long a claim made on another host (machine, container) counts as live:
+// its process cannot be asked, and no import runs that long.
+const claimTTL = 24 * time.Hour
+
+// claimOwners sorts the imports holding claims into running and stale ones. A team library
+// asks the server: a claim is live while its session is (imports run on many machines; a dead
+// process's session ends with it). A library file asks this machine whether the claimer's
+// process runs, when the claim was made here (or before claims said where); a claim made on
+// another host, whose pids mean nothing here, counts as live for claimTTL.
+func (s *Store) claimOwners(q queryer) (live, stale []string, err error) {
+	alive := processAlive
+	if s.db.d.postgres {
+		sessions := map[int]bool{}
+		rows, err := q.Query(`SELECT pid FROM pg_stat_activity`)
+		if err != nil {
+			return nil, nil, err
+		}
+		for rows.Next() {
+			var pid sql.NullInt64
+			if err := rows.Scan(&pid); err != nil {
+				rows.Close()
+				return nil, nil, err
+			}
+			sessions[int(pid.Int64)] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, err
+		}
+		alive = func(pid int) bool { return sessions[pid] }
 	}
-	rows, err := q.Query(`SELECT pid FROM pg_stat_activity`)
+	rows, err := q.Query(`SELECT owner, min(pid), min(host), min(claimed_at) FROM file_claims GROUP BY owner ORDER BY owner`)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer rows.Close()
-	sessions := map[int]bool{}
 	for rows.Next() {
-		var pid sql.NullInt64
-		if err := rows.Scan(&pid); err != nil {
-			return nil, err
+		var owner, host, at string
+		var pid int
+		if err := rows.Scan(&owner, &pid, &host, &at); err != nil {
+			return nil, nil, err
 		}
-		sessions[int(pid.Int64)] = true
+		running := alive(pid)
+		if !s.db.d.postgres && host != "" && host != s.claimHost {
+			t, err := time.Parse(time.RFC3339, at)
+			running = err == nil && time.Since(t) < claimTTL
+		}
+		if running {
+			live = append(live, owner)
+		} else {
+			stale = append(stale, owner)
+		}
 	}
-	return func(pid int) bool { return sessions[pid] }, rows.Err()
+	return live, stale, rows.Err()
 }
 
 // putFile stores a file once (by content hash) and returns its id.

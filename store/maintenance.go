@@ -141,13 +141,13 @@ func (s *Store) Check() (CheckReport, error) {
 			return r, err
 		}
 	}
-	live, err := s.livePIDs()
+	live, err := s.liveOwners()
 	if err != nil {
 		return r, err
 	}
 	if r.OrphanFiles, err = ints(`SELECT id FROM source_files f WHERE NOT EXISTS (SELECT 1 FROM run_files rf WHERE rf.source_id = f.id)
 		AND NOT EXISTS (SELECT 1 FROM runs WHERE source_id = f.id)
-		AND NOT EXISTS (SELECT 1 FROM file_claims c WHERE c.file_id = f.id AND c.pid IN (` + live + `)) ORDER BY id`); err != nil {
+		AND NOT EXISTS (SELECT 1 FROM file_claims c WHERE c.file_id = f.id AND c.owner IN (` + live + `)) ORDER BY id`); err != nil {
 		return r, err
 	}
 	if r.MissingBytes, err = s.missingBytes(); err != nil {
@@ -209,25 +209,17 @@ func (r CheckReport) String() string {
 	return strings.Join(lines, "\n")
 }
 
-// livePIDs lists, for an IN clause, the processes holding claims that are still running.
-func (s *Store) livePIDs() (string, error) {
-	alive, err := s.liveClaims(s.db)
+// liveOwners lists, for an IN clause, the imports holding claims that are still running.
+func (s *Store) liveOwners() (string, error) {
+	live, _, err := s.claimOwners(s.db)
 	if err != nil {
 		return "", err
 	}
-	pids := []string{"-1"}
-	rows, err := s.db.Query(`SELECT DISTINCT pid FROM file_claims`)
-	if err != nil {
-		return "", err
+	quoted := []string{"''"}
+	for _, owner := range live {
+		quoted = append(quoted, "'"+strings.ReplaceAll(owner, "'", "''")+"'")
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var pid int
-		if rows.Scan(&pid) == nil && alive(pid) {
-			pids = append(pids, strconv.Itoa(pid))
-		}
-	}
-	return strings.Join(pids, ","), rows.Err()
+	return strings.Join(quoted, ","), nil
 }
 
 // missingBytes decodes each chunk's length and compares the sum with the file's size.

@@ -46,7 +46,7 @@ func openPostgres(location string) (*Store, error) {
 		cfg.ConnectTimeout = 15 * time.Second // an unreachable server is an error, not a hang
 	}
 	db := stdlib.OpenDB(*cfg)
-	s := &Store{db: conn{DB: db, d: postgresDialect}, path: location}
+	s := &Store{db: conn{DB: db, d: postgresDialect}, path: location, claimHost: hostIdentity()}
 	// Claims on files stored ahead name this session's backend: when the process dies, its
 	// session ends and the server no longer lists it, on whichever machine it ran.
 	ctx := context.Background()

@@ -138,6 +138,13 @@ UPDATE annotations SET replaces = coalesce((SELECT max(p.id) FROM annotations p
 	WHERE p.comparison_id = annotations.comparison_id AND p.id < annotations.id), 0);
 CREATE UNIQUE INDEX annotations_version ON annotations(comparison_id, replaces);
 `,
+	// 8: where a claim was made and when: a library file shared between containers or
+	// machines sees pids of other pid namespaces, which say nothing about their processes here.
+	`
+-- host: hostIdentity() of the claimer, '' before schema 8; claimed_at: RFC 3339, UTC
+ALTER TABLE file_claims ADD COLUMN host TEXT NOT NULL DEFAULT '';
+ALTER TABLE file_claims ADD COLUMN claimed_at TEXT NOT NULL DEFAULT '';
+`,
 }
 
 // ApplicationID ("BLNS") marks a benchlens library in the SQLite header.

@@ -20,8 +20,9 @@ type Store struct {
 	db   conn
 	path string
 
-	claimPID int       // marks this process's claims on files as live (see liveClaims)
-	session  *sql.Conn // PostgreSQL: the session whose backend id is claimPID
+	claimPID  int       // marks this process's claims on files as live (see claimOwners)
+	claimHost string    // where claimPID means something: this machine and pid namespace
+	session   *sql.Conn // PostgreSQL: the session whose backend id is claimPID
 
 	checkOnce sync.Once // the quick check before the first write
 	damage    error     // what it found
@@ -73,7 +74,7 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
-	s := &Store{db: conn{DB: db, d: sqliteDialect}, path: path, claimPID: os.Getpid()}
+	s := &Store{db: conn{DB: db, d: sqliteDialect}, path: path, claimPID: os.Getpid(), claimHost: hostIdentity()}
 	// Large pages suit a library of big blobs (SQLite takes the size only while the file is
 	// empty, before WAL); WAL lets the app read while an import writes. Both persist in the file.
 	if err := setupFile(db); err != nil {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"benchlens/internal/pgtest"
 	"benchlens/model"
@@ -339,6 +340,40 @@ func TestRepairRemovesOrphansOfDeadImports(t *testing.T) {
 			t.Errorf("%d files left, want the live import's one", n)
 		}
 	})
+}
+
+// A claim made in another container or on another machine (another host identity) is not
+// judged by this machine's processes: it holds its file for a day, then counts as stale.
+// A claim written before claims said where (host ”) is judged here, as before.
+func TestClaimsOfOtherHostsExpireByAge(t *testing.T) {
+	s, _ := openTemp(t)
+	owners := map[string]string{} // what each claim stands for → its owner
+	for i, what := range []string{"other host, now", "other host, two days ago", "no host, dead pid"} {
+		owner := NewOwner()
+		owners[what] = owner
+		f := &model.SourceFile{Name: what, Size: 1, SHA256: fmt.Sprint(i), Kind: model.KindOther, Data: []byte("x")}
+		if _, err := s.PutFile(f, owner, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now().UTC()
+	for what, set := range map[string][]any{
+		"other host, now":          {"lab-2 pid:[4026531836]", now.Format(time.RFC3339)},
+		"other host, two days ago": {"lab-2 pid:[4026531836]", now.Add(-48 * time.Hour).Format(time.RFC3339)},
+		"no host, dead pid":        {"", ""},
+	} {
+		// A pid far above pid_max: dead here, whatever it was where it was claimed.
+		if _, err := s.db.Exec(`UPDATE file_claims SET pid = 99999999, host = ?, claimed_at = ? WHERE owner = ?`, set[0], set[1], owners[what]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := s.ReleaseFiles(NewOwner()); err != nil || n != 2 {
+		t.Fatalf("clean-up removed %d files (%v), want the expired claim's and the dead pid's", n, err)
+	}
+	var left string
+	if err := s.db.QueryRow(`SELECT name FROM source_files`).Scan(&left); err != nil || left != "other host, now" {
+		t.Errorf("file left: %q (%v), want the one another host claimed just now", left, err)
+	}
 }
 
 // A library with damaged pages refuses writes (pointing to backup and recovery) instead of
@@ -879,7 +914,8 @@ func TestAnnotationHistoryMigrated(t *testing.T) {
 		}
 		newest[c] = a.ID
 	}
-	s2 := reopenAs(t, s, path, `DROP INDEX annotations_version`, `ALTER TABLE annotations DROP COLUMN replaces`, `ALTER TABLE annotations DROP COLUMN revision`, `PRAGMA user_version = 6`)
+	s2 := reopenAs(t, s, path, `DROP INDEX annotations_version`, `ALTER TABLE annotations DROP COLUMN replaces`, `ALTER TABLE annotations DROP COLUMN revision`,
+		`ALTER TABLE file_claims DROP COLUMN host`, `ALTER TABLE file_claims DROP COLUMN claimed_at`, `PRAGMA user_version = 6`)
 	hist, _ := s2.Annotations(id)
 	if len(hist) != 3 || hist[0].Replaces != 0 || hist[1].Replaces != hist[0].ID || hist[2].Replaces != hist[1].ID {
 		t.Errorf("history after migration: %+v", hist)
