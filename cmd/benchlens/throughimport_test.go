@@ -20,6 +20,7 @@ func TestEveryTestdataFileThroughImport(t *testing.T) {
 		{"reallogs", "../../library/testdata/reallogs"},
 		{"utilisation", "../../importers/utilisation/testdata"},
 		{"trace", "../../importers/trace/testdata"},
+		{"fixture-traces", "../../../shared/fixtures/traces"}, // real traces of public projects
 	}
 	for _, src := range evidence {
 		t.Run(src.golden, func(t *testing.T) {
@@ -55,16 +56,17 @@ func TestEveryTestdataFileThroughImport(t *testing.T) {
 // besideResult is the smallest vLLM result: evidence is only kept beside a run.
 const besideResult = `{"date": "20250101-000000", "backend": "vllm", "model_id": "m", "num_prompts": 2, "completed": 2, "mean_ttft_ms": 10.0}`
 
-// testdataFiles lists the inputs of a testdata folder: not its goldens, fuzz corpus or README.
+// testdataFiles lists the inputs of a testdata folder: not its goldens, fuzz corpus or notes.
 func testdataFiles(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	skip := map[string]bool{"README.md": true, "SOURCES.md": true}
 	var files []string
 	for _, e := range entries {
-		if !e.IsDir() && e.Name() != "README.md" {
+		if !e.IsDir() && !skip[e.Name()] {
 			files = append(files, filepath.Join(dir, e.Name()))
 		}
 	}
