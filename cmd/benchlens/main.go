@@ -29,7 +29,7 @@ commands:
   (none)                                   open the desktop app
   import [--label L] [--role R] PATH...    import files, folders, .zip, .tar.gz
   runs [--json]                            list runs
-  show RUN [--json]                        one run in full
+  show RUN [--json]                        one run in full, with what each attached file says
   compare --baseline SEL --candidate SEL [--format text|json|yaml] [--save] [--alpha X ...]
                                            compare two arms: evidence, stages, verdict;
                                            --alpha, --min-repeats, --noise-floor, --idle-threshold,

@@ -328,3 +328,21 @@ func TestSettingsInTheLibrary(t *testing.T) {
 		t.Errorf("after --reset: %+v", s)
 	}
 }
+
+// The README's command block is the usage text, word for word.
+func TestReadmeShowsTheUsage(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const head = "## Command line\n\n```\n"
+	i := strings.Index(string(readme), head)
+	if i < 0 {
+		t.Fatal("README has no command block")
+	}
+	block := string(readme[i+len(head):])
+	block = block[:strings.Index(block, "```")]
+	if strings.TrimSpace(block) != strings.TrimSpace(usage) {
+		t.Errorf("README's command block differs from the usage text:\n%s\nwant:\n%s", block, usage)
+	}
+}
