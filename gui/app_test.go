@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -33,19 +32,23 @@ func newTestApp(t *testing.T, dbPath string) (*App, fyne.App) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	u := New(a, w, st, Options{})
-	w.Resize(fyne.NewSize(1280, 820))
 	// The library loads off the UI thread, and the test driver runs its result on that
-	// thread: wait until it is shown before touching the window.
+	// thread: build under the UI lock, then wait until the runs are shown.
+	var u *App
+	ui(func() {
+		u = New(a, w, st, Options{})
+		w.Resize(fyne.NewSize(1280, 820))
+	})
 	eventually(t, "the library to load", func() bool { return strings.Contains(u.status.Text, "runs in") })
 	return u, a
 }
 
-// eventually waits for work started off the UI thread.
+// eventually waits for work started off the UI thread until cond holds. cond reads the UI's
+// state under the UI lock (see ui), so it must not call ui itself.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
+	for !get(cond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
@@ -65,7 +68,7 @@ func shot(t *testing.T, u *App, name string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	png.Encode(f, u.win.Canvas().Capture())
+	png.Encode(f, get(u.win.Canvas().Capture))
 }
 
 func dropped(paths ...string) []fyne.URI {
@@ -82,20 +85,18 @@ func dropped(paths ...string) []fyne.URI {
 func TestDropCompareAnnotateReopen(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lib.db")
 	u, _ := newTestApp(t, db)
-	if u.library.count() != 0 {
+	if get(u.library.count) != 0 {
 		t.Fatal("a new library is not empty")
 	}
 	ui(func() {
 		u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/baseline", "../demo/samples/fallback", "../demo/samples/established"))
 	})
 	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 15 })
-	if len(u.importer.last.Errors) != 0 || len(u.importer.last.Added) != 15 {
-		t.Fatalf("import: %+v", u.importer.last)
+	if last := get(func() library.Report { return u.importer.last }); len(last.Errors) != 0 || len(last.Added) != 15 {
+		t.Fatalf("import: %+v", last)
 	}
 	eventually(t, "the three arms in the sidebar", func() bool {
-		var got []string
-		ui(func() { got = u.library.children[""] })
-		return strings.Join(got, ",") == "arm:baseline,arm:established,arm:fallback"
+		return strings.Join(u.library.children[""], ",") == "arm:baseline,arm:established,arm:fallback"
 	})
 	shot(t, u, "library")
 
@@ -103,22 +104,26 @@ func TestDropCompareAnnotateReopen(t *testing.T) {
 	ui(func() { u.compare.setArm(true, "baseline") })
 	ui(func() { u.compare.setArm(false, "fallback") })
 	compared(t, "baseline", "fallback")
-	if !strings.Contains(u.compare.verdict.Text, "not established") || !strings.Contains(u.compare.causes.Text, "target_not_hit") {
-		t.Errorf("fallback verdict: %q %q", u.compare.verdict.Text, u.compare.causes.Text)
+	var verdict, causes string
+	ui(func() { verdict, causes = u.compare.verdict.Text, u.compare.causes.Text })
+	if !strings.Contains(verdict, "not established") || !strings.Contains(causes, "target_not_hit") {
+		t.Errorf("fallback verdict: %q %q", verdict, causes)
 	}
 	ui(func() { u.compare.setArm(false, "established") })
 	compared(t, "baseline", "established")
-	if !strings.Contains(u.compare.verdict.Text, "gain established") {
-		t.Errorf("established verdict: %q", u.compare.verdict.Text)
+	var rows int
+	ui(func() { verdict, rows = u.compare.verdict.Text, len(u.compare.checklist.Objects) })
+	if !strings.Contains(verdict, "gain established") {
+		t.Errorf("established verdict: %q", verdict)
 	}
-	if n := len(u.compare.checklist.Objects); n != 7 { // six checks of METHOD.md and the kernels line of rule 11
-		t.Errorf("%d checklist rows", n)
+	if rows != 7 { // six checks of METHOD.md and the kernels line of rule 11
+		t.Errorf("%d checklist rows", rows)
 	}
 	ui(func() { u.showView(viewCompare) })
 	shot(t, u, "compare")
 
-	ui(func() { test.Tap(u.compare.save) })
-	if u.verdict.current == 0 {
+	cmp := get(func() int64 { test.Tap(u.compare.save); return u.verdict.current })
+	if cmp == 0 {
 		t.Fatal("saving did not open the verdict")
 	}
 	ui(func() { u.showView(viewVerdict) })
@@ -126,17 +131,15 @@ func TestDropCompareAnnotateReopen(t *testing.T) {
 	ui(func() { u.verdict.tags.SetText("attention, decode") })
 	ui(func() { u.verdict.flush() })
 	shot(t, u, "verdict")
-	ui(func() { test.Tap(u.verdict.copy) })
-	recipe := fyne.CurrentApp().Clipboard().Content()
+	recipe := get(func() string { test.Tap(u.verdict.copy); return fyne.CurrentApp().Clipboard().Content() })
 	for _, want := range []string{"#!/bin/sh", "--attention-backend FLASH_ATTN", "--attention-backend FLASHINFER", "vllm bench serve", "--seed 1234"} {
 		if !strings.Contains(recipe, want) {
 			t.Errorf("copied recipe lacks %q:\n%s", want, recipe)
 		}
 	}
-	if m := u.win.MainMenu(); m == nil || m.Items[len(m.Items)-1].Label != "Help" || m.Items[len(m.Items)-1].Items[0].Label != "About benchlens" {
+	if m := get(u.win.MainMenu); m == nil || m.Items[len(m.Items)-1].Label != "Help" || m.Items[len(m.Items)-1].Items[0].Label != "About benchlens" {
 		t.Error("no Help > About benchlens menu")
 	}
-	cmp := u.verdict.current
 	u.st.Close()
 
 	st, err := store.Open(db)
@@ -154,20 +157,11 @@ func TestDropCompareAnnotateReopen(t *testing.T) {
 // waits for that state, not for a count of finished comparisons: under load, a comparison
 // started before the arms were both set may finish in between.
 func watchComparisons(u *App) func(t *testing.T, base, cand string) {
-	var mu sync.Mutex
-	var shown [2]string
-	u.compare.done = func() {
-		mu.Lock()
-		shown = u.compare.sels
-		mu.Unlock()
-	}
+	var shown [2]string // written by done and read by the wait, both under the UI lock
+	ui(func() { u.compare.done = func() { shown = u.compare.sels } })
 	return func(t *testing.T, base, cand string) {
 		t.Helper()
-		eventually(t, "the comparison of "+base+" with "+cand, func() bool {
-			mu.Lock()
-			defer mu.Unlock()
-			return shown == [2]string{base, cand}
-		})
+		eventually(t, "the comparison of "+base+" with "+cand, func() bool { return shown == [2]string{base, cand} })
 	}
 }
 
@@ -178,8 +172,10 @@ func openSavedComparison(t *testing.T, u *App) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.verdict.reload()
-	u.verdict.open(id)
+	ui(func() {
+		u.verdict.reload()
+		u.verdict.open(id)
+	})
 	return id
 }
 
@@ -188,9 +184,8 @@ func TestOverrideNeedsReason(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
 	id := openSavedComparison(t, u)
 	ui(func() { u.verdict.override.SetSelected("gain established") })
-	ui(func() { u.verdict.flush() })
-	if !strings.Contains(u.verdict.problem.Text, "needs a reason") {
-		t.Errorf("no warning: %q", u.verdict.problem.Text)
+	if p := get(func() string { u.verdict.flush(); return u.verdict.problem.Text }); !strings.Contains(p, "needs a reason") {
+		t.Errorf("no warning: %q", p)
 	}
 	if hist, _ := u.st.Annotations(id); len(hist) != 0 {
 		t.Errorf("saved without a reason: %+v", hist)
@@ -201,11 +196,13 @@ func TestOverrideNeedsReason(t *testing.T) {
 		t.Errorf("override not saved: %+v", cur)
 	}
 	// The analyst's status stands first everywhere in the app, the proposal beside it.
-	if got := u.verdict.proposed.Text; !strings.HasPrefix(got, "Verdict: gain established") || !strings.Contains(got, "proposed “zero gain”") {
+	var got, picked string
+	ui(func() { got, picked = u.verdict.proposed.Text, u.verdict.pick.Selected })
+	if !strings.HasPrefix(got, "Verdict: gain established") || !strings.Contains(got, "proposed “zero gain”") {
 		t.Errorf("headline after the override: %q", got)
 	}
-	if !strings.Contains(u.verdict.pick.Selected, "gain established") {
-		t.Errorf("picker after the override: %q", u.verdict.pick.Selected)
+	if !strings.Contains(picked, "gain established") {
+		t.Errorf("picker after the override: %q", picked)
 	}
 }
 
@@ -226,21 +223,20 @@ func TestSettingsPersist(t *testing.T) {
 	if got := libSettings(u.st); got.Alpha != 0.01 || !slices.Equal(got.BucketEdges, []int{600, 1200}) {
 		t.Errorf("library settings %+v", got)
 	}
-	s := u.settings.Settings()
+	s := get(u.settings.Settings)
 	if s.Alpha != 0.01 || len(s.BucketEdges) != 2 || s.BucketEdges[1] != 1200 {
 		t.Errorf("settings %+v", s)
 	}
 	ui(func() { u.showView(viewSettings) })
-	ui(func() { u.settings.alpha.SetText("2") })
-	if u.settings.problem.Text == "" || libSettings(u.st).Alpha != 0.01 {
+	problem := get(func() string { u.settings.alpha.SetText("2"); return u.settings.problem.Text })
+	if problem == "" || libSettings(u.st).Alpha != 0.01 {
 		t.Error("an invalid alpha was accepted")
 	}
 	shot(t, u, "settings")
 
 	// A second app on the same library starts with them.
-	w2 := test.NewTempWindow(t, nil)
-	u2 := New(test.NewTempApp(t), w2, u.st, Options{})
-	if u2.settings.Settings().Alpha != 0.01 {
+	w2, a2 := test.NewTempWindow(t, nil), test.NewTempApp(t)
+	if get(func() float64 { return New(a2, w2, u.st, Options{}).settings.Settings().Alpha }) != 0.01 {
 		t.Error("settings did not persist")
 	}
 
@@ -253,8 +249,9 @@ func TestSettingsPersist(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st2.Close()
-	u3 := New(a, test.NewTempWindow(t, nil), st2, Options{})
-	if got := libSettings(st2); got.MinRepeats != 3 || got.NoiseFloor != 0.02 || u3.settings.Settings().MinRepeats != 3 {
+	w3 := test.NewTempWindow(t, nil)
+	shownRepeats := get(func() int { return New(a, w3, st2, Options{}).settings.Settings().MinRepeats })
+	if got := libSettings(st2); got.MinRepeats != 3 || got.NoiseFloor != 0.02 || shownRepeats != 3 {
 		t.Errorf("preferences not moved: %+v", got)
 	}
 }
@@ -263,23 +260,26 @@ func TestRunView(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
 	ui(func() { u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/offset")) })
 	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 5 })
-	var first int64
-	for id := range u.library.rows {
-		if first == 0 || id < first {
-			first = id
+	ui(func() {
+		var first int64
+		for id := range u.library.rows {
+			if first == 0 || id < first {
+				first = id
+			}
 		}
-	}
-	u.run.show(first)
+		u.run.show(first)
+	})
 	eventually(t, "the run", func() bool { return strings.Contains(u.run.title.Text, "offset") && u.run.overhead.Text != "" })
-	if !strings.Contains(u.run.backend.Text, "FLASHINFER") || !strings.Contains(u.run.overhead.Text, "HtoD") ||
-		!strings.Contains(u.run.utilNote.Text, "intermittent") {
-		t.Errorf("run view: %q / %q / %q", u.run.backend.Text, u.run.overhead.Text, u.run.utilNote.Text)
+	var backend, overhead, util string
+	ui(func() { backend, overhead, util = u.run.backend.Text, u.run.overhead.Text, u.run.utilNote.Text })
+	if !strings.Contains(backend, "FLASHINFER") || !strings.Contains(overhead, "HtoD") || !strings.Contains(util, "intermittent") {
+		t.Errorf("run view: %q / %q / %q", backend, overhead, util)
 	}
 	ui(func() { u.showView(viewRun) })
 	shot(t, u, "run")
-	u.run.tabs.SelectIndex(1)
+	ui(func() { u.run.tabs.SelectIndex(1) })
 	shot(t, u, "run-distributions")
-	u.run.tabs.SelectIndex(2)
+	ui(func() { u.run.tabs.SelectIndex(2) })
 	shot(t, u, "run-utilisation")
 }
 
@@ -324,8 +324,8 @@ func TestImportWhileAnnotating(t *testing.T) {
 		}
 	}
 	eventually(t, "the import", func() bool { return !u.importer.busy })
-	if len(u.importer.last.Added) != 82 || len(u.importer.last.Errors) != 0 {
-		t.Errorf("import: added %d, errors %v", len(u.importer.last.Added), u.importer.last.Errors)
+	if last := get(func() library.Report { return u.importer.last }); len(last.Added) != 82 || len(last.Errors) != 0 {
+		t.Errorf("import: added %d, errors %v", len(last.Added), last.Errors)
 	}
 	hist, _ := u.st.Annotations(id)
 	if len(hist) != 1 || hist[0].Note != "note 19" {
@@ -360,20 +360,16 @@ func TestRunViewToolWarmup(t *testing.T) {
 	if len(rep.Added) != 1 || len(rep.Errors) > 0 {
 		t.Fatalf("import: %v, errors %v", rep.Added, rep.Errors)
 	}
-	u.run.show(rep.Added[0])
+	ui(func() { u.run.show(rep.Added[0]) })
 	got := map[string]string{}
 	eventually(t, "the run", func() bool {
-		var ok bool
-		fyne.DoAndWait(func() {
-			clear(got)
-			for _, it := range u.run.summary.Items {
-				if l, isLabel := it.Widget.(*widget.Label); isLabel {
-					got[it.Text] = l.Text
-				}
+		clear(got)
+		for _, it := range u.run.summary.Items {
+			if l, isLabel := it.Widget.(*widget.Label); isLabel {
+				got[it.Text] = l.Text
 			}
-			ok = strings.Contains(u.run.title.Text, "guidellm-warmup") && got["Tool's warm-up"] != ""
-		})
-		return ok
+		}
+		return strings.Contains(u.run.title.Text, "guidellm-warmup") && got["Tool's warm-up"] != ""
 	})
 	for name, want := range map[string]string{"Identified by": "benchmarks[]", "Tool's warm-up": "1 warm-up, 1 cool-down",
 		"Requests": "1 failed (1 incomplete)", "Warning": "measurement window"} {
@@ -381,18 +377,13 @@ func TestRunViewToolWarmup(t *testing.T) {
 			t.Errorf("run view %s = %q, want …%s…", name, got[name], want)
 		}
 	}
-	u.showView(viewRun)
+	ui(func() { u.showView(viewRun) })
 	shot(t, u, "run-tool-warmup")
 }
 
 // Help > About says which build this is, as --version does.
 func TestAboutDialog(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
-	u.showAbout()
-	top := u.win.Canvas().Overlays().Top()
-	if top == nil {
-		t.Fatal("no About dialog")
-	}
 	var texts []string
 	var walk func(o fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
@@ -412,7 +403,17 @@ func TestAboutDialog(t *testing.T) {
 			}
 		}
 	}
-	walk(top)
+	var shownAbout bool
+	ui(func() {
+		u.showAbout()
+		if top := u.win.Canvas().Overlays().Top(); top != nil {
+			shownAbout = true
+			walk(top)
+		}
+	})
+	if !shownAbout {
+		t.Fatal("no About dialog")
+	}
 	all := strings.Join(texts, "\n")
 	for _, want := range []string{"benchlens ", "commit:", "sqlite:     3."} {
 		if !strings.Contains(all, want) {

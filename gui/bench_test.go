@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -92,13 +93,18 @@ func benchmarkFirstFrame(b *testing.B, st *store.Store, runs int) {
 	defer a.Quit()
 	for b.Loop() {
 		w := test.NewWindow(nil)
-		u := New(a, w, st, Options{})
-		w.Resize(fyne.NewSize(1280, 820))
-		for u.library.count() != runs {
+		var u *App
+		ui(func() {
+			u = New(a, w, st, Options{})
+			w.Resize(fyne.NewSize(1280, 820))
+		})
+		for get(u.library.count) != runs {
 			waitBriefly()
 		}
-		w.Canvas().Capture()
-		w.Close()
+		ui(func() {
+			w.Canvas().Capture()
+			w.Close()
+		})
 	}
 }
 
@@ -123,28 +129,31 @@ func switchCandidates(b *testing.B, st *store.Store, check func(*App)) {
 	a := test.NewApp()
 	defer a.Quit()
 	w := test.NewWindow(nil)
-	u := New(a, w, st, Options{})
-	w.Resize(fyne.NewSize(1280, 820))
 	// Each switch waits for its own comparison to be on display, not for any one to finish.
 	shown := make(chan [2]string, 8)
-	u.compare.done = func() { shown <- u.compare.sels }
+	var u *App
+	ui(func() {
+		u = New(a, w, st, Options{})
+		w.Resize(fyne.NewSize(1280, 820))
+		u.compare.done = func() { shown <- u.compare.sels }
+	})
 	show := func(cand string) {
-		u.compare.setArm(false, cand)
+		ui(func() { u.compare.setArm(false, cand) })
 		for <-shown != [2]string{"base", cand} {
 		}
 	}
-	u.compare.setArm(true, "base")
+	ui(func() { u.compare.setArm(true, "base") })
 	show("cand-a")
 	show("cand-b")
 	if check != nil {
-		check(u)
+		ui(func() { check(u) })
 	}
 	i := 0
 	for b.Loop() {
 		show([]string{"cand-a", "cand-b"}[i%2])
 		i++
 	}
-	b.ReportMetric(float64(u.compare.Took.Milliseconds()), "ms/last-switch")
+	b.ReportMetric(float64(get(func() time.Duration { return u.compare.Took }).Milliseconds()), "ms/last-switch")
 }
 
 // BenchmarkCompareSwitchSweep switches the candidate between two sweeps of 8 concurrency

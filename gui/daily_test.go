@@ -39,29 +39,32 @@ func newDemoApp(t *testing.T) *App {
 func shown(t *testing.T, u *App, base, cand string) {
 	t.Helper()
 	eventually(t, base+" vs "+cand, func() bool {
-		var ok bool
-		ui(func() { ok = u.compare.record != nil && u.compare.sels == [2]string{base, cand} })
-		return ok
+		return u.compare.record != nil && u.compare.sels == [2]string{base, cand}
 	})
 }
 
-// ui runs a test's action as the app's UI callbacks run: one at a time (see uiMu).
+// ui runs a test's action as the app's UI callbacks run: one at a time (see uiMu). Tests act
+// on the window and read its state only through ui; never wait inside it for work that hands
+// its result back through onUI (uiMu is not re-entrant).
 func ui(fn func()) {
 	uiMu.Lock()
 	defer uiMu.Unlock()
 	fn()
 }
 
+// get reads a value of the UI through ui.
+func get[T any](fn func() T) T {
+	var v T
+	ui(func() { v = fn() })
+	return v
+}
+
 // failed waits until the compare view shows an error naming sel.
 func failed(t *testing.T, u *App, sel string) {
 	t.Helper()
 	eventually(t, "the error about "+sel, func() bool {
-		var ok bool
-		ui(func() {
-			ok = u.compare.verdict.Importance == widget.DangerImportance && strings.Contains(u.compare.verdict.Text, sel) &&
-				!strings.HasPrefix(u.compare.verdict.Text, "Comparing")
-		})
-		return ok
+		return u.compare.verdict.Importance == widget.DangerImportance && strings.Contains(u.compare.verdict.Text, sel) &&
+			!strings.HasPrefix(u.compare.verdict.Text, "Comparing")
 	})
 }
 
@@ -72,7 +75,7 @@ func pressEnter(e *widget.Entry) { e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRetur
 // drop-down it replaces crashed on a nil canvas).
 func TestArmPickerSoak(t *testing.T) {
 	u := newDemoApp(t)
-	u.showView(viewCompare)
+	ui(func() { u.showView(viewCompare) })
 	ui(func() { u.compare.setArm(true, "baseline") })
 	ui(func() { u.compare.setArm(false, "established") })
 	shown(t, u, "baseline", "established")
@@ -80,20 +83,18 @@ func TestArmPickerSoak(t *testing.T) {
 	arms := []string{"fallback", "established", "offset", "zero", "drift"}
 	for i := range 60 {
 		arm := arms[i%len(arms)]
-		u.compare.mu.Lock()
-		gen := u.compare.gen
-		u.compare.mu.Unlock()
+		var gen, typedGen, offered int
+		var listed bool
 		ui(func() {
+			gen = u.compare.gen
 			c.entry.SetText("")
 			test.Type(c.entry, arm[:3])
+			typedGen, listed, offered = u.compare.gen, c.listBox.Visible(), len(c.matches)
 		})
-		u.compare.mu.Lock()
-		typedGen := u.compare.gen
-		u.compare.mu.Unlock()
 		if typedGen != gen {
 			t.Fatalf("typing %q started a comparison", arm[:3])
 		}
-		if !c.listBox.Visible() || len(c.matches) == 0 {
+		if !listed || offered == 0 {
 			t.Fatalf("typing %q shows no labels", arm[:3])
 		}
 		ui(func() {
@@ -107,21 +108,27 @@ func TestArmPickerSoak(t *testing.T) {
 				tapLabel(t, c, arm)
 			}
 		})
-		shown(t, u, "baseline", c.chosen)
-		if c.listBox.Visible() {
+		chosen := get(func() string { return c.chosen })
+		shown(t, u, "baseline", chosen)
+		var open, focused bool
+		ui(func() {
+			open = c.listBox.Visible()
+			u.win.Canvas().Focus(c.entry)
+			focused = u.win.Canvas() != nil && u.win.Canvas().Focused() == c.entry
+		})
+		if open {
 			t.Fatal("the list stays open after a choice")
 		}
-		if i%3 != 0 && c.chosen != arm {
-			t.Fatalf("chose %q, want %q", c.chosen, arm)
+		if i%3 != 0 && chosen != arm {
+			t.Fatalf("chose %q, want %q", chosen, arm)
 		}
-		u.win.Canvas().Focus(c.entry)
-		if u.win.Canvas().Focused() != c.entry || u.win.Canvas() == nil {
+		if !focused {
 			t.Fatal("the picker no longer takes focus")
 		}
 	}
 	eventually(t, "the last comparison", func() bool { return u.compare.record != nil })
-	if strings.Contains(u.compare.verdict.Text, "no run") {
-		t.Errorf("verdict after the soak: %q", u.compare.verdict.Text)
+	if v := get(func() string { return u.compare.verdict.Text }); strings.Contains(v, "no run") {
+		t.Errorf("verdict after the soak: %q", v)
 	}
 }
 
@@ -143,7 +150,7 @@ func TestCompareClearsStaleResults(t *testing.T) {
 	ui(func() { u.compare.setArm(true, "baseline") })
 	ui(func() { u.compare.setArm(false, "established") })
 	shown(t, u, "baseline", "established")
-	if len(u.compare.checklist.Objects) == 0 || u.compare.save.Disabled() {
+	if get(func() bool { return len(u.compare.checklist.Objects) == 0 || u.compare.save.Disabled() }) {
 		t.Fatal("no evidence shown")
 	}
 	ui(func() { // the answer waits for the lock: this is the view while comparing
@@ -161,9 +168,11 @@ func TestCompareClearsStaleResults(t *testing.T) {
 		pressEnter(u.compare.candidate.entry)
 	})
 	failed(t, u, "no-such-arm")
-	if u.compare.record != nil || len(u.compare.checklist.Objects) != 0 || u.compare.verdict.Importance != widget.DangerImportance {
-		t.Errorf("unknown arm: %q, record %v", u.compare.verdict.Text, u.compare.record != nil)
-	}
+	ui(func() {
+		if u.compare.record != nil || len(u.compare.checklist.Objects) != 0 || u.compare.verdict.Importance != widget.DangerImportance {
+			t.Errorf("unknown arm: %q, record %v", u.compare.verdict.Text, u.compare.record != nil)
+		}
+	})
 }
 
 // Every view fits 1024×700, and long messages (errors, paths, titles) never grow the
@@ -182,16 +191,13 @@ func TestFitsSmallWindow(t *testing.T) {
 		u.settings.problem.SetText(long)
 		u.settings.libPath.SetText(long)
 	})
-	var id int64
-	for k := range u.library.rows {
-		id = k
-	}
-	ui(func() { u.run.show(id) })
-	eventually(t, "the run", func() bool {
-		var ok bool
-		ui(func() { ok = len(u.run.summary.Items) > 0 })
-		return ok
+	ui(func() {
+		for id := range u.library.rows {
+			u.run.show(id)
+			break
+		}
 	})
+	eventually(t, "the run", func() bool { return len(u.run.summary.Items) > 0 })
 	ui(func() {
 		u.run.title.SetText(long)
 		u.run.backend.SetText(long)
@@ -224,9 +230,12 @@ func TestEmptyLibraryOffersSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	samples := filepath.Join(dir, "samples.db")
-	u := New(a, w, st, Options{SampleLibrary: samples})
-	t.Cleanup(func() { u.Store().Close() })
-	w.Resize(fyne.NewSize(1024, 700))
+	var u *App
+	ui(func() {
+		u = New(a, w, st, Options{SampleLibrary: samples})
+		w.Resize(fyne.NewSize(1024, 700))
+	})
+	t.Cleanup(func() { get(u.Store).Close() })
 	eventually(t, "the empty state", func() bool { return u.empty.Visible() && !u.tabs.Visible() })
 	shot(t, u, "empty")
 	if runs, _ := st.Runs(); len(runs) != 0 {
@@ -235,8 +244,8 @@ func TestEmptyLibraryOffersSamples(t *testing.T) {
 	ui(u.openSampleLibrary)
 	eventually(t, "the samples", func() bool { return !u.importer.busy && u.library.count() == 82 })
 	eventually(t, "the views", func() bool { return u.tabs.Visible() && !u.empty.Visible() })
-	if u.Store().Path() != samples {
-		t.Errorf("open library %q", u.Store().Path())
+	if p := get(u.Store).Path(); p != samples {
+		t.Errorf("open library %q", p)
 	}
 	lab, err := store.Open(filepath.Join(dir, "lab.db"))
 	if err != nil {
@@ -283,10 +292,13 @@ func TestViewShortcutsWithFocusedField(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
 	for _, e := range []*widget.Entry{u.library.search, u.compare.candidate.entry, u.settings.alpha} {
 		for i, key := range []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key2} {
-			u.win.Canvas().Focus(e)
-			pressShortcut(u.win, &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault})
-			if want := []int{0, 1, 2, 3, 1}[i]; u.tabs.SelectedIndex() != want {
-				t.Errorf("Ctrl+%s with a field focused: view %d, want %d", key, u.tabs.SelectedIndex(), want)
+			view := get(func() int {
+				u.win.Canvas().Focus(e)
+				pressShortcut(u.win, &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault})
+				return u.tabs.SelectedIndex()
+			})
+			if want := []int{0, 1, 2, 3, 1}[i]; view != want {
+				t.Errorf("Ctrl+%s with a field focused: view %d, want %d", key, view, want)
 			}
 		}
 	}
@@ -308,7 +320,7 @@ func TestExportFromCompareSavesWhatIsOnScreen(t *testing.T) {
 	if err != nil || len(list) != 1 {
 		t.Fatalf("%d comparisons saved, %v", len(list), err)
 	}
-	if c := list[0]; c.Baseline != "baseline" || c.Candidate != "offset" || c.ID != u.compare.savedID {
+	if c := list[0]; c.Baseline != "baseline" || c.Candidate != "offset" || c.ID != get(func() int64 { return u.compare.savedID }) {
 		t.Errorf("exported %+v", c)
 	}
 }
@@ -328,41 +340,40 @@ func TestPlainNumbers(t *testing.T) {
 // the status line counts what the filter shows; the Run view gives percentiles plainly.
 func TestReachingARun(t *testing.T) {
 	u := newDemoApp(t)
-	runs := u.library.children["arm:baseline"]
+	runs := get(func() []string { return u.library.children["arm:baseline"] })
 	if len(runs) != 5 || !strings.HasPrefix(runs[0], runPrefix) {
 		t.Fatalf("baseline arm lists %v, want its 5 runs", runs)
 	}
-	text := u.library.nodeText(runs[0])
+	text := get(func() string { return u.library.nodeText(runs[0]) })
 	if !strings.HasPrefix(text, "#") || !strings.Contains(text, "FLASH") || !strings.Contains(text, "conc. 16") {
 		t.Errorf("run row %q lacks id, load point or backend", text)
 	}
-	ui(func() { u.library.search.SetText("fallback") })
-	if got := u.status.Text; !strings.HasPrefix(got, "5 of 82 runs shown") {
+	if got := get(func() string { u.library.search.SetText("fallback"); return u.status.Text }); !strings.HasPrefix(got, "5 of 82 runs shown") {
 		t.Errorf("status with a filter: %q", got)
 	}
-	ui(func() {
+	got := get(func() []string {
 		u.library.search.SetText("")
 		u.library.order.SetSelectedIndex(1)
+		return u.library.children[""]
 	})
-	if got := u.library.children[""]; len(got) != 11 { // the demo's nine arms and its two sweeps
+	if len(got) != 11 { // the demo's nine arms and its two sweeps
 		t.Errorf("arms newest first: %v", got)
 	}
 	ui(func() { u.library.onSelected(runs[0]) })
-	eventually(t, "the run", func() bool {
-		var ok bool
-		ui(func() { ok = len(u.run.summary.Items) > 0 })
-		return ok
-	})
+	eventually(t, "the run", func() bool { return len(u.run.summary.Items) > 0 })
+	var ttft string
 	found := false
-	for _, it := range u.run.summary.Items {
-		if it.Text == "TTFT" {
-			found = true
-			if l := it.Widget.(*widget.Label).Text; !strings.Contains(l, "p50") || !strings.Contains(l, "p99") || strings.Contains(l, "e+") {
-				t.Errorf("TTFT line %q", l)
+	ui(func() {
+		for _, it := range u.run.summary.Items {
+			if it.Text == "TTFT" {
+				found, ttft = true, it.Widget.(*widget.Label).Text
 			}
 		}
+	})
+	if found && (!strings.Contains(ttft, "p50") || !strings.Contains(ttft, "p99") || strings.Contains(ttft, "e+")) {
+		t.Errorf("TTFT line %q", ttft)
 	}
-	if !found || u.tabs.SelectedIndex() != viewRun {
+	if !found || get(u.tabs.SelectedIndex) != viewRun {
 		t.Error("one click on a run does not show its TTFT percentiles")
 	}
 }
@@ -374,22 +385,26 @@ func TestConditionsDiffAndHeadline(t *testing.T) {
 	ui(func() { u.compare.setArm(true, "baseline") })
 	ui(func() { u.compare.setArm(false, "drift") })
 	shown(t, u, "baseline", "drift")
-	cells := u.compare.conditions.Objects[0].(*container.Scroll).Content.(*fyne.Container).Objects
 	differs := map[string]bool{}
-	for i := 4; i+3 < len(cells); i += 4 {
-		mark := cells[i].(*fyne.Container).Objects[0].(*canvas.Text).Text
-		if strings.Contains(mark, "differs") {
-			differs[cells[i+1].(*widget.Label).Text] = true
+	var headline, causes string
+	ui(func() {
+		cells := u.compare.conditions.Objects[0].(*container.Scroll).Content.(*fyne.Container).Objects
+		for i := 4; i+3 < len(cells); i += 4 {
+			mark := cells[i].(*fyne.Container).Objects[0].(*canvas.Text).Text
+			if strings.Contains(mark, "differs") {
+				differs[cells[i+1].(*widget.Label).Text] = true
+			}
 		}
-	}
+		headline, causes = u.compare.verdict.Text, u.compare.causes.Text
+	})
 	if !differs["workload.seed"] || differs["hardware_sku"] || differs["stack.driver_version"] {
 		t.Errorf("differing conditions: %v", differs)
 	}
-	if got := u.compare.verdict.Text; !strings.Contains(got, "gain not established — ") || !strings.Contains(got, "%, p") {
-		t.Errorf("headline %q", got)
+	if !strings.Contains(headline, "gain not established — ") || !strings.Contains(headline, "%, p") {
+		t.Errorf("headline %q", headline)
 	}
-	if got := u.compare.causes.Text; !strings.Contains(got, "load drifted (load_drift)") {
-		t.Errorf("causes %q", got)
+	if !strings.Contains(causes, "load drifted (load_drift)") {
+		t.Errorf("causes %q", causes)
 	}
 }
 
@@ -401,11 +416,7 @@ func TestChartReadout(t *testing.T) {
 	ui(func() { u.compare.setArm(false, "established") })
 	shown(t, u, "baseline", "established")
 	c := u.compare.charts["tpot_cdf"]
-	eventually(t, "the chart laid out", func() bool {
-		var ok bool
-		ui(func() { ok = c.Size().Width > 100 })
-		return ok
-	})
+	eventually(t, "the chart laid out", func() bool { return c.Size().Width > 100 })
 	ui(func() {
 		s := c.Size()
 		c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(s.Width*0.55, s.Height*0.5)}})
@@ -421,9 +432,7 @@ func TestChartReadout(t *testing.T) {
 		u.compare.axis.SetSelected("log")
 	})
 	eventually(t, "the CDF on a log axis", func() bool {
-		var ok bool
-		ui(func() { ok = c.plot != nil && strings.Contains(c.plot.X.Label.Text, "log scale") })
-		return ok
+		return c.plot != nil && strings.Contains(c.plot.X.Label.Text, "log scale")
 	})
 	ui(func() {
 		s := c.Size()
@@ -472,7 +481,9 @@ func TestExportNeverTouchesTheLibrary(t *testing.T) {
 	ui(func() { u.compare.setArm(true, "baseline") })
 	ui(func() { u.compare.setArm(false, "offset") })
 	shown(t, u, "baseline", "offset")
-	id, err := u.compare.saveOnce()
+	var id int64
+	var err error
+	ui(func() { id, err = u.compare.saveOnce() })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -483,34 +494,23 @@ func TestExportNeverTouchesTheLibrary(t *testing.T) {
 	}
 	opt := library.ExportOptions{IDs: []int64{id}}
 	ui(func() { u.exportTo(library.FormatXLSX, lib, opt) })
-	eventually(t, "the refusal", func() bool {
-		var ok bool
-		ui(func() { ok = shownText(u, "library itself") })
-		return ok
-	})
+	eventually(t, "the refusal", func() bool { return shownText(u, "library itself") })
 	if after, err := os.ReadFile(lib); err != nil || !bytes.Equal(before, after) {
 		t.Fatalf("the library changed (%v)", err)
 	}
 
 	other := filepath.Join(t.TempDir(), "old.xlsx")
 	os.WriteFile(other, []byte("keep"), 0o644)
-	ui(func() { u.exportTo(library.FormatXLSX, other, opt) })
-	ui(func() {
-		if !shownText(u, "Replace it?") {
-			t.Error("no Replace? question for an existing file")
-		}
-	})
+	if !get(func() bool { u.exportTo(library.FormatXLSX, other, opt); return shownText(u, "Replace it?") }) {
+		t.Error("no Replace? question for an existing file")
+	}
 	if b, _ := os.ReadFile(other); string(b) != "keep" {
 		t.Error("the existing file changed before the answer")
 	}
 
 	fresh := filepath.Join(t.TempDir(), "new.xlsx")
 	ui(func() { u.exportTo(library.FormatXLSX, fresh, opt) })
-	eventually(t, "the export", func() bool {
-		var ok bool
-		ui(func() { ok = strings.HasPrefix(u.status.Text, "Exported to") })
-		return ok
-	})
+	eventually(t, "the export", func() bool { return strings.HasPrefix(u.status.Text, "Exported to") })
 	if b, err := os.ReadFile(fresh); err != nil || !bytes.HasPrefix(b, []byte("PK")) {
 		t.Errorf("no workbook written: %v", err)
 	}

@@ -13,34 +13,30 @@ import (
 // point each hide it.
 func TestComparePanelShowsLoadPoints(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
-	u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/sweep-baseline", "../demo/samples/sweep-candidate", "../demo/samples/baseline", "../demo/samples/established"))
+	ui(func() {
+		u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/sweep-baseline", "../demo/samples/sweep-candidate", "../demo/samples/baseline", "../demo/samples/established"))
+	})
 	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 50 })
-	u.compare.setArm(true, "sweep-baseline")
-	u.compare.setArm(false, "sweep-candidate")
+	ui(func() {
+		u.compare.setArm(true, "sweep-baseline")
+		u.compare.setArm(false, "sweep-candidate")
+	})
 	p := u.compare.points
-	showing := func(arms string) func() bool {
-		return func() bool {
-			var shown string
-			fyne.DoAndWait(func() {
-				if r := u.compare.record; r != nil {
-					shown = r.Arms.Baseline.Label + "/" + r.Arms.Candidate.Label
-				}
-			})
-			return shown == arms
-		}
+	// showing is true while the compare view shows the arms "base/cand"; call it under the UI lock.
+	showing := func(arms string) bool {
+		r := u.compare.record
+		return r != nil && r.Arms.Baseline.Label+"/"+r.Arms.Candidate.Label == arms
 	}
 	var holds string
 	var lines []string
 	eventually(t, "the sweep comparison", func() bool {
-		fyne.DoAndWait(func() {
-			holds, lines = p.holds.Text, nil
-			if len(p.table.Objects) == 1 {
-				for _, o := range p.table.Objects[0].(*fyne.Container).Objects {
-					lines = append(lines, o.(*widget.Label).Text)
-				}
+		holds, lines = p.holds.Text, nil
+		if len(p.table.Objects) == 1 {
+			for _, o := range p.table.Objects[0].(*fyne.Container).Objects {
+				lines = append(lines, o.(*widget.Label).Text)
 			}
-		})
-		return showing("sweep-baseline/sweep-candidate")() && holds != "" && len(lines) == 4
+		}
+		return showing("sweep-baseline/sweep-candidate") && holds != "" && len(lines) == 4
 	})
 	if !strings.Contains(holds, "established at concurrency 1-16; offset at 64") {
 		t.Fatalf("holds %q", holds)
@@ -51,14 +47,14 @@ func TestComparePanelShowsLoadPoints(t *testing.T) {
 			t.Errorf("table lacks %q: %s", want, text)
 		}
 	}
-	u.showView(viewCompare)
+	ui(func() { u.showView(viewCompare) })
 	shot(t, u, "compare-sweep")
 
-	u.compare.setArm(true, "baseline")
-	u.compare.setArm(false, "established")
+	ui(func() {
+		u.compare.setArm(true, "baseline")
+		u.compare.setArm(false, "established")
+	})
 	eventually(t, "the one-point comparison", func() bool {
-		hidden := false
-		fyne.DoAndWait(func() { hidden = !p.content.Visible() })
-		return showing("baseline/established")() && hidden
+		return showing("baseline/established") && !p.content.Visible()
 	})
 }
