@@ -81,10 +81,7 @@ func (c *chartView) MouseMoved(e *desktop.MouseEvent) {
 	c.mu.Lock()
 	p, at, size := c.plot, c.at, c.rendered
 	c.mu.Unlock()
-	scale := float32(1) // the image has the widget's size in pixels
-	if cnv := fyne.CurrentApp().Driver().CanvasForObject(c); cnv != nil {
-		scale = cnv.Scale()
-	}
+	scale := c.scale() // the image has the widget's size in pixels
 	text := readoutText(p, at, fyne.NewSize(size.Width*scale, size.Height*scale), fyne.NewPos(e.Position.X*scale, e.Position.Y*scale))
 	if text == "" {
 		c.readBox.Hide()
@@ -151,6 +148,7 @@ func (c *chartView) schedule(s fyne.Size, force bool) {
 	if s.Width < 10 || s.Height < 10 {
 		return
 	}
+	scale := c.scale()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !force && abs32(s.Width-c.rendered.Width) < 4 && abs32(s.Height-c.rendered.Height) < 4 {
@@ -166,21 +164,28 @@ func (c *chartView) schedule(s fyne.Size, force bool) {
 	if force {
 		delay = 0
 	}
-	c.timer = time.AfterFunc(delay, func() { c.draw(s, gen) })
+	c.timer = time.AfterFunc(delay, func() { c.draw(s, scale, gen) })
 }
 
-func (c *chartView) draw(s fyne.Size, gen int) {
+// scale is the pixels per unit of the chart's canvas. It is read on the UI thread (layout,
+// mouse events), where the canvas lives; the render off the UI thread is handed it.
+func (c *chartView) scale() float32 {
+	if a := fyne.CurrentApp(); a != nil {
+		if cnv := a.Driver().CanvasForObject(c); cnv != nil {
+			return cnv.Scale()
+		}
+	}
+	return 1
+}
+
+// draw renders at size s × scale off the UI thread and shows the image unless a newer
+// schedule or a clear came in between.
+func (c *chartView) draw(s fyne.Size, scale float32, gen int) {
 	c.mu.Lock()
 	render := c.render
 	c.mu.Unlock()
 	if render == nil {
 		return
-	}
-	scale := float32(1)
-	if d := fyne.CurrentApp(); d != nil {
-		if cnv := fyne.CurrentApp().Driver().CanvasForObject(c); cnv != nil {
-			scale = cnv.Scale()
-		}
 	}
 	img, err := render(int(s.Width*scale), int(s.Height*scale))
 	if err != nil {

@@ -67,15 +67,17 @@ func (im *importer) importPaths(paths []string, done func(library.Report)) {
 	if len(paths) == 0 {
 		return
 	}
+	st := im.u.st // the library open now, even if another is opened while this one imports
 	im.run(lang.L("Importing")+" "+strings.Join(shortPaths(paths), ", "), func(opt library.Options) library.Report {
-		return library.Import(im.u.st, paths, opt)
+		return library.Import(st, paths, opt)
 	}, done)
 }
 
 // loadDemo imports the built-in sample bundles (into the sample library only).
 func (im *importer) loadDemo() {
+	st := im.u.st
 	im.run(lang.L("Loading the sample library"), func(library.Options) library.Report {
-		return library.LoadDemo(im.u.st)
+		return library.LoadDemo(st)
 	}, nil)
 }
 
