@@ -46,11 +46,14 @@ run: build
 
 # The store, library and CLI tests start a throw-away PostgreSQL cluster (as nobody when run as
 # root), so the tests need the postgresql package; BENCHLENS_TEST_POSTGRES makes a missing
-# PostgreSQL a failure here rather than a skip.
+# PostgreSQL a failure here rather than a skip. The desktop app's tests run once more under the
+# race detector (about 1.5 min; cgo's race build needs gcc, from deps): its work runs off the
+# UI thread and must hand every result back through onUI.
 test: DEB_PKGS += postgresql
 test: deps
 	$(GO) vet ./...
 	BENCHLENS_TEST_POSTGRES=required $(GO) test ./...
+	$(GO) test -race ./gui/
 
 # bench times the import of a 112 MB detailed result (see scripts/bench-import.sh for the
 # side-by-side comparison with a Python/pandas pipeline).
