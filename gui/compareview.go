@@ -41,6 +41,7 @@ type compareView struct {
 	families            *familiesPanel
 	stages              *fyne.Container
 	charts              map[string]*chartView
+	chartBox            *fyne.Container // the charts' grid: a chart the pair has no data for is hidden
 	points              *loadPointsPanel
 	save                *widget.Button
 	// sections are the cards of the left column, top to bottom; a new panel is one more.
@@ -98,7 +99,8 @@ func newCompareView(u *App) *compareView {
 		widget.NewCard(lang.L("Operator families"), lang.L("Device time by kernel family, from the profiler traces"), v.families.box),
 	)
 	charts := &chartGrid{}
-	chartScroll := container.NewVScroll(container.New(charts, grid...))
+	v.chartBox = container.New(charts, grid...)
+	chartScroll := container.NewVScroll(v.chartBox)
 	charts.within = chartScroll
 	v.axis = widget.NewRadioGroup(axisNames(), func(string) { v.redrawCDFs() })
 	v.axis.Horizontal = true
@@ -329,8 +331,15 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, r
 	v.sections.Refresh() // the load points panel may have appeared or gone
 
 	for _, k := range compareCharts {
-		v.charts[k].setPlot(plots[k], reads[k])
+		c := v.charts[k]
+		c.setPlot(plots[k], reads[k])
+		if plots[k] == nil { // e.g. the load curves of arms of one load point
+			c.Hide()
+		} else {
+			c.Show()
+		}
 	}
+	v.chartBox.Refresh()
 	v.mu.Lock()
 	v.Took = time.Since(v.started)
 	v.mu.Unlock()

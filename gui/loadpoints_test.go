@@ -9,8 +9,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// A sweep pair shows its load points panel, one row per point with its verdict; arms of one
-// point each hide it.
+// A sweep pair shows its load points panel, one row per point with its verdict, and its load
+// curves; arms of one point each hide both (no blank charts left in the grid).
 func TestComparePanelShowsLoadPoints(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
 	ui(func() {
@@ -41,6 +41,9 @@ func TestComparePanelShowsLoadPoints(t *testing.T) {
 	if !strings.Contains(holds, "established at concurrency 1-16; offset at 64") {
 		t.Fatalf("holds %q", holds)
 	}
+	if !get(u.compare.charts["load_deltas"].Visible) {
+		t.Error("the sweep's per-point deltas chart is hidden")
+	}
 	text := strings.Join(lines, "\n")
 	for _, want := range []string{"concurrency 1 (5+5): TTFT ~ -3.4%, TPOT -9.8%", "concurrency 64 (5+5): ", "→ offset (offset_by_overhead)"} {
 		if !strings.Contains(text, want) {
@@ -56,5 +59,12 @@ func TestComparePanelShowsLoadPoints(t *testing.T) {
 	})
 	eventually(t, "the one-point comparison", func() bool {
 		return showing("baseline/established") && !p.content.Visible()
+	})
+	ui(func() {
+		for k, c := range u.compare.charts {
+			if load := strings.HasPrefix(k, "load_"); c.Visible() == load {
+				t.Errorf("one point per arm: chart %s shown %v", k, c.Visible())
+			}
+		}
 	})
 }
