@@ -28,7 +28,7 @@ type libraryView struct {
 	order  *widget.Select // arms by name or newest first
 	tree   *widget.Tree
 
-	rows     map[int64]library.RunRow // every run
+	rows     map[int64]library.RunRow // every run; nil until the first load is shown
 	children map[string][]string      // tree: node id → child ids, after filtering
 	selected string
 }
@@ -41,7 +41,7 @@ const (
 )
 
 func newLibraryView(u *App) *libraryView {
-	v := &libraryView{u: u, rows: map[int64]library.RunRow{}, children: map[string][]string{}}
+	v := &libraryView{u: u, children: map[string][]string{}}
 	v.search = widget.NewEntry()
 	v.search.SetPlaceHolder(lang.L("Search label, model, tool, backend…"))
 	v.search.OnChanged = func(string) { v.rebuild() }
