@@ -325,8 +325,12 @@ func overheadText(rd compare.RunData) string {
 			c := t.Copies[k]
 			fmt.Fprintf(&b, "  copies %s: %d, %d bytes, %.0f µs\n", k, c.Count, c.Bytes, c.TimeUs)
 		}
-		fmt.Fprintf(&b, "  kernel launches: %d (%.0f µs host), graph launches: %d, syncs: %d (%.0f µs blocked), kernels: %d\n",
-			t.Launches.Count, t.Launches.TimeUs, t.GraphLaunches.Count, t.Syncs.Count, t.Syncs.TimeUs, t.Kernels)
+		if t.RecordsHostCalls() {
+			fmt.Fprintf(&b, "  kernel launches: %d (%.0f µs host), graph launches: %d, syncs: %d (%.0f µs blocked), kernels: %d\n",
+				t.Launches.Count, t.Launches.TimeUs, t.GraphLaunches.Count, t.Syncs.Count, t.Syncs.TimeUs, t.Kernels)
+		} else {
+			fmt.Fprintf(&b, "  kernels: %d; %s\n", t.Kernels, lang.L("launches and syncs: not recorded by this trace format (unmeasured, not zero)"))
+		}
 		b.WriteString("  top device ops:\n")
 		for _, op := range t.TopOps {
 			fmt.Fprintf(&b, "    %10.0f µs  %6d×  %s\n", op.TimeUs, op.Count, op.Name)
