@@ -35,8 +35,12 @@ type Options struct {
 	// SampleLibrary is a library file of its own for the built-in sample bundles, offered by
 	// "Open the sample library" (filled on first open). Samples never enter another library.
 	SampleLibrary string
-	// OpenLibrary opens another library file (Settings); nil hides the button.
-	OpenLibrary func(path string) (*store.Store, error)
+	// OpenLibrary opens another library, a file or a postgres:// URL (Settings); nil hides
+	// the buttons.
+	OpenLibrary func(location string) (*store.Store, error)
+	// Notice is shown once the library has loaded, in a dialog and the status line: what
+	// happened on the way to opening it (the last library did not open; the user's own did).
+	Notice string
 }
 
 // Views, in tab order; the index is remembered between sessions.
@@ -104,7 +108,12 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 	w.SetMainMenu(u.mainMenu())
 	u.restoreWindowSize()
 
-	u.library.reload(nil)
+	u.library.reload(func() {
+		if opt.Notice != "" {
+			u.setStatus(opt.Notice)
+			dialog.ShowInformation(lang.L("Library"), opt.Notice, w)
+		}
+	})
 	u.verdict.reload()
 	return u
 }
@@ -193,9 +202,10 @@ func (u *App) openSampleLibrary() {
 func (u *App) switchLibrary(st *store.Store) {
 	old := u.st
 	u.st = st
-	u.fyneApp.Preferences().SetString("library.path", st.Path())
+	// Remembered without a password: preferences are a plain file.
+	u.fyneApp.Preferences().SetString("library.path", store.WithoutPassword(st.Path()))
 	u.settings.reload()
-	u.settings.libPath.SetText(st.Path())
+	u.settings.libPath.SetText(store.Redacted(st.Path()))
 	u.libraryChanged()
 	if old != nil {
 		old.Close()

@@ -65,12 +65,14 @@ func newSettingsView(u *App) *settingsView {
 	v.libPath.Wrapping = fyne.TextWrapBreak
 	libRow := container.NewBorder(nil, nil, nil, nil, v.libPath)
 	if u.opt.OpenLibrary != nil {
-		libRow = container.NewBorder(nil, nil, nil, widget.NewButton(lang.L("Open another library…"), v.onOpenLibrary), v.libPath)
+		open := container.NewHBox(widget.NewButton(lang.L("Open another library…"), v.onOpenLibrary),
+			widget.NewButton(lang.L("Open a team library…"), func() { u.showTeamLibraryDialog() }))
+		libRow = container.NewBorder(nil, nil, nil, open, v.libPath)
 	}
 	reset := widget.NewButton(lang.L("Restore defaults"), v.onReset)
 	v.content = vscroll(container.NewVBox(
 		widget.NewCard(lang.L("Analysis"), lang.L("Used for every comparison and stored with each verdict."), container.NewVBox(form, v.problem, container.NewHBox(reset))),
-		widget.NewCard(lang.L("Library file"), "", libRow),
+		widget.NewCard(lang.L("Library"), lang.L("A library file on this machine, or a team library on a PostgreSQL server."), libRow),
 	))
 	return v
 }

@@ -25,8 +25,15 @@ func (u *App) mainMenu() *fyne.MainMenu {
 		item(lang.L("Import folder…"), fyne.KeyO, mod|fyne.KeyModifierShift, u.importer.chooseFolder),
 		item(lang.L("Export…"), fyne.KeyE, mod, u.exportOnScreen),
 	)
+	if u.opt.OpenLibrary != nil || u.opt.SampleLibrary != "" {
+		file.Items = append(file.Items, fyne.NewMenuItemSeparator())
+	}
+	if u.opt.OpenLibrary != nil {
+		file.Items = append(file.Items, item(lang.L("Open another library…"), "", 0, u.settings.onOpenLibrary),
+			item(lang.L("Open a team library…"), "", 0, func() { u.showTeamLibraryDialog() }))
+	}
 	if u.opt.SampleLibrary != "" {
-		file.Items = append(file.Items, fyne.NewMenuItemSeparator(), item(lang.L("Open the sample library"), "", 0, u.openSampleLibrary))
+		file.Items = append(file.Items, item(lang.L("Open the sample library"), "", 0, u.openSampleLibrary))
 	}
 	view := fyne.NewMenu(lang.L("View"))
 	for i, key := range []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4} {

@@ -34,6 +34,27 @@ func Redacted(location string) string {
 	return u.Redacted()
 }
 
+// WithoutPassword is a library location fit to remember: a URL loses its password (in the
+// user part or as a parameter); the server's client then finds it where libpq looks
+// (PGPASSWORD, ~/.pgpass). A file path is returned as it is.
+func WithoutPassword(location string) string {
+	if !IsPostgres(location) {
+		return location
+	}
+	u, err := url.Parse(location)
+	if err != nil {
+		return location
+	}
+	if u.User != nil {
+		u.User = url.User(u.User.Username())
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Del("password")
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
 // openPostgres opens a team library: a PostgreSQL database holding the same tables as a
 // library file, in the URL's schema search path.
 func openPostgres(location string) (*Store, error) {

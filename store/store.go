@@ -34,6 +34,12 @@ func DefaultPath() (string, error) {
 	if p := os.Getenv("BENCHLENS_DB"); p != "" {
 		return p, nil
 	}
+	return UserPath()
+}
+
+// UserPath is library.db in the user's data directory ($XDG_DATA_HOME, else the platform's),
+// where the app keeps its own files (the sample library beside it) whatever library it opens.
+func UserPath() (string, error) {
 	dir := os.Getenv("XDG_DATA_HOME")
 	if dir == "" {
 		cfg, err := os.UserConfigDir() // %AppData% on Windows, ~/Library/Application Support on macOS

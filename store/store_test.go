@@ -798,6 +798,16 @@ func TestPostgresRefusesForeignAndNewer(t *testing.T) {
 			t.Errorf("Redacted(%s) = %s", loc, got)
 		}
 	}
+	for loc, want := range map[string]string{
+		"postgres://ana:secret@db.lab:5432/bench":       "postgres://ana@db.lab:5432/bench",
+		"postgresql:///bench?host=/run&password=secret": "postgresql:///bench?host=%2Frun",
+		"postgres://ana@db.lab/bench?sslmode=require":   "postgres://ana@db.lab/bench?sslmode=require",
+		"/home/ana/.local/share/benchlens/library.db":   "/home/ana/.local/share/benchlens/library.db",
+	} {
+		if got := WithoutPassword(loc); got != want {
+			t.Errorf("WithoutPassword(%s) = %s, want %s", loc, got, want)
+		}
+	}
 }
 
 // dump prints every copied table, row by row, for comparing two libraries.

@@ -1,0 +1,72 @@
+package gui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"benchlens/internal/pgtest"
+	"benchlens/library"
+	"benchlens/store"
+)
+
+// Settings → Open a team library: a URL that is none is refused in the form; a team library's
+// URL opens it off the UI thread and shows its runs, and the app remembers it without a
+// password.
+func TestOpenTeamLibrary(t *testing.T) {
+	team := pgtest.NewDatabase(t)
+	st, err := store.Open(team)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := library.Import(st, []string{"../demo/samples/baseline"}, library.Options{}); len(rep.Added) != 5 {
+		t.Fatalf("seeding the team library: %+v", rep)
+	}
+	st.Close()
+
+	u, a := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	ui(func() { u.opt.OpenLibrary = store.Open })
+	d := get(u.showTeamLibraryDialog)
+	ui(func() {
+		u.showView(viewSettings)
+		d.url.SetText("/home/ana/library.db")
+	})
+	if get(d.url.Validate) == nil {
+		t.Error("a file path passed as a team library's URL")
+	}
+	shot(t, u, "team-library")
+	withPassword := team + "&password=secret" // pgtest's URLs carry a query already
+	ui(func() {
+		d.url.SetText(withPassword)
+		d.d.Submit()
+	})
+	eventually(t, "the team library's runs", func() bool { return store.IsPostgres(u.st.Path()) && u.library.count() == 5 })
+	t.Cleanup(func() { ui(func() { u.st.Close() }) })
+	if got := a.Preferences().String("library.path"); got != store.WithoutPassword(withPassword) || strings.Contains(got, "secret") || !strings.Contains(got, "user=benchlens") {
+		t.Errorf("remembered %q, want the URL without its password", got)
+	}
+}
+
+// What happened on the way to the library (the one opened last did not open) is said once the
+// library is shown.
+func TestStartupNoticeShown(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	st, err := store.Open(filepath.Join(t.TempDir(), "lib.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	const notice = "The library opened last (/mnt/lab/lab.db) is not there. This is your own library."
+	ui(func() {
+		New(a, w, st, Options{Notice: notice})
+		w.Resize(fyne.NewSize(1280, 820))
+	})
+	eventually(t, "the notice", func() bool {
+		top := w.Canvas().Overlays().Top()
+		return top != nil && hasText(top, "is not there")
+	})
+}
