@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"math"
 	"strings"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -50,7 +49,7 @@ type compareView struct {
 	axis     *widget.RadioGroup // the CDFs' x axis: clipped, full or log
 	arms     [2]compare.Arm     // the arms on screen, to redraw the CDFs on another axis
 
-	mu      sync.Mutex
+	// The fields below are the UI thread's: written and read only there (onUI, handlers).
 	gen     int
 	record  *compare.Record
 	sels    [2]string
@@ -186,11 +185,9 @@ func (v *compareView) schedule() {
 	if base == "" || cand == "" {
 		return
 	}
-	v.mu.Lock()
 	v.gen++
 	gen := v.gen
 	v.started = time.Now()
-	v.mu.Unlock()
 	v.clear(fmt.Sprintf(lang.L("Comparing %s with %s…"), base, cand), widget.MediumImportance)
 	settings := v.u.settings.Settings()
 	st, cache, opt := v.u.st, v.u.arms, v.chartOptions()
@@ -209,11 +206,8 @@ func (v *compareView) schedule() {
 			plots, reads, err = chart.ForComparisonWith(b, c, rec, opt)
 		}
 		onUI(func() {
-			v.mu.Lock()
-			current := gen == v.gen
-			v.mu.Unlock()
-			if !current {
-				return
+			if gen != v.gen {
+				return // a newer request is on its way
 			}
 			if err != nil {
 				v.clear(err.Error(), widget.DangerImportance)
@@ -250,17 +244,12 @@ func (v *compareView) redrawCDFs() {
 	if v.record == nil {
 		return
 	}
-	v.mu.Lock()
 	gen := v.gen
-	v.mu.Unlock()
 	rec, arms, opt := *v.record, v.arms, v.chartOptions()
 	go func() {
 		plots, reads, err := chart.ForComparisonWith(arms[0], arms[1], rec, opt)
 		onUI(func() {
-			v.mu.Lock()
-			current := gen == v.gen
-			v.mu.Unlock()
-			if err != nil || !current {
+			if err != nil || gen != v.gen {
 				return
 			}
 			for k, at := range reads {
@@ -340,20 +329,15 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, r
 		}
 	}
 	v.chartBox.Refresh()
-	v.mu.Lock()
 	v.Took = time.Since(v.started)
-	v.mu.Unlock()
 	v.u.setStatus(fmt.Sprintf(lang.L("Compared %s (%d runs) with %s (%d runs) in %d ms"), base, len(rec.Arms.Baseline.Runs), cand, len(rec.Arms.Candidate.Runs), v.Took.Milliseconds()))
 	v.finished()
 }
 
 // finished tells a waiting test that a comparison request has been answered.
 func (v *compareView) finished() {
-	v.mu.Lock()
-	done := v.done
-	v.mu.Unlock()
-	if done != nil {
-		done()
+	if v.done != nil {
+		v.done()
 	}
 }
 
