@@ -191,15 +191,25 @@ func (u *App) openSampleLibrary() {
 		dialog.ShowError(err, u.win)
 		return
 	}
-	u.switchLibrary(st)
+	if !u.switchLibrary(st) {
+		return
+	}
 	runs, err := st.Runs()
 	if err == nil && len(runs) == 0 {
 		u.importer.loadDemo()
 	}
 }
 
-// switchLibrary replaces the open library (Settings → open another).
-func (u *App) switchLibrary(st *store.Store) {
+// switchLibrary replaces the open library (Settings → open another). While an import runs
+// into the open library it refuses, closing st: closing the library under the import would
+// fail the rest of it.
+func (u *App) switchLibrary(st *store.Store) bool {
+	if u.importer.busy {
+		st.Close()
+		u.setStatus(lang.L("An import is running; wait for it to finish."))
+		dialog.ShowInformation(lang.L("Library"), lang.L("An import is running; wait for it to finish."), u.win)
+		return false
+	}
 	old := u.st
 	u.st = st
 	// Remembered without a password: preferences are a plain file.
@@ -210,6 +220,7 @@ func (u *App) switchLibrary(st *store.Store) {
 	if old != nil {
 		old.Close()
 	}
+	return true
 }
 
 func (u *App) restoreWindowSize() {

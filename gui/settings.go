@@ -222,7 +222,6 @@ func (v *settingsView) onOpenLibrary() {
 			dialog.ShowError(err, v.u.win)
 			return
 		}
-		v.libPath.SetText(store.Redacted(st.Path()))
 		v.u.switchLibrary(st)
 	}, v.u.win)
 }

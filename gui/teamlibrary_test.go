@@ -70,3 +70,26 @@ func TestStartupNoticeShown(t *testing.T) {
 		return top != nil && hasText(top, "is not there")
 	})
 }
+
+// No library is swapped from under a running import: the switch is refused, said, and the
+// library opened for it closed.
+func TestNoLibrarySwitchDuringAnImport(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	other, err := store.Open(filepath.Join(t.TempDir(), "other.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := get(func() *store.Store { return u.st })
+	ui(func() { u.importer.busy = true }) // as while an import runs
+	if get(func() bool { return u.switchLibrary(other) }) {
+		t.Fatal("switched libraries during an import")
+	}
+	after, status := get(func() *store.Store { return u.st }), get(func() string { return u.status.Text })
+	if after != before || !strings.Contains(status, "import is running") {
+		t.Errorf("library %s, status %q", after.Path(), status)
+	}
+	if _, err := other.Runs(); err == nil {
+		t.Error("the library opened for the refused switch is still open")
+	}
+	ui(func() { u.importer.busy = false })
+}
