@@ -23,6 +23,19 @@ func (n Num) Known() bool { return !math.IsNaN(float64(n)) }
 // F returns n as a float64 (NaN when unknown).
 func (n Num) F() float64 { return float64(n) }
 
+// Readable prints a measurement for people: four significant digits and no exponent below a
+// million (10790, 87.96, 7.36, 4.012e+06), "-" when unknown.
+func (n Num) Readable() string {
+	f := float64(n)
+	switch a := math.Abs(f); {
+	case math.IsNaN(f):
+		return "-"
+	case a >= 1000 && a < 1e6:
+		return fmt.Sprintf("%.0f", f)
+	}
+	return fmt.Sprintf("%.4g", f)
+}
+
 // MarshalJSON implements json.Marshaler.
 func (n Num) MarshalJSON() ([]byte, error) {
 	f := float64(n)

@@ -152,8 +152,8 @@ func targetedReason(f *Families) string {
 	}
 	for _, r := range f.Rows {
 		if r.Family == f.Targeted.Family {
-			return fmt.Sprintf("%s device time %.4g -> %.4g us per %s (%+.1f%%)", r.Family,
-				r.Baseline.TimeUs, r.Candidate.TimeUs, f.Per, r.DeltaPct.F())
+			return fmt.Sprintf("%s device time %s -> %s us per %s (%+.1f%%)", r.Family,
+				model.Num(r.Baseline.TimeUs).Readable(), model.Num(r.Candidate.TimeUs).Readable(), f.Per, r.DeltaPct.F())
 		}
 	}
 	return ""

@@ -103,7 +103,7 @@ func (k armKernels) agrees(logged string) (agree, ok bool) {
 func (k armKernels) proof() string {
 	for _, ki := range k.seen {
 		if ki.Backend == k.backend {
-			return fmt.Sprintf("%s (%s, %d launches, %.4g us)", ki.Backend, ki.Kernel, ki.Count, ki.TimeUs)
+			return fmt.Sprintf("%s (%s, %d launches, %s us)", ki.Backend, ki.Kernel, ki.Count, model.Num(ki.TimeUs).Readable())
 		}
 	}
 	return ""

@@ -164,7 +164,7 @@ func fmtCount(n model.Num) string {
 	if !n.Known() {
 		return "?"
 	}
-	return fmt.Sprintf("%.4g", n.F())
+	return n.Readable()
 }
 
 // topOps merges the arm's traces' top device ops by total time.

@@ -8,6 +8,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"benchlens/analysis/compare"
+	"benchlens/model"
 )
 
 // The Families sheet (METHOD.md rule 11): per comparison, each operator family's device time
@@ -113,7 +114,7 @@ func familiesText(b *strings.Builder, f *compare.Families) {
 		if r.DeltaPct.Known() {
 			pct = fmt.Sprintf("%+.1f%%", r.DeltaPct.F())
 		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%s\t%.0f%% -> %.0f%%\t%s\n", r.Family, r.Baseline.TimeUs, r.Candidate.TimeUs, pct,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.0f%% -> %.0f%%\t%s\n", r.Family, model.Num(r.Baseline.TimeUs).Readable(), model.Num(r.Candidate.TimeUs).Readable(), pct,
 			100*r.Baseline.Share, 100*r.Candidate.Share, mark)
 	}
 	tw.Flush()

@@ -6,7 +6,6 @@ import (
 	"benchlens/internal/textsafe"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -140,19 +139,7 @@ func value(n model.Num, unit string) string {
 
 // Value prints a measurement with four significant digits and no exponent below a million:
 // 10790 ms, 87.96 ms, 7.36 ms.
-func Value(n model.Num) string {
-	if !n.Known() {
-		return "-"
-	}
-	f := n.F()
-	switch a := math.Abs(f); {
-	case a >= 1e6:
-		return fmt.Sprintf("%.4g", f)
-	case a >= 1000:
-		return fmt.Sprintf("%.0f", f)
-	}
-	return fmt.Sprintf("%.4g", f)
-}
+func Value(n model.Num) string { return n.Readable() }
 
 // Delta prints a stage delta benchstat's way: "-9.29% (p=0.008 n=5+5)", or "~" when the
 // change is not significant.
