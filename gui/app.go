@@ -8,6 +8,7 @@ import (
 	"embed"
 	"os"
 	"os/user"
+	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -124,8 +125,9 @@ func (u *App) Window() fyne.Window { return u.win }
 // Store is the open library.
 func (u *App) Store() *store.Store { return u.st }
 
-// setStatus shows a one-line message at the bottom of the window.
-func (u *App) setStatus(msg string) { u.status.SetText(msg) }
+// setStatus shows a one-line message at the bottom of the window: an error of several lines
+// (a server's "failed to connect" with its causes) is joined into one, not grown upwards.
+func (u *App) setStatus(msg string) { u.status.SetText(strings.Join(strings.Fields(msg), " ")) }
 
 // uiMu serialises the work handed back to the UI. Fyne's desktop driver runs fyne.Do
 // callbacks one at a time on its main thread anyway; its test driver runs them on the calling

@@ -36,8 +36,10 @@ func (u *App) showTeamLibraryDialog() *teamLibraryDialog {
 				t.open(strings.TrimSpace(t.url.Text))
 			}
 		}, u.win)
+	t.url.OnSubmitted = func(string) { t.d.Submit() } // Enter opens, as the button does
 	t.d.Resize(fyne.NewSize(640, 240))
 	t.d.Show()
+	u.win.Canvas().Focus(t.url) // type the URL straight away
 	return t
 }
 

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,4 +93,27 @@ func TestNoLibrarySwitchDuringAnImport(t *testing.T) {
 		t.Error("the library opened for the refused switch is still open")
 	}
 	ui(func() { u.importer.busy = false })
+}
+
+// A team library that does not open is said in one status line and a dialog; the library on
+// screen stays.
+func TestTeamLibraryThatDoesNotOpen(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	before := get(func() *store.Store { return u.st })
+	ui(func() {
+		u.opt.OpenLibrary = func(string) (*store.Store, error) {
+			return nil, errors.New("failed to connect to `user=ana database=bench`:\n\thostname resolving error")
+		}
+		d := u.showTeamLibraryDialog()
+		d.url.SetText("postgres://ana@db.invalid/bench")
+		d.d.Submit()
+	})
+	eventually(t, "the refusal", func() bool { return strings.HasPrefix(u.status.Text, "Team library not opened") })
+	status := get(func() string { return u.status.Text })
+	if strings.Contains(status, "\n") || !strings.Contains(status, "hostname resolving error") {
+		t.Errorf("status %q: want the whole error on one line", status)
+	}
+	if get(func() *store.Store { return u.st }) != before || !get(func() bool { return shownText(u, "to connect to") }) {
+		t.Error("the open library changed, or no dialog says why")
+	}
 }
