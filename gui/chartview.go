@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"math"
 	"strings"
 	"sync"
 	"time"
@@ -95,9 +94,9 @@ func (c *chartView) MouseMoved(e *desktop.MouseEvent) {
 
 func (c *chartView) MouseOut() { c.readBox.Hide() }
 
-// readoutText is what lies under pos on a chart drawn at size: with at (a CDF), the x value
-// and each series' quantile there ("12.3 ms · baseline p62 · candidate p71"), else "x-axis
-// label: x · y-axis label: y".
+// readoutText is what lies under pos on a chart drawn at size: with at, the x value and each
+// series' value there (a CDF's quantiles: "12.3 ms · baseline p62 · candidate p71"; a
+// timeline's busy: "… (s) 41 · device 0 83% busy"), else "x-axis label: x · y-axis label: y".
 func readoutText(p *plot.Plot, at chart.SeriesAt, size fyne.Size, pos fyne.Position) string {
 	if p == nil || size.Width < 10 || size.Height < 10 {
 		return ""
@@ -110,7 +109,7 @@ func readoutText(p *plot.Plot, at chart.SeriesAt, size fyne.Size, pos fyne.Posit
 		axis, _, _ := strings.Cut(p.X.Label.Text, " · ") // without the clipping note
 		s := axis + " " + plain(x)
 		for _, sv := range at(x) {
-			s += fmt.Sprintf(" · %s p%s", sv.Label, plain(math.Round(1000*sv.Y)/10))
+			s += " · " + sv.Label + " " + sv.Text
 		}
 		return s
 	}

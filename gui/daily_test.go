@@ -441,6 +441,17 @@ func TestChartReadout(t *testing.T) {
 			t.Errorf("readout on a log axis %q", c.readout.Text)
 		}
 	})
+	// The utilisation timeline reads each arm's busy % at the time under the mouse.
+	util := u.compare.charts["utilisation"]
+	eventually(t, "the utilisation chart laid out", func() bool { return util.plot != nil && util.Size().Width > 100 })
+	ui(func() {
+		s := util.Size()
+		util.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(s.Width*0.5, s.Height*0.5)}})
+		if !util.readBox.Visible() || !strings.HasPrefix(util.readout.Text, "time since the first sample (s) ") ||
+			!strings.Contains(util.readout.Text, " · baseline") || !strings.Contains(util.readout.Text, "% busy") {
+			t.Errorf("utilisation readout %q", util.readout.Text)
+		}
+	})
 }
 
 // shownText reports whether the window's top overlay (a dialog) shows a text containing sub.

@@ -184,16 +184,12 @@ func (v *runView) display(rd compare.RunData) {
 		notes = append(notes, lang.L("No utilisation trace attached (nvidia-smi, npu-smi, dcgmi, rocm-smi)."))
 	}
 	v.utilNote.SetText(strings.Join(notes, "\n"))
-	v.util.setRender(func(w, h int) (image.Image, error) {
-		if len(lines) == 0 {
-			return nil, nil
-		}
-		p, err := chart.Timeline(lang.L("Device utilisation"), lines...)
-		if err != nil {
-			return nil, err
-		}
-		return chart.Image(p, w, h)
-	})
+	if p, err := chart.Timeline(lang.L("Device utilisation"), lines...); err == nil {
+		p.X.Label.Text, p.Y.Label.Text = v.u.chartTr(p.X.Label.Text), v.u.chartTr(p.Y.Label.Text)
+		v.util.setPlot(p, chart.TimelineAt(lines...))
+	} else {
+		v.util.setPlot(nil, nil)
+	}
 	v.overhead.SetText(overheadText(rd))
 }
 

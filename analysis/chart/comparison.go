@@ -116,13 +116,13 @@ func ForComparisonWith(base, cand compare.Arm, rec compare.Record, opt Options) 
 		if err != nil {
 			return nil, nil, fmt.Errorf("utilisation: %w", err)
 		}
-		out["utilisation"] = p
+		out["utilisation"], reads["utilisation"] = p, TimelineAt(lines...)
 	}
 	if err := loadCharts(out, rec); err != nil {
 		return nil, nil, err
 	}
 	for k, p := range out {
-		if reads[k] == nil { // the CDFs' labels are translated already, with their notes
+		if _, cdf := titles[k]; !cdf { // the CDFs' labels are translated already, with their notes
 			p.X.Label.Text, p.Y.Label.Text = opt.tr(p.X.Label.Text), opt.tr(p.Y.Label.Text)
 		}
 	}

@@ -1,15 +1,21 @@
 package chart
 
-import "sort"
+import (
+	"fmt"
+	"math"
+	"sort"
+)
 
 // SeriesAt reads every series of a chart at an x value, for a readout under the mouse.
 type SeriesAt func(x float64) []SeriesValue
 
 // SeriesValue is one series' value at an x: for a CDF, the share of its values at or below x
-// (x is then that series' Share quantile).
+// (x is then that series' Y quantile); for a timeline, the busy % at that time. Text is how a
+// readout prints it ("p62.5", "83% busy").
 type SeriesValue struct {
 	Label string
 	Y     float64
+	Text  string
 }
 
 type labelled struct {
@@ -28,7 +34,7 @@ func (c cdfAt) read(x float64) []SeriesValue {
 		if n > 0 {
 			y = xys[n-1].Y
 		}
-		out[i] = SeriesValue{l.label, y}
+		out[i] = SeriesValue{Label: l.label, Y: y, Text: fmt.Sprintf("p%g", math.Round(1000*y)/10)}
 	}
 	return out
 }

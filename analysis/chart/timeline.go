@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -168,6 +169,39 @@ func Timeline(title string, lines ...TimelineSeries) (*plot.Plot, error) {
 	p.Y.Tick.Marker = plot.ConstantTicks(percentTicks())
 	p.X.Min = 0
 	return p, nil
+}
+
+// TimelineAt reads a timeline at x seconds: per label, the mean over its series of the last
+// sample at or before x (each series timed from its own first sample, as Timeline draws it);
+// a label with no value there is left out.
+func TimelineAt(lines ...TimelineSeries) SeriesAt {
+	return func(x float64) []SeriesValue {
+		var out []SeriesValue
+		at := map[string]int{} // label → index in out
+		n := map[string]int{}
+		for _, s := range lines {
+			if len(s.T) == 0 {
+				continue
+			}
+			i := sort.SearchFloat64s(s.T, s.T[0]+x+1e-9) - 1 // last sample at or before x
+			if i < 0 || i >= len(s.Busy) || math.IsNaN(s.Busy[i]) || x > s.T[len(s.T)-1]-s.T[0] {
+				continue
+			}
+			j, ok := at[s.Label]
+			if !ok {
+				j = len(out)
+				at[s.Label] = j
+				out = append(out, SeriesValue{Label: s.Label})
+			}
+			out[j].Y += s.Busy[i]
+			n[s.Label]++
+		}
+		for i := range out {
+			out[i].Y /= float64(n[out[i].Label])
+			out[i].Text = fmt.Sprintf("%.0f%% busy", out[i].Y)
+		}
+		return out
+	}
 }
 
 // percentTicks are 0, 25 … 100 with minor ticks every 5.

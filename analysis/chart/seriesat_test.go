@@ -1,0 +1,35 @@
+package chart
+
+import (
+	"math"
+	"reflect"
+	"testing"
+)
+
+// A timeline reads, per label, the mean of its series' last samples at or before x, each
+// series timed from its own first sample; a series past its end or on a missing sample adds
+// nothing.
+func TestTimelineAt(t *testing.T) {
+	nan := math.NaN()
+	at := TimelineAt(
+		TimelineSeries{Label: "baseline", T: []float64{100, 101, 102}, Busy: []float64{90, 80, nan}},
+		TimelineSeries{Label: "baseline", T: []float64{5, 6, 7, 8}, Busy: []float64{70, 60, 50, 40}},
+		TimelineSeries{Label: "candidate", T: []float64{0, 1}, Busy: []float64{20, 30}},
+	)
+	for _, tt := range []struct {
+		x    float64
+		want []SeriesValue
+	}{
+		{0, []SeriesValue{{"baseline", 80, "80% busy"}, {"candidate", 20, "20% busy"}}},
+		{1, []SeriesValue{{"baseline", 70, "70% busy"}, {"candidate", 30, "30% busy"}}},
+		{1.5, []SeriesValue{{"baseline", 70, "70% busy"}}}, // candidate has ended
+		{2, []SeriesValue{{"baseline", 50, "50% busy"}}},   // baseline's first series is missing there
+		{3, []SeriesValue{{"baseline", 40, "40% busy"}}},
+		{4, nil},
+		{-1, nil},
+	} {
+		if got := at(tt.x); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("at %v: %+v, want %+v", tt.x, got, tt.want)
+		}
+	}
+}
