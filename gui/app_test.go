@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -282,6 +283,23 @@ func TestRunView(t *testing.T) {
 	shot(t, u, "run-distributions")
 	ui(func() { u.run.tabs.SelectIndex(2) })
 	shot(t, u, "run-utilisation")
+	// Histograms and the timeline read out what lies under the mouse, per series.
+	for _, r := range []struct {
+		tab  int
+		c    *chartView
+		want string
+	}{{1, u.run.charts["ttft_hist"], "% in "}, {2, u.run.util, "% busy"}} {
+		ui(func() { u.run.tabs.SelectIndex(r.tab) })
+		eventually(t, "the chart laid out", func() bool { return r.c.plot != nil && r.c.Size().Width > 100 })
+		text := get(func() string {
+			s := r.c.Size()
+			r.c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(s.Width*0.3, s.Height*0.5)}})
+			return r.c.readout.Text
+		})
+		if !strings.Contains(text, r.want) {
+			t.Errorf("tab %d readout %q, want …%s…", r.tab, text, r.want)
+		}
+	}
 }
 
 // Every string the views translate has a Simplified Chinese translation.

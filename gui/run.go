@@ -2,7 +2,6 @@ package gui
 
 import (
 	"fmt"
-	"image"
 	"math"
 	"sort"
 	"strconv"
@@ -161,13 +160,11 @@ func (v *runView) display(rd compare.RunData) {
 		} else {
 			v.charts[m.key+"_cdf"].setPlot(nil, nil)
 		}
-		v.charts[m.key+"_hist"].setRender(func(w, h int) (image.Image, error) {
-			p, err := chart.Histogram(title, axis, 40, chart.Series{Label: r.Label, Values: xs})
-			if err != nil {
-				return nil, err
-			}
-			return chart.Image(p, w, h)
-		})
+		if p, at, err := chart.HistogramWith(title, axis, 40, chart.Series{Label: r.Label, Values: xs}); err == nil {
+			v.charts[m.key+"_hist"].setPlot(p, at)
+		} else {
+			v.charts[m.key+"_hist"].setPlot(nil, nil)
+		}
 	}
 	var lines []chart.TimelineSeries
 	var notes []string

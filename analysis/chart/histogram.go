@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"benchlens/analysis/stats"
+	"benchlens/model"
 )
 
 // StepHistogram is a histogram drawn as a step outline (with an optional light fill), so
@@ -94,9 +95,16 @@ func (h *StepHistogram) Thumbnail(c *draw.Canvas) {
 // are left out; a series with no finite value, or no series, is an error. The bins end at
 // AxisQuantile (see there); the label then says how far the largest value lies.
 func Histogram(title, xLabel string, bins int, series ...Series) (*plot.Plot, error) {
+	p, _, err := HistogramWith(title, xLabel, bins, series...)
+	return p, err
+}
+
+// HistogramWith is Histogram, and what each series reads at an x: the share of its values in
+// the bin holding x, and the bin ("12% in 10.5-11 ms").
+func HistogramWith(title, xLabel string, bins int, series ...Series) (*plot.Plot, SeriesAt, error) {
 	clean, err := cleanSeries("histogram", series)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if bins < 1 {
 		bins = DefaultBins
@@ -111,11 +119,13 @@ func Histogram(title, xLabel string, bins int, series ...Series) (*plot.Plot, er
 	}
 	p := newPlot(title, xLabel, HistogramYLabel)
 	lg := legend{p: p}
+	var hists []labelledHist
 	for i, s := range series {
 		h, err := NewStepHistogram(clean[i], lo, hi, bins)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		hists = append(hists, labelledHist{s.Label, h})
 		col := seriesColor(i, s.Color)
 		h.LineStyle = lineStyle(col)
 		h.FillColor = withAlpha(col, HistogramFillAlpha)
@@ -128,7 +138,29 @@ func Histogram(title, xLabel string, bins int, series ...Series) (*plot.Plot, er
 	if hi < largest {
 		p.X.Label.Text += fmt.Sprintf(" · bins end at p%g, largest %s ms", 100*AxisQuantile, fmtNum(largest))
 	}
-	return p, nil
+	return p, histAt(hists), nil
+}
+
+type labelledHist struct {
+	label string
+	h     *StepHistogram
+}
+
+// histAt reads each histogram's bin at x; outside the bins it reads nothing.
+func histAt(hists []labelledHist) SeriesAt {
+	return func(x float64) []SeriesValue {
+		var out []SeriesValue
+		for _, lh := range hists {
+			for _, b := range lh.h.Bins {
+				if x >= b.Min && x <= b.Max {
+					out = append(out, SeriesValue{Label: lh.label, Y: b.Weight,
+						Text: fmt.Sprintf("%.1f%% in %s-%s", b.Weight, model.Num(b.Min).Readable(), model.Num(b.Max).Readable())})
+					break
+				}
+			}
+		}
+		return out
+	}
 }
 
 // axisEnd is where the x axis ends for AxisQuantile, and the largest value.

@@ -33,3 +33,26 @@ func TestTimelineAt(t *testing.T) {
 		}
 	}
 }
+
+// A histogram reads, per series, the share of its values in the bin holding x.
+func TestHistogramAt(t *testing.T) {
+	_, at, err := HistogramWith("t", "x (ms)", 4,
+		Series{Label: "baseline", Values: []float64{0, 1, 1, 2, 3, 4, 4, 4}},
+		Series{Label: "candidate", Values: []float64{4, 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Four bins over [0, 4]: [0,1) [1,2) [2,3) [3,4].
+	for _, tt := range []struct {
+		x    float64
+		want []SeriesValue
+	}{
+		{0.5, []SeriesValue{{"baseline", 12.5, "12.5% in 0-1"}, {"candidate", 0, "0.0% in 0-1"}}},
+		{3.5, []SeriesValue{{"baseline", 50, "50.0% in 3-4"}, {"candidate", 100, "100.0% in 3-4"}}},
+		{5, nil},
+	} {
+		if got := at(tt.x); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("at %v: %+v, want %+v", tt.x, got, tt.want)
+		}
+	}
+}
