@@ -46,3 +46,29 @@ func TestFileBesideAStoredRunIsAttached(t *testing.T) {
 		t.Errorf("third import changed the tables: %v -> %v", before, after)
 	}
 }
+
+// A companion put beside a result imported before would change the stored run, which a
+// re-import never does: the import says so in a line of its own instead of dropping it unsaid.
+func TestPartBesideAStoredRunIsReported(t *testing.T) {
+	st := openStore(t)
+	json, err := os.ReadFile("../importers/result/testdata/aiperf-rollups/profile_runs/run_0001/profile_export_aiperf.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	csv, err := os.ReadFile("../importers/result/testdata/aiperf/profile_export_aiperf.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := writeTree(t, map[string]string{"profile_export_aiperf.json": string(json)})
+	if first := Import(st, []string{root}, Options{}); len(first.Added) != 1 || len(first.Errors) > 0 {
+		t.Fatalf("first import: %+v", first)
+	}
+	if err := os.WriteFile(filepath.Join(root, "profile_export_aiperf.csv"), csv, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	second := Import(st, []string{root}, Options{})
+	if len(second.Existing) != 1 || len(second.Skipped) != 1 ||
+		!strings.Contains(second.Skipped[0].Error(), "bundle/profile_export_aiperf.csv: not stored: a part of run 1's result") {
+		t.Errorf("second import does not name the companion it left out: %+v", second)
+	}
+}

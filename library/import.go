@@ -169,9 +169,14 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		case errors.Is(err, store.ErrExists):
 			rep.Existing = append(rep.Existing, id)
 			// A log or trace put beside a result imported before joins the stored run.
-			attached, err := st.AttachFiles(id, itemFiles(it, prep))
+			attached, missing, err := st.AttachFiles(id, itemFiles(it, prep))
 			if err != nil {
 				rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: files beside it not attached: %w", it.Result.Name, id, err))
+			}
+			// A part of a result changes what the run is: a stored run never takes one later.
+			for _, name := range missing {
+				rep.Skipped = append(rep.Skipped, &position.Error{File: name, Offset: -1, Err: &importers.Skip{
+					Why: fmt.Sprintf("not stored: a part of run %d's result, which is in the library without it (a re-import never changes a stored run; delete the run and import again to read it)", id)}})
 			}
 			kept = append(kept, alreadyStored{id, asked, it.Run.Label, it.Run.Role, attached})
 		case err != nil:

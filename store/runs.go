@@ -130,37 +130,47 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 
 // AttachFiles links to a stored run the attachments it lacks (a profiler trace or a log put
 // beside a result imported before), in one transaction, and returns their names. The run's
-// result and parts are its identity and are never changed here.
-func (s *Store) AttachFiles(runID int64, files []Attached) ([]string, error) {
+// result and parts are its identity and are never changed here: the parts it lacks (a
+// companion put beside its result later) are returned in missingParts, left out.
+func (s *Store) AttachFiles(runID int64, files []Attached) (added, missingParts []string, err error) {
 	if err := s.Writable(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
 	tx, err := s.begin()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer tx.Rollback() // no-op after Commit
-	var added []string
 	for _, f := range files {
+		if f.Role == "part" {
+			var n int
+			if err := tx.QueryRow(`SELECT count(*) FROM run_files rf JOIN source_files sf ON sf.id = rf.source_id
+				WHERE rf.run_id = ? AND sf.sha256 = ?`, runID, f.File.SHA256).Scan(&n); err != nil {
+				return nil, nil, err
+			}
+			if n == 0 {
+				missingParts = append(missingParts, f.File.Name)
+			}
+		}
 		if f.Role != "attachment" {
 			continue
 		}
 		id, err := putFile(tx, f.File, now)
 		if err != nil {
-			return nil, fmt.Errorf("storing %s: %w", f.File.Name, err)
+			return nil, nil, fmt.Errorf("storing %s: %w", f.File.Name, err)
 		}
 		res, err := tx.Exec(`INSERT INTO run_files (run_id, source_id, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, runID, id, f.Role)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if n, err := res.RowsAffected(); err != nil {
-			return nil, err
+			return nil, nil, err
 		} else if n > 0 {
 			added = append(added, f.File.Name)
 		}
 	}
-	return added, tx.Commit()
+	return added, missingParts, tx.Commit()
 }
 
 // runWithFingerprint returns the id of the stored run with a fingerprint, or 0.

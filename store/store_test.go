@@ -156,11 +156,11 @@ func TestAttachFilesAddsOnlyWhatIsNew(t *testing.T) {
 		}
 		log := &model.SourceFile{Name: "server.log", Kind: model.KindLog, Data: []byte("INFO up\n"), Size: 8, SHA256: "log"}
 		files := []Attached{resultFile("a"), {File: log, Role: "attachment"}}
-		added, err := s.AttachFiles(id, files)
+		added, _, err := s.AttachFiles(id, files)
 		if err != nil || len(added) != 1 || added[0] != "server.log" {
 			t.Fatalf("first attach: %q, %v", added, err)
 		}
-		if added, err = s.AttachFiles(id, files); err != nil || len(added) != 0 {
+		if added, _, err = s.AttachFiles(id, files); err != nil || len(added) != 0 {
 			t.Errorf("second attach: %q, %v", added, err)
 		}
 		if count(t, s, "run_files") != 2 || count(t, s, "source_files") != 2 {
