@@ -101,20 +101,10 @@ func (im *importer) run(what string, work func(library.Options) library.Report, 
 		onUI(func() {
 			im.last = rep
 			im.bar.Hide()
-			msg := fmt.Sprintf(lang.L("Imported %d runs"), len(rep.Added))
-			if len(rep.Existing) > 0 {
-				msg += fmt.Sprintf(lang.L(", %d already in the library"), len(rep.Existing))
-			}
-			if len(rep.Errors) > 0 {
-				msg += fmt.Sprintf(lang.L(", %d refused"), len(rep.Errors))
-			}
-			if len(rep.Skipped) > 0 {
-				msg += fmt.Sprintf(lang.L(", %d not read"), len(rep.Skipped))
-			}
-			if len(rep.Errors)+len(rep.Skipped) > 0 {
+			if len(rep.Errors)+len(rep.Skipped) > 0 || rep.Attached > 0 {
 				im.showRefused(rep)
 			}
-			im.u.setStatus(msg)
+			im.u.setStatus(importSummary(rep))
 			im.u.libraryChanged()
 			if done != nil {
 				done(rep)
@@ -126,10 +116,35 @@ func (im *importer) run(what string, work func(library.Options) library.Report, 
 	}()
 }
 
+// importSummary is the status line after an import: what was added, found stored already (and
+// the files newly attached to those runs), refused and left unread.
+func importSummary(rep library.Report) string {
+	msg := fmt.Sprintf(lang.L("Imported %d runs"), len(rep.Added))
+	if len(rep.Existing) > 0 {
+		msg += fmt.Sprintf(lang.L(", %d already in the library"), len(rep.Existing))
+	}
+	if rep.Attached > 0 {
+		msg += fmt.Sprintf(lang.L(", %d files newly attached to them"), rep.Attached)
+	}
+	if len(rep.Errors) > 0 {
+		msg += fmt.Sprintf(lang.L(", %d refused"), len(rep.Errors))
+	}
+	if len(rep.Skipped) > 0 {
+		msg += fmt.Sprintf(lang.L(", %d not read"), len(rep.Skipped))
+	}
+	return msg
+}
+
 // showRefused lists every refused input, then every input left unread, with its one-line
-// reason.
+// reason; when files joined runs already stored, it first names them (the status line is
+// soon replaced by the library's count).
 func (im *importer) showRefused(rep library.Report) {
 	var lines []string
+	if rep.Attached > 0 {
+		for _, line := range rep.Already {
+			lines = append(lines, lang.L("already:")+" "+line)
+		}
+	}
 	for _, err := range rep.Errors {
 		lines = append(lines, lang.L("refused:")+" "+textsafe.Quote(err.Error()))
 	}
@@ -148,6 +163,9 @@ func (im *importer) showRefused(rep library.Report) {
 	title := fmt.Sprintf(lang.L("%d inputs refused"), len(rep.Errors))
 	if len(rep.Skipped) > 0 {
 		title += fmt.Sprintf(lang.L(", %d not read"), len(rep.Skipped))
+	}
+	if len(rep.Errors)+len(rep.Skipped) == 0 {
+		title = importSummary(rep)
 	}
 	d := dialog.NewCustom(title, lang.L("Close"), scroll, im.u.win)
 	d.Show()

@@ -26,7 +26,7 @@ func TestFileBesideAStoredRunIsAttached(t *testing.T) {
 	}
 
 	second := Import(st, []string{root}, Options{})
-	if len(second.Added) != 0 || len(second.Existing) != 1 || len(second.Errors)+len(second.Skipped) > 0 {
+	if len(second.Added) != 0 || len(second.Existing) != 1 || second.Attached != 1 || len(second.Errors)+len(second.Skipped) > 0 {
 		t.Fatalf("second import: %+v", second)
 	}
 	if len(second.Already) != 1 || !strings.Contains(second.Already[0], "newly attached to run 1: bundle/trace_view.json") {

@@ -49,6 +49,9 @@ type Report struct {
 	// Already says, one line per bundle, which runs were in the library already and, when
 	// this import asked for another label or role than they have, that it was not applied.
 	Already []string
+	// Attached counts the files newly attached to runs already in the library (Already
+	// names them).
+	Attached int
 	// Skipped names each input left out or kept unread on purpose (a link, a pipe, a file of
 	// no known format), with what was done with it and why: one line each, not a refusal.
 	Skipped []error
@@ -111,6 +114,7 @@ func (r *Report) add(o Report) {
 	r.Existing = append(r.Existing, o.Existing...)
 	r.Errors = append(r.Errors, o.Errors...)
 	r.Already = append(r.Already, o.Already...)
+	r.Attached += o.Attached
 	r.Skipped = append(r.Skipped, o.Skipped...)
 }
 
@@ -178,6 +182,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 				rep.Skipped = append(rep.Skipped, &position.Error{File: name, Offset: -1, Err: &importers.Skip{
 					Why: fmt.Sprintf("not stored: a part of run %d's result, which is in the library without it (a re-import never changes a stored run; delete the run and import again to read it)", id)}})
 			}
+			rep.Attached += len(attached)
 			kept = append(kept, alreadyStored{id, asked, it.Run.Label, it.Run.Role, attached})
 		case err != nil:
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: not stored: %w", it.Result.Name, it.Index+1, err))
