@@ -35,10 +35,15 @@ func aiperfRollup(obj map[string]any) string {
 	return ""
 }
 
-// csvRollup says whether a CSV is AIPerf's aggregate table (metric,mean,std,… over runs).
+// csvRollup says whether a CSV is AIPerf's aggregate table (metric,mean,std,… over runs) or
+// its sweep table (one row per load point, then sections ending in a Metadata section that
+// names the aggregation type).
 func csvRollup(text []byte) string {
-	if bytes.HasPrefix(text, []byte("metric,mean,std,")) {
+	switch {
+	case bytes.HasPrefix(text, []byte("metric,mean,std,")):
 		return "an AIPerf confidence aggregate table over several runs (metric,mean,std,…)" + rollupWhy
+	case bytes.Contains(text, []byte("\nAggregation Type,sweep")):
+		return "an AIPerf sweep aggregate table across load points (Aggregation Type,sweep)" + rollupWhy
 	}
 	return ""
 }

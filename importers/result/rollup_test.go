@@ -17,6 +17,7 @@ func TestAIPerfRollupsAreNoRuns(t *testing.T) {
 		{"aggregate/profile_export_aiperf_aggregate.csv", "confidence aggregate table"},
 		{"aggregate/profile_export_aiperf_collated.json", "collated export"},
 		{"sweep_aggregate/profile_export_aiperf_sweep.json", "sweep aggregate"},
+		{"sweep_aggregate/profile_export_aiperf_sweep.csv", "sweep aggregate table"},
 	} {
 		name := filepath.Join("testdata", "aiperf-rollups", tt.file)
 		data, err := os.ReadFile(name)
