@@ -47,11 +47,12 @@ func TestFileBesideAStoredRunIsAttached(t *testing.T) {
 	}
 }
 
-// A companion put beside a result imported before would change the stored run, which a
-// re-import never does: the import says so in a line of its own instead of dropping it unsaid.
-func TestPartBesideAStoredRunIsReported(t *testing.T) {
-	st := openStore(t)
-	json, err := os.ReadFile("../importers/result/testdata/aiperf-rollups/profile_runs/run_0001/profile_export_aiperf.json")
+// A companion or a bundle.yaml put beside a result imported before would change the stored
+// run, which a re-import never does: the import says so in a line of its own, attaches neither
+// and leaves the run as it was, instead of dropping the one unsaid or calling the other
+// attached while its declarations go unread.
+func TestPartOrManifestBesideAStoredRunIsNotApplied(t *testing.T) {
+	result, err := os.ReadFile("../importers/result/testdata/aiperf-rollups/profile_runs/run_0001/profile_export_aiperf.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,16 +60,27 @@ func TestPartBesideAStoredRunIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := writeTree(t, map[string]string{"profile_export_aiperf.json": string(json)})
-	if first := Import(st, []string{root}, Options{}); len(first.Added) != 1 || len(first.Errors) > 0 {
-		t.Fatalf("first import: %+v", first)
-	}
-	if err := os.WriteFile(filepath.Join(root, "profile_export_aiperf.csv"), csv, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	second := Import(st, []string{root}, Options{})
-	if len(second.Existing) != 1 || len(second.Skipped) != 1 ||
-		!strings.Contains(second.Skipped[0].Error(), "bundle/profile_export_aiperf.csv: not stored: a part of run 1's result") {
-		t.Errorf("second import does not name the companion it left out: %+v", second)
+	for _, tt := range []struct{ file, content, want string }{
+		{"profile_export_aiperf.csv", string(csv), "bundle/profile_export_aiperf.csv: a part of run 1's result, not applied"},
+		{"bundle.yaml", "hardware_sku: \"NVIDIA H100 80GB HBM3 x1\"\n", "bundle/bundle.yaml: a manifest of runs already in the library, not applied"},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			st := openStore(t)
+			root := writeTree(t, map[string]string{"profile_export_aiperf.json": string(result)})
+			if first := Import(st, []string{root}, Options{}); len(first.Added) != 1 || len(first.Errors) > 0 {
+				t.Fatalf("first import: %+v", first)
+			}
+			before := tableCounts(t, st)
+			if err := os.WriteFile(filepath.Join(root, tt.file), []byte(tt.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			second := Import(st, []string{root}, Options{})
+			if len(second.Existing) != 1 || second.Attached != 0 || len(second.Skipped) != 1 || !strings.Contains(second.Skipped[0].Error(), tt.want) {
+				t.Errorf("second import: %+v, want one line %q", second, tt.want)
+			}
+			if after := tableCounts(t, st); after != before {
+				t.Errorf("the stored run changed: %v -> %v", before, after)
+			}
+		})
 	}
 }

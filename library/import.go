@@ -163,6 +163,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		}
 	}
 	var kept []alreadyStored
+	notAppliedSaid := map[string]bool{}
 	for i, it := range items {
 		if stopped(opt.Stop) {
 			break
@@ -173,14 +174,23 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		case errors.Is(err, store.ErrExists):
 			rep.Existing = append(rep.Existing, id)
 			// A log or trace put beside a result imported before joins the stored run.
-			attached, missing, err := st.AttachFiles(id, itemFiles(it, prep))
+			attached, notApplied, err := st.AttachFiles(id, itemFiles(it, prep))
 			if err != nil {
 				rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: files beside it not attached: %w", it.Result.Name, id, err))
 			}
-			// A part of a result changes what the run is: a stored run never takes one later.
-			for _, name := range missing {
-				rep.Skipped = append(rep.Skipped, &position.Error{File: name, Offset: -1, Err: &importers.Skip{
-					Why: fmt.Sprintf("not stored: a part of run %d's result, which is in the library without it (a re-import never changes a stored run; delete the run and import again to read it)", id)}})
+			// A part of a result or a manifest changes what the run is: a stored run never
+			// takes one later. One line per file (a manifest may stand beside many runs).
+			for _, f := range notApplied {
+				if notAppliedSaid[f.File.Name] {
+					continue
+				}
+				notAppliedSaid[f.File.Name] = true
+				what := fmt.Sprintf("a part of run %d's result", id)
+				if f.Role != "part" {
+					what = "a manifest of runs already in the library"
+				}
+				rep.Skipped = append(rep.Skipped, &position.Error{File: f.File.Name, Offset: -1, Err: &importers.Skip{
+					Why: what + ", not applied: a re-import never changes a stored run (delete it and import again to read it)"}})
 			}
 			rep.Attached += len(attached)
 			kept = append(kept, alreadyStored{id, asked, it.Run.Label, it.Run.Role, attached})

@@ -130,9 +130,10 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 
 // AttachFiles links to a stored run the attachments it lacks (a profiler trace or a log put
 // beside a result imported before), in one transaction, and returns their names. The run's
-// result and parts are its identity and are never changed here: the parts it lacks (a
-// companion put beside its result later) are returned in missingParts, left out.
-func (s *Store) AttachFiles(runID int64, files []Attached) (added, missingParts []string, err error) {
+// result, parts and manifest made it what it is and are never changed here: the parts and
+// manifests it lacks (a companion or bundle.yaml put beside it later) are returned in
+// notApplied, left out.
+func (s *Store) AttachFiles(runID int64, files []Attached) (added []string, notApplied []Attached, err error) {
 	if err := s.Writable(); err != nil {
 		return nil, nil, err
 	}
@@ -143,15 +144,16 @@ func (s *Store) AttachFiles(runID int64, files []Attached) (added, missingParts 
 	}
 	defer tx.Rollback() // no-op after Commit
 	for _, f := range files {
-		if f.Role == "part" {
+		if f.Role == "part" || f.File.Kind == model.KindManifest {
 			var n int
 			if err := tx.QueryRow(`SELECT count(*) FROM run_files rf JOIN source_files sf ON sf.id = rf.source_id
 				WHERE rf.run_id = ? AND sf.sha256 = ?`, runID, f.File.SHA256).Scan(&n); err != nil {
 				return nil, nil, err
 			}
 			if n == 0 {
-				missingParts = append(missingParts, f.File.Name)
+				notApplied = append(notApplied, f)
 			}
+			continue
 		}
 		if f.Role != "attachment" {
 			continue
@@ -170,7 +172,7 @@ func (s *Store) AttachFiles(runID int64, files []Attached) (added, missingParts 
 			added = append(added, f.File.Name)
 		}
 	}
-	return added, missingParts, tx.Commit()
+	return added, notApplied, tx.Commit()
 }
 
 // runWithFingerprint returns the id of the stored run with a fingerprint, or 0.
