@@ -4,6 +4,9 @@ package model
 // utilisation trace's shape, a profiler trace's overhead and hotspot. Exactly one of the
 // pointers is set. Evidence is read once at import and stored beside the file.
 type Evidence struct {
+	// File names the file it was read from, as the library lists it; filled when read back
+	// with its run (store.RunEvidence), not stored with it.
+	File        string         `json:"file,omitempty"`
 	Kind        string         `json:"kind"`   // log, utilisation, trace
 	Format      string         `json:"format"` // e.g. "vllm 0.10+ log", "nvidia-smi --query-gpu csv", "kineto"
 	Log         *LogEvidence   `json:"log,omitempty"`

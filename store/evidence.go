@@ -31,10 +31,11 @@ func (s *Store) HasEvidence(fileID int64) (bool, error) {
 	return n > 0, err
 }
 
-// RunEvidence returns the evidence of every file attached to a run, in file order.
+// RunEvidence returns the evidence of every file attached to a run, in file order, each with
+// the name of its file.
 func (s *Store) RunEvidence(runID int64) ([]model.Evidence, error) {
-	rows, err := s.db.Query(`SELECT e.file_id, e.data FROM evidence e JOIN run_files rf ON rf.source_id = e.file_id
-		WHERE rf.run_id = ? ORDER BY e.file_id`, runID)
+	rows, err := s.db.Query(`SELECT e.file_id, f.name, e.data FROM evidence e JOIN run_files rf ON rf.source_id = e.file_id
+		JOIN source_files f ON f.id = e.file_id WHERE rf.run_id = ? ORDER BY e.file_id`, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -42,14 +43,15 @@ func (s *Store) RunEvidence(runID int64) ([]model.Evidence, error) {
 	var out []model.Evidence
 	for rows.Next() {
 		var id int64
-		var data string
-		if err := rows.Scan(&id, &data); err != nil {
+		var name, data string
+		if err := rows.Scan(&id, &name, &data); err != nil {
 			return nil, err
 		}
 		var ev model.Evidence
 		if err := json.Unmarshal([]byte(data), &ev); err != nil {
 			return nil, fmt.Errorf("file %d: damaged evidence: %w", id, err)
 		}
+		ev.File = name
 		out = append(out, ev)
 	}
 	return out, rows.Err()

@@ -55,7 +55,7 @@ func appLibrary(db, env, last, user string) (st *store.Store, notice string, err
 		if _, statErr := os.Stat(last); !store.IsPostgres(last) && statErr != nil {
 			// Never created anew: a file that is gone (moved, on a drive not mounted) would
 			// come back as an empty library in its place.
-			notice = fmt.Sprintf("The library opened last (%s) is not there. This is your own library.", last)
+			notice = fmt.Sprintf("The library opened last (%s) is not there. This is your own library.", q(last))
 			st, err = store.Open(user)
 			break
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"benchlens/model"
@@ -17,11 +18,11 @@ func writeEvidence(w io.Writer, evs []model.Evidence) {
 	for _, e := range evs {
 		switch {
 		case e.Log != nil:
-			writeLog(w, e.Format, e.Log)
+			writeLog(w, heading("server log", e.Format, e.File), e.Log)
 		case e.Utilisation != nil:
-			writeUtilisation(w, e.Utilisation)
+			writeUtilisation(w, heading("utilisation", e.Utilisation.Tool, e.File), e.Utilisation)
 		case e.Trace != nil:
-			writeTrace(w, e.Trace)
+			writeTrace(w, heading("profiler trace", e.Trace.Source, e.File), e.Trace)
 		default:
 			continue
 		}
@@ -31,8 +32,18 @@ func writeEvidence(w io.Writer, evs []model.Evidence) {
 	}
 }
 
-func writeLog(w io.Writer, format string, l *model.LogEvidence) {
-	fmt.Fprintf(w, "\nserver log (%s)\n", q(format))
+// heading starts an evidence section: its kind, its format and the file it was read from
+// ("profiler trace (kineto), run-1/trace.json").
+func heading(kind, format, file string) string {
+	h := fmt.Sprintf("%s (%s)", kind, q(format))
+	if file != "" {
+		h += ", " + q(file)
+	}
+	return h
+}
+
+func writeLog(w io.Writer, head string, l *model.LogEvidence) {
+	fmt.Fprintf(w, "\n%s\n", head)
 	fmt.Fprintf(w, "  %s\n", q(strings.Join(nonEmpty(l.Engine, l.Version, l.Platform), " ")))
 	fmt.Fprintf(w, "  target %s (%s), resolved %s: %s\n", q(orDash(l.TargetBackend)), orDash(string(l.TargetSource)), q(orDash(l.Resolved)), l.Status)
 	for _, f := range l.ServerFailure {
@@ -54,8 +65,8 @@ func writeLog(w io.Writer, format string, l *model.LogEvidence) {
 	}
 }
 
-func writeUtilisation(w io.Writer, u *model.UtilEvidence) {
-	fmt.Fprintf(w, "\nutilisation (%s): %s\n", q(u.Tool), plural(len(u.Devices), "device"))
+func writeUtilisation(w io.Writer, head string, u *model.UtilEvidence) {
+	fmt.Fprintf(w, "\n%s: %s\n", head, plural(len(u.Devices), "device"))
 	for _, d := range u.Devices {
 		span := 0.0
 		if n := len(d.T); n > 1 {
@@ -75,18 +86,18 @@ func writeUtilisation(w io.Writer, u *model.UtilEvidence) {
 	}
 }
 
-func writeTrace(w io.Writer, t *model.TraceEvidence) {
+func writeTrace(w io.Writer, head string, t *model.TraceEvidence) {
 	per, n := "trace", 1.0
 	if t.Steps > 0 {
 		per, n = "step", float64(t.Steps)
 	}
-	fmt.Fprintf(w, "\nprofiler trace (%s): ", q(t.Source))
+	fmt.Fprintf(w, "\n%s: ", head)
 	if t.Steps > 0 {
 		fmt.Fprintf(w, "%s, ", plural(t.Steps, "step"))
 	}
 	fmt.Fprint(w, plural(t.Kernels, "kernel"))
 	if t.BusyFraction.Known() {
-		fmt.Fprintf(w, ", device busy %.0f%% of %.0f us", 100*t.BusyFraction.F(), t.WindowUs)
+		fmt.Fprintf(w, ", device busy %.0f%% of %s us", 100*t.BusyFraction.F(), micros(t.WindowUs))
 	}
 	fmt.Fprintln(w)
 	var counts []string
@@ -109,7 +120,7 @@ func writeTrace(w io.Writer, t *model.TraceEvidence) {
 	}
 	fmt.Fprintf(w, "  per %s: %s\n", per, strings.Join(counts, ", "))
 	if len(t.Families) > 0 {
-		fmt.Fprintf(w, "  device time %.0f us per %s\n", t.DeviceTimeUs/n, per)
+		fmt.Fprintf(w, "  device time %s us per %s\n", micros(t.DeviceTimeUs/n), per)
 	}
 	for _, f := range t.Families {
 		fmt.Fprintf(w, "  %-14s %5.1f%%  %s\n", f.Family, 100*f.Share, q(strings.Join(f.Top, ", ")))
@@ -117,6 +128,15 @@ func writeTrace(w io.Writer, t *model.TraceEvidence) {
 	for _, k := range t.KernelBackends {
 		fmt.Fprintf(w, "  attention kernels: %s (%s)\n", k.Backend, q(k.Kernel))
 	}
+}
+
+// micros prints microseconds whole from 100 up, else with three significant digits, so a
+// 0.02 us kernel does not read as 0 and a 2.8 s window as 2.857e+06.
+func micros(v float64) string {
+	if math.Abs(v) >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
 }
 
 // plural counts things in English: "1 device", "2 devices".
