@@ -15,6 +15,7 @@ import (
 
 	"benchlens/library"
 	"benchlens/model"
+	"benchlens/store"
 )
 
 // libraryView is the sidebar: runs grouped by arm (label) and bundle, with search, a role
@@ -31,6 +32,8 @@ type libraryView struct {
 	rows     map[int64]library.RunRow // every run; nil until the first load is shown
 	children map[string][]string      // tree: node id → child ids, after filtering
 	selected string
+	loads    int // reloads asked for: a slower, older one never replaces a newer one's rows
+	read     func(*store.Store) (map[int64]library.RunRow, error)
 }
 
 // Tree node ids: "arm:<label>", "bundle:<label>\x00<bundle>", "run:<id>".
@@ -41,7 +44,7 @@ const (
 )
 
 func newLibraryView(u *App) *libraryView {
-	v := &libraryView{u: u, children: map[string][]string{}}
+	v := &libraryView{u: u, children: map[string][]string{}, read: readRows}
 	v.search = widget.NewEntry()
 	v.search.SetPlaceHolder(lang.L("Search label, model, tool, backend…"))
 	v.search.OnChanged = func(string) { v.rebuild() }
@@ -78,31 +81,42 @@ func (u *App) importerChooseFolder() { u.importer.chooseFolder() }
 
 // reload reads the runs from the library off the UI thread, then shows them.
 func (v *libraryView) reload(done func()) {
-	st := v.u.st
+	st, read := v.u.st, v.read
+	v.loads++
+	gen := v.loads
 	go func() {
-		runs, err := st.Runs()
-		var ev map[int64][]model.EvidenceSummary
-		if err == nil {
-			ev, err = st.EvidenceSummaries()
-		}
-		rows := map[int64]library.RunRow{}
-		for _, r := range runs {
-			row := library.Row(r, ev[r.ID])
-			row.Bundle = r.Bundle
-			rows[r.ID] = row
-		}
+		rows, err := read(st)
 		onUI(func() {
-			if err != nil {
-				v.u.setStatus(lang.L("Could not read the library") + ": " + err.Error())
+			// A newer reload (after an import, of another library) shows its own rows.
+			if gen == v.loads {
+				if err != nil {
+					v.u.setStatus(lang.L("Could not read the library") + ": " + err.Error())
+				}
+				v.rows = rows
+				v.rebuild()
+				v.u.showEmpty(err == nil && len(rows) == 0)
 			}
-			v.rows = rows
-			v.rebuild()
-			v.u.showEmpty(err == nil && len(rows) == 0)
 			if done != nil {
 				done()
 			}
 		})
 	}()
+}
+
+// readRows lists the library's runs with their evidence, as the sidebar shows them.
+func readRows(st *store.Store) (map[int64]library.RunRow, error) {
+	runs, err := st.Runs()
+	var ev map[int64][]model.EvidenceSummary
+	if err == nil {
+		ev, err = st.EvidenceSummaries()
+	}
+	rows := map[int64]library.RunRow{}
+	for _, r := range runs {
+		row := library.Row(r, ev[r.ID])
+		row.Bundle = r.Bundle
+		rows[r.ID] = row
+	}
+	return rows, err
 }
 
 func (v *libraryView) count() int { return len(v.rows) }

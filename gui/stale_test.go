@@ -1,0 +1,67 @@
+package gui
+
+import (
+	"path/filepath"
+	"testing"
+
+	"benchlens/analysis/compare"
+	"benchlens/library"
+	"benchlens/store"
+)
+
+// An arm whose load began before the library changed is handed to its caller but not kept:
+// the next comparison loads it again, with the runs just imported.
+func TestArmLoadedBeforeAClearIsNotKept(t *testing.T) {
+	c := newArmCache()
+	started, release := make(chan struct{}), make(chan struct{})
+	loads := 0
+	c.load = func(*store.Store, string) (compare.Arm, error) {
+		loads++
+		if loads == 1 {
+			close(started)
+			<-release
+		}
+		return compare.Arm{Label: "baseline"}, nil
+	}
+	done := make(chan struct{})
+	go func() {
+		c.get(nil, "baseline")
+		close(done)
+	}()
+	<-started
+	c.clear() // an import finished meanwhile
+	close(release)
+	<-done
+	c.get(nil, "baseline")
+	if loads != 2 {
+		t.Errorf("%d loads, want 2: the arm loaded before the clear was kept", loads)
+	}
+	c.get(nil, "baseline")
+	if loads != 2 {
+		t.Errorf("%d loads, want 2: an arm loaded after the clear was not kept", loads)
+	}
+}
+
+// Of two reloads of the sidebar, the newer one's rows stay even when the older one answers
+// last (a slow read of the library just closed, or of the runs before an import).
+func TestOlderLibraryReloadNeverReplacesANewerOne(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	slow, olderDone := make(chan struct{}), make(chan struct{})
+	ui(func() {
+		u.library.read = func(*store.Store) (map[int64]library.RunRow, error) {
+			<-slow
+			return map[int64]library.RunRow{1: {}, 2: {}, 3: {}}, nil // the older answer
+		}
+		u.library.reload(func() { close(olderDone) })
+		u.library.read = func(*store.Store) (map[int64]library.RunRow, error) {
+			return map[int64]library.RunRow{7: {}}, nil
+		}
+		u.library.reload(nil)
+	})
+	eventually(t, "the newer reload", func() bool { return u.library.count() == 1 })
+	close(slow)
+	<-olderDone
+	if n := get(u.library.count); n != 1 {
+		t.Errorf("%d rows shown, want the newer reload's 1", n)
+	}
+}
