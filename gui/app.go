@@ -218,6 +218,7 @@ func (u *App) switchLibrary(st *store.Store) bool {
 	u.fyneApp.Preferences().SetString("library.path", store.WithoutPassword(st.Path()))
 	u.settings.reload()
 	u.settings.libPath.SetText(store.Redacted(st.Path()))
+	u.run.reset() // its run id may name another run in this library
 	u.libraryChanged()
 	if old != nil {
 		old.Close()

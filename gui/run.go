@@ -79,6 +79,21 @@ func newRunView(u *App) *runView {
 	return v
 }
 
+// reset empties the view: the run on it belongs to a library no longer open.
+func (v *runView) reset() {
+	v.current = 0
+	v.title.SetText(lang.L("Select a run in the library."))
+	v.summary.Items = nil
+	v.summary.Refresh()
+	v.backend.SetText("")
+	for _, c := range v.charts {
+		c.setPlot(nil, nil)
+	}
+	v.util.setPlot(nil, nil)
+	v.utilNote.SetText("")
+	v.overhead.SetText("")
+}
+
 // show loads a run off the UI thread and displays it.
 func (v *runView) show(id int64) {
 	v.current = id

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"benchlens/analysis/compare"
@@ -63,5 +64,23 @@ func TestOlderLibraryReloadNeverReplacesANewerOne(t *testing.T) {
 	<-olderDone
 	if n := get(u.library.count); n != 1 {
 		t.Errorf("%d rows shown, want the newer reload's 1", n)
+	}
+}
+
+// After a switch to another library, the run view no longer shows a run of the old one (run
+// ids start again in every library).
+func TestRunViewClearedOnLibrarySwitch(t *testing.T) {
+	u := newDemoApp(t)
+	ui(func() { u.run.show(3) })
+	eventually(t, "run 3", func() bool { return strings.HasPrefix(u.run.title.Text, "Run #3 — ") })
+	other, err := store.Open(filepath.Join(t.TempDir(), "other.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !get(func() bool { return u.switchLibrary(other) }) {
+		t.Fatal("switch refused")
+	}
+	if title, items := get(func() string { return u.run.title.Text }), get(func() int { return len(u.run.summary.Items) }); strings.Contains(title, "#3") || items != 0 {
+		t.Errorf("run view after the switch: %q with %d summary rows", title, items)
 	}
 }
