@@ -212,6 +212,8 @@ func (u *App) switchLibrary(st *store.Store) bool {
 		dialog.ShowInformation(lang.L("Library"), lang.L("An import is running; wait for it to finish."), u.win)
 		return false
 	}
+	// A note still being typed goes to the library it was typed in, before the swap.
+	u.verdict.reset()
 	old := u.st
 	u.st = st
 	// Remembered without a password: preferences are a plain file.

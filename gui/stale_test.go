@@ -4,10 +4,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"benchlens/analysis/compare"
 	"benchlens/library"
 	"benchlens/store"
+
+	"fyne.io/fyne/v2/test"
 )
 
 // An arm whose load began before the library changed is handed to its caller but not kept:
@@ -82,5 +85,39 @@ func TestRunViewClearedOnLibrarySwitch(t *testing.T) {
 	}
 	if title, items := get(func() string { return u.run.title.Text }), get(func() int { return len(u.run.summary.Items) }); strings.Contains(title, "#3") || items != 0 {
 		t.Errorf("run view after the switch: %q with %d summary rows", title, items)
+	}
+}
+
+// A note still waiting for its autosave when another library opens is written to the library
+// it was typed in, and the verdict view then shows nothing of it.
+func TestPendingNoteSavedBeforeALibrarySwitch(t *testing.T) {
+	u := newDemoApp(t)
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "established") })
+	shown(t, u, "baseline", "established")
+	cmp := get(func() int64 { test.Tap(u.compare.save); return u.verdict.current })
+	lib := get(func() string { return u.st.Path() })
+	ui(func() { test.Type(u.verdict.note, "typed just before the switch") }) // autosave pending
+	other, err := store.Open(filepath.Join(t.TempDir(), "other.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !get(func() bool { return u.switchLibrary(other) }) {
+		t.Fatal("switch refused")
+	}
+	if note, current := get(func() string { return u.verdict.note.Text }), get(func() int64 { return u.verdict.current }); note != "" || current != 0 {
+		t.Errorf("verdict view after the switch: note %q, comparison %d", note, current)
+	}
+	time.Sleep(2 * saveDelay) // an autosave that was still pending would have fired by now
+	if n, err := other.Annotations(cmp); err != nil || len(n) != 0 {
+		t.Errorf("the new library got %d annotations (%v)", len(n), err)
+	}
+	old, err := store.Open(lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if cur, err := old.CurrentAnnotation(cmp); err != nil || cur.Note != "typed just before the switch" {
+		t.Errorf("the note in the library it was typed in: %q (%v)", cur.Note, err)
 	}
 }

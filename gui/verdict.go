@@ -131,6 +131,25 @@ func (v *verdictView) setEnabled(on bool) {
 	}
 }
 
+// reset writes a pending edit to the library it was typed in, then empties the view: about
+// to open another library, whose comparison ids name other comparisons.
+func (v *verdictView) reset() {
+	v.endSitting()
+	v.current, v.rec, v.shown, v.list = 0, compare.Record{}, store.Annotation{}, nil
+	v.loading = true
+	defer func() { v.loading = false }()
+	v.pick.Options = nil
+	v.pick.ClearSelected()
+	for _, l := range []*widget.Label{v.proposed, v.causes, v.byline, v.history, v.problem} {
+		l.SetText("")
+	}
+	for _, e := range []*widget.Entry{v.note, v.tags, v.reason} {
+		e.SetText("")
+	}
+	v.override.SetSelectedIndex(0)
+	v.setEnabled(false)
+}
+
 // reload lists the saved comparisons.
 func (v *verdictView) reload() {
 	list, err := v.u.st.Comparisons(false)
