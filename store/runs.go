@@ -117,7 +117,7 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 		return 0, err
 	}
 	for i, f := range files {
-		if _, err := tx.Exec(`INSERT INTO run_files (run_id, source_id, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, runID, ids[i], f.Role); err != nil {
+		if _, err := linkFile(tx, runID, ids[i], f.Role); err != nil {
 			return 0, err
 		}
 	}
@@ -162,17 +162,25 @@ func (s *Store) AttachFiles(runID int64, files []Attached) (added []string, notA
 		if err != nil {
 			return nil, nil, fmt.Errorf("storing %s: %w", f.File.Name, err)
 		}
-		res, err := tx.Exec(`INSERT INTO run_files (run_id, source_id, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, runID, id, f.Role)
+		linked, err := linkFile(tx, runID, id, f.Role)
 		if err != nil {
 			return nil, nil, err
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return nil, nil, err
-		} else if n > 0 {
+		if linked {
 			added = append(added, f.File.Name)
 		}
 	}
 	return added, notApplied, tx.Commit()
+}
+
+// linkFile records that a run has a stored file in a role, and whether the link is new.
+func linkFile(tx *txn, runID, fileID int64, role string) (bool, error) {
+	res, err := tx.Exec(`INSERT INTO run_files (run_id, source_id, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, runID, fileID, role)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }
 
 // runWithFingerprint returns the id of the stored run with a fingerprint, or 0.
