@@ -18,11 +18,11 @@ func writeEvidence(w io.Writer, evs []model.Evidence) {
 	for _, e := range evs {
 		switch {
 		case e.Log != nil:
-			writeLog(w, heading("server log", e.Format, e.File), e.Log)
+			writeLog(w, heading("server log", e), e.Log)
 		case e.Utilisation != nil:
-			writeUtilisation(w, heading("utilisation", e.Utilisation.Tool, e.File), e.Utilisation)
+			writeUtilisation(w, heading("utilisation", e), e.Utilisation)
 		case e.Trace != nil:
-			writeTrace(w, heading("profiler trace", e.Trace.Source, e.File), e.Trace)
+			writeTrace(w, heading("profiler trace", e), e.Trace)
 		default:
 			continue
 		}
@@ -34,10 +34,10 @@ func writeEvidence(w io.Writer, evs []model.Evidence) {
 
 // heading starts an evidence section: its kind, its format and the file it was read from
 // ("profiler trace (kineto), run-1/trace.json").
-func heading(kind, format, file string) string {
-	h := fmt.Sprintf("%s (%s)", kind, q(format))
-	if file != "" {
-		h += ", " + q(file)
+func heading(kind string, e model.Evidence) string {
+	h := fmt.Sprintf("%s (%s)", kind, q(e.Format))
+	if e.File != "" {
+		h += ", " + q(e.File)
 	}
 	return h
 }
