@@ -235,7 +235,10 @@ func TestConcurrentImportsShareAFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	big, _ := os.ReadFile(filepath.Join(bundle, "big", "run-0", "result.json"))
+	big, err := os.ReadFile(filepath.Join(bundle, "big", "run-0", "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	small := `{"date": "20250101-000001", "backend": "vllm", "model_id": "m", "num_prompts": 2, "completed": 2, "mean_ttft_ms": 10.0}`
 	write(filepath.Join(dir, "b", "a-server.log"), log)
 	write(filepath.Join(dir, "b", "result.json"), string(big))

@@ -22,7 +22,7 @@ import (
 	"benchlens/store"
 )
 
-const fixtures = "../../shared/fixtures/results"
+const fixtures = "../../testdata/fixtures/results"
 
 func openStore(t *testing.T) *store.Store {
 	t.Helper()
@@ -64,7 +64,10 @@ func TestFixturesImportWithTheirOwnNumbers(t *testing.T) {
 				t.Fatal(err)
 			}
 			// vLLM and SGLang name their statistics {stat}_{metric}_ms: each must be stored as is.
-			data, _ := os.ReadFile(file)
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
 			data = regexp.MustCompile(`\b-?Infinity\b|\bNaN\b`).ReplaceAll(data, []byte("null"))
 			dec := json.NewDecoder(bytes.NewReader(data))
 			for i := 0; dec.More(); i++ {
@@ -372,7 +375,10 @@ func TestSweepRunsStoredOnce(t *testing.T) {
 
 // Hostile and broken inputs each get one line naming the file; the rest imports.
 func TestHostileInputs(t *testing.T) {
-	good, _ := os.ReadFile(filepath.Join(fixtures, "07_result-short-rate1.json"))
+	good, err := os.ReadFile(filepath.Join(fixtures, "07_result-short-rate1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	utf16 := []byte{0xff, 0xfe}
 	for _, c := range string(good[:40]) {
 		utf16 = append(utf16, byte(c), 0)

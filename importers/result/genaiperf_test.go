@@ -152,9 +152,11 @@ func TestCSVNotClaimed(t *testing.T) {
 		"nvidia-smi.csv": []byte("timestamp, name, utilization.gpu [%], memory.used [MiB]\n2025/03/25 10:00:00.000, NVIDIA H100, 98 %, 70000 MiB\n"),
 		"metrics.csv":    []byte("Metric,Value\nfoo,1\n"),
 	}
-	if data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "fixtures", "traces", "ascend_kernel_details_pipeutil.csv")); err == nil {
-		others["kernel_details.csv"] = data
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "fixtures", "traces", "ascend_kernel_details_pipeutil.csv"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	others["kernel_details.csv"] = data
 	for name, data := range others {
 		if _, ok, err := parseCSV(name, data); ok || err != nil {
 			t.Errorf("%s claimed as a genai-perf CSV (err %v)", name, err)

@@ -1,7 +1,6 @@
 package result
 
 import (
-	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,13 +12,11 @@ import (
 
 // Helpers shared by the sglang, llmperf, genai-perf and guidellm tests.
 
-// loadResultFixture reads a real file from the shared fixtures (formats/results.md samples).
+// loadResultFixture reads a real file from the module's copy of the shared fixtures
+// (testdata/fixtures/results, formats/results.md samples).
 func loadResultFixture(t *testing.T, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "fixtures", "results", name))
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("shared fixture %s not present", name)
-	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "fixtures", "results", name))
 	if err != nil {
 		t.Fatal(err)
 	}
