@@ -31,7 +31,7 @@ func TestGenAIPerfArtifactFolderIsOneRun(t *testing.T) {
 func TestLLMPerfPairJoins(t *testing.T) {
 	var entries []Entry
 	for _, name := range []string{"03_01-ai-Yi-1-5-34B-Chat_550_150_summary.json", "12_01-ai-Yi-1-5-34B-Chat_550_150_individual_responses.json"} {
-		e, errs := ReadBundle("../../testdata/fixtures/results/"+name, DefaultLimits)
+		e, errs := ReadBundle("../testdata/fixtures/results/"+name, DefaultLimits)
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
@@ -50,7 +50,7 @@ func TestLLMPerfPairJoins(t *testing.T) {
 // AIPerf's per-request profile_export.jsonl (record shape of the AIPerf docs, ≈0.2-0.5)
 // joins the summary beside it: one run with its requests.
 func TestAIPerfRecordsJoinTheSummary(t *testing.T) {
-	sum, errs := ReadBundle("../../testdata/fixtures/results/06_profile_export_aiperf.json", DefaultLimits)
+	sum, errs := ReadBundle("../testdata/fixtures/results/06_profile_export_aiperf.json", DefaultLimits)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -22,7 +22,7 @@ import (
 	"benchlens/store"
 )
 
-const fixtures = "../../testdata/fixtures/results"
+const fixtures = "../testdata/fixtures/results"
 
 func openStore(t *testing.T) *store.Store {
 	t.Helper()

@@ -25,7 +25,7 @@ func hasCause(rec compare.Record, code compare.CauseCode) bool {
 // The real H100 pair ran concurrency 1 and 64 on each side: two matched points, never drift
 // for the sweep; with the change declared in bundle.yaml the model names are the change.
 func TestVLLMSweepPairMatchesPoints(t *testing.T) {
-	fixtures := "../../testdata/fixtures/results/h100-fp16-vs-fp8"
+	fixtures := "../testdata/fixtures/results/h100-fp16-vs-fp8"
 	files, _ := filepath.Glob(filepath.Join(fixtures, "*.json"))
 	if len(files) != 4 {
 		t.Fatalf("fixtures: %v", files)

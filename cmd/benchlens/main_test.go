@@ -13,7 +13,7 @@ import (
 	"benchlens/internal/goldenfile"
 )
 
-const fixtures = "../../../testdata/fixtures/results"
+const fixtures = "../../testdata/fixtures/results"
 
 func bl(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()

@@ -20,7 +20,7 @@ func TestEveryTestdataFileThroughImport(t *testing.T) {
 		{"reallogs", "../../library/testdata/reallogs"},
 		{"utilisation", "../../importers/utilisation/testdata"},
 		{"trace", "../../importers/trace/testdata"},
-		{"fixture-traces", "../../../testdata/fixtures/traces"}, // real traces of public projects
+		{"fixture-traces", "../../testdata/fixtures/traces"}, // real traces of public projects
 	}
 	for _, src := range evidence {
 		t.Run(src.golden, func(t *testing.T) {

@@ -10,13 +10,13 @@ import (
 	"testing"
 )
 
-// The inputs are real files from ../../../testdata/fixtures: a detailed vLLM result (100
+// The inputs are real files from ../../testdata/fixtures: a detailed vLLM result (100
 // requests: per-token ITL arrays, generated texts), a Kineto trace (35 MB of events once
 // unzipped), and the result's ITLs as one flat float array, the shape that dominates a
 // 100 MB result.
 const (
-	vllmDetailed = "../../../testdata/fixtures/results/h100-fp16-vs-fp8/FP16-openai-10.0qps-itkns-1024-otkns-512-concurrency64-Llama-3.1-8B-Instruct-20250325-224256.json"
-	kinetoTrace  = "../../../testdata/fixtures/traces/hta_trace_diff_control.json.gz"
+	vllmDetailed = "../../testdata/fixtures/results/h100-fp16-vs-fp8/FP16-openai-10.0qps-itkns-1024-otkns-512-concurrency64-Llama-3.1-8B-Instruct-20250325-224256.json"
+	kinetoTrace  = "../../testdata/fixtures/traces/hta_trace_diff_control.json.gz"
 )
 
 func benchInputs(b *testing.B) map[string][]byte {

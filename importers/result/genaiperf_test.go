@@ -152,7 +152,7 @@ func TestCSVNotClaimed(t *testing.T) {
 		"nvidia-smi.csv": []byte("timestamp, name, utilization.gpu [%], memory.used [MiB]\n2025/03/25 10:00:00.000, NVIDIA H100, 98 %, 70000 MiB\n"),
 		"metrics.csv":    []byte("Metric,Value\nfoo,1\n"),
 	}
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "fixtures", "traces", "ascend_kernel_details_pipeutil.csv"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "fixtures", "traces", "ascend_kernel_details_pipeutil.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // (testdata/fixtures/results, formats/results.md samples).
 func loadResultFixture(t *testing.T, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "fixtures", "results", name))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "fixtures", "results", name))
 	if err != nil {
 		t.Fatal(err)
 	}

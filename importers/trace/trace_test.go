@@ -16,7 +16,7 @@ import (
 )
 
 // fixtures are the real traces, relative to the repository so that clones elsewhere find them.
-const fixtures = "../../../testdata/fixtures/traces/"
+const fixtures = "../../testdata/fixtures/traces/"
 
 func parseFile(t testing.TB, path string) *model.TraceEvidence {
 	t.Helper()
@@ -255,7 +255,7 @@ func TestAscendTestdata(t *testing.T) {
 }
 
 func TestSniffNegative(t *testing.T) {
-	files, _ := filepath.Glob("../../../testdata/fixtures/results/*.json*")
+	files, _ := filepath.Glob("../../testdata/fixtures/results/*.json*")
 	more, _ := filepath.Glob("../testdata/*/*")
 	for _, f := range append(files, more...) {
 		data, err := os.ReadFile(f)
