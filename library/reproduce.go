@@ -83,11 +83,11 @@ func Script(r reproduce.Recipe, id int64) string {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
 	if id != 0 {
-		fmt.Fprintf(&b, "# benchlens reproduce %d: comparison %d, %s vs %s\n", id, id, r.Baseline.Label, r.Candidate.Label)
+		b.WriteString(reproduce.Comment(fmt.Sprintf("benchlens reproduce %d: comparison %d, %s vs %s", id, id, r.Baseline.Label, r.Candidate.Label)))
 	} else {
-		fmt.Fprintf(&b, "# benchlens reproduce: %s vs %s\n", r.Baseline.Label, r.Candidate.Label)
+		b.WriteString(reproduce.Comment(fmt.Sprintf("benchlens reproduce: %s vs %s", r.Baseline.Label, r.Candidate.Label)))
 	}
-	fmt.Fprintf(&b, "# by %s\n", Version())
+	b.WriteString(reproduce.Comment(fmt.Sprintf("by %s", Version())))
 	b.WriteString(r.Script())
 	return b.String()
 }

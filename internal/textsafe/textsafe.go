@@ -3,6 +3,7 @@
 package textsafe
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -23,4 +24,28 @@ func Plain(s string) bool {
 	return utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool {
 		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r)
 	})
+}
+
+// Escape returns s with each character Plain refuses written as its Go escape (\n, \x1b,
+// \u202e, \xff for a byte that is not UTF-8) and everything else as it is: the text stays on
+// one line and prints as it reads, with no quotes added around it.
+func Escape(s string) string {
+	if Plain(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case Plain(s[i : i+n]):
+			b.WriteString(s[i : i+n])
+		default:
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += n
+	}
+	return b.String()
 }

@@ -16,3 +16,17 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestEscape(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"lab-07 café", "lab-07 café"},
+		{"550\ntouch ~/PWNED", `550\ntouch ~/PWNED`},
+		{"a\r\x1b[2Kb\x00", `a\r\x1b[2Kb\x00`},
+		{"x\u2028y\u202ez", `x\u2028y\u202ez`},
+		{"bad\xffname", `bad\xffname`},
+	} {
+		if got := Escape(c.in); got != c.want {
+			t.Errorf("Escape(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
