@@ -285,13 +285,13 @@ func firstErr(errs ...error) error {
 }
 
 // statusImportance colours a verdict.
-func statusImportance(status string) widget.Importance {
-	switch compare.Status(status) {
-	case compare.Established:
+func statusImportance(status model.Status) widget.Importance {
+	switch status {
+	case model.Established:
 		return widget.SuccessImportance
-	case compare.Offset:
+	case model.Offset:
 		return widget.WarningImportance
-	case compare.Zero:
+	case model.Zero:
 		return widget.MediumImportance
 	}
 	return widget.DangerImportance
@@ -300,8 +300,8 @@ func statusImportance(status string) widget.Importance {
 func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, reads map[string]chart.SeriesAt, base, cand string) {
 	v.record, v.sels, v.savedID = &rec, [2]string{base, cand}, 0
 	v.save.Enable()
-	v.verdict.SetText(headline(string(rec.Status), rec))
-	v.verdict.Importance = statusImportance(string(rec.Status))
+	v.verdict.SetText(headline(rec.Status, rec))
+	v.verdict.Importance = statusImportance(rec.Status)
 	v.verdict.Refresh()
 	v.causes.SetText(causesText(rec))
 
@@ -343,7 +343,7 @@ func (v *compareView) finished() {
 
 // headline is the verdict with the size of the change it rests on: "Gain established —
 // TPOT −9.1 %, p=0.008".
-func headline(status string, rec compare.Record) string {
+func headline(status model.Status, rec compare.Record) string {
 	h := fmt.Sprintf(lang.L("Verdict: %s"), statusText(status))
 	if g := gainText(rec); g != "" {
 		h += " — " + g
@@ -376,7 +376,7 @@ func attributed(rec compare.Record) (compare.StageDelta, string, bool) {
 // attributed stage, otherwise the largest significant stage change, else the decode (TPOT)
 // change with "~".
 func gainText(rec compare.Record) string {
-	if rec.Status == compare.Established || rec.Status == compare.Offset {
+	if rec.Status == model.Established || rec.Status == model.Offset {
 		if d, name, ok := attributed(rec); ok {
 			return stageChange(name, d)
 		}
@@ -416,7 +416,7 @@ func stageChange(name string, d compare.StageDelta) string {
 func causesText(rec compare.Record) string {
 	var lines []string
 	for _, c := range rec.Causes {
-		lines = append(lines, "• "+codeText(string(c.Code))+": "+c.Reason)
+		lines = append(lines, "• "+codeText(c.Code)+": "+c.Reason)
 	}
 	for _, n := range rec.Notes {
 		lines = append(lines, "· "+n)
@@ -431,61 +431,61 @@ func causesText(rec compare.Record) string {
 }
 
 // codeWords names a cause code of METHOD.md in words ("" when unknown).
-func codeWords(code string) string {
-	switch compare.CauseCode(code) {
-	case compare.EnvironmentDiffers:
+func codeWords(code model.CauseCode) string {
+	switch code {
+	case model.EnvironmentDiffers:
 		return lang.L("environment differs")
-	case compare.LoadDrift:
+	case model.LoadDrift:
 		return lang.L("load drifted")
-	case compare.ConditionsUnverified:
+	case model.ConditionsUnverified:
 		return lang.L("conditions unverified")
-	case compare.MeasurementUncontrolled:
+	case model.MeasurementUncontrolled:
 		return lang.L("measurement uncontrolled")
-	case compare.TargetNotHit:
+	case model.TargetNotHit:
 		return lang.L("target backend not hit")
-	case compare.PathUnchanged:
+	case model.PathUnchanged:
 		return lang.L("path unchanged")
-	case compare.PathUnverified:
+	case model.PathUnverified:
 		return lang.L("path unverified")
-	case compare.MixedPaths:
+	case model.MixedPaths:
 		return lang.L("mixed paths")
-	case compare.OffsetByOverhead:
+	case model.OffsetByOverhead:
 		return lang.L("offset by overhead")
-	case compare.BottleneckNotInStage:
+	case model.BottleneckNotInStage:
 		return lang.L("bottleneck not in the stage")
 	}
 	return ""
 }
 
 // codeText is a cause code in words with the code beside it: "load drifted (load_drift)".
-func codeText(code string) string {
+func codeText(code model.CauseCode) string {
 	if w := codeWords(code); w != "" {
-		return w + " (" + code + ")"
+		return w + " (" + string(code) + ")"
 	}
-	return code
+	return string(code)
 }
 
 // statusText is a verdict in plain words.
-func statusText(s string) string {
-	switch compare.Status(s) {
-	case compare.Established:
+func statusText(s model.Status) string {
+	switch s {
+	case model.Established:
 		return lang.L("gain established")
-	case compare.Zero:
+	case model.Zero:
 		return lang.L("zero gain")
-	case compare.Offset:
+	case model.Offset:
 		return lang.L("gain offset by overhead")
 	}
 	return lang.L("gain not established")
 }
 
-var checkColours = map[string]color.NRGBA{
-	compare.CheckOK:   {R: 0x2e, G: 0x9e, B: 0x44, A: 0xff},
-	compare.CheckWarn: {R: 0xc7, G: 0x85, B: 0x00, A: 0xff},
-	compare.CheckFail: {R: 0xd2, G: 0x3f, B: 0x31, A: 0xff},
+var checkColours = map[model.CheckState]color.NRGBA{
+	model.CheckOK:   {R: 0x2e, G: 0x9e, B: 0x44, A: 0xff},
+	model.CheckWarn: {R: 0xc7, G: 0x85, B: 0x00, A: 0xff},
+	model.CheckFail: {R: 0xd2, G: 0x3f, B: 0x31, A: 0xff},
 }
 
 // checkGlyphs tell the states apart without colour (colour-blind readers, greyscale prints).
-var checkGlyphs = map[string]string{compare.CheckOK: "✓", compare.CheckWarn: "!", compare.CheckFail: "✗"}
+var checkGlyphs = map[model.CheckState]string{model.CheckOK: "✓", model.CheckWarn: "!", model.CheckFail: "✗"}
 
 // checkNameWidth lines the checks' reasons up in one column.
 const checkNameWidth = 130
@@ -502,7 +502,7 @@ func checkRow(c compare.Check) fyne.CanvasObject {
 	reason := widget.NewLabel(c.Reason)
 	reason.Wrapping = fyne.TextWrapWord
 	body := container.NewVBox(reason)
-	if c.Hint != "" && c.State != compare.CheckOK {
+	if c.Hint != "" && c.State != model.CheckOK {
 		hint := widget.NewLabelWithStyle(lang.L("Next time")+": "+hintText(c.Hint), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		hint.Wrapping = fyne.TextWrapWord
 		body.Add(hint)
@@ -569,7 +569,7 @@ func tailText(t compare.Tail) string {
 }
 
 // conditionStates map a condition's state to the checklist's glyph and colour.
-var conditionStates = map[string]string{compare.Same: compare.CheckOK, compare.Differs: compare.CheckFail, compare.Unknown: compare.CheckWarn}
+var conditionStates = map[model.ConditionState]model.CheckState{model.ConditionSame: model.CheckOK, model.ConditionDiffers: model.CheckFail, model.ConditionUnknown: model.CheckWarn}
 
 // conditionsTable is the conditions as a diff: field, baseline, candidate, and whether they
 // are the same, differ or are unknown (glyph and word, for greyscale prints).
@@ -587,19 +587,19 @@ func conditionsTable(rec compare.Record) fyne.CanvasObject {
 	for _, c := range rec.Conditions() {
 		state := conditionStates[c.State]
 		mark := canvas.NewText(checkGlyphs[state]+" "+conditionWord(c.State), checkColours[state])
-		mark.TextStyle.Bold = c.State == compare.Differs
+		mark.TextStyle.Bold = c.State == model.ConditionDiffers
 		name := widget.NewLabel(strings.Replace(c.Name, "stack_fingerprint.", "stack.", 1))
-		name.TextStyle.Bold = c.State == compare.Differs
+		name.TextStyle.Bold = c.State == model.ConditionDiffers
 		cells = append(cells, container.NewCenter(mark), name, widget.NewLabel(cut(c.Baseline)), widget.NewLabel(cut(c.Candidate)))
 	}
 	return container.NewHScroll(container.New(&columns{n: 4}, cells...))
 }
 
-func conditionWord(state string) string {
+func conditionWord(state model.ConditionState) string {
 	switch state {
-	case compare.Same:
+	case model.ConditionSame:
 		return lang.L("same")
-	case compare.Differs:
+	case model.ConditionDiffers:
 		return lang.L("differs")
 	}
 	return lang.L("unknown")

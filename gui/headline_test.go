@@ -21,14 +21,14 @@ func TestHeadlineNamesAttributedStage(t *testing.T) {
 		model.E2EL: better(-30, 0.001),
 	}
 	for _, tc := range []struct {
-		status compare.Status
+		status model.Status
 		perf   map[string]compare.StageDelta
 		want   string
 	}{
-		{compare.Established, perf, "TPOT −9.1 %, p=0.008"},
-		{compare.Offset, perf, "TPOT −9.1 %, p=0.008"},
-		{compare.Established, map[string]compare.StageDelta{model.TTFT: better(-20, 0.03), model.E2EL: better(-30, 0.001)}, "TTFT −20.0 %, p=0.03"},
-		{compare.NotEstablished, perf, "E2E latency −30.0 %"}, // no attribution: the largest change
+		{model.Established, perf, "TPOT −9.1 %, p=0.008"},
+		{model.Offset, perf, "TPOT −9.1 %, p=0.008"},
+		{model.Established, map[string]compare.StageDelta{model.TTFT: better(-20, 0.03), model.E2EL: better(-30, 0.001)}, "TTFT −20.0 %, p=0.03"},
+		{model.NotEstablished, perf, "E2E latency −30.0 %"}, // no attribution: the largest change
 	} {
 		got := gainText(compare.Record{Status: tc.status, Perf: tc.perf})
 		if !strings.HasPrefix(got, tc.want) {

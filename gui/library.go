@@ -2,6 +2,7 @@ package gui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,7 +51,7 @@ func newLibraryView(u *App) *libraryView {
 	v.search.OnChanged = func(string) { v.rebuild() }
 	v.tree = widget.NewTree(v.childIDs, v.isBranch, v.createNode, v.updateNode)
 	v.tree.OnSelected = v.onSelected
-	v.role = widget.NewSelect([]string{lang.L("all roles"), "baseline", "candidate", "other"}, nil)
+	v.role = widget.NewSelect(append([]string{lang.L("all roles")}, roleNames()...), nil)
 	v.role.SetSelectedIndex(0)
 	v.role.OnChanged = func(string) { v.rebuild() }
 	v.order = widget.NewSelect([]string{lang.L("by name"), lang.L("newest first")}, nil)
@@ -124,9 +125,9 @@ func (v *libraryView) count() int { return len(v.rows) }
 // rebuild regroups the runs that pass the search and role filter.
 func (v *libraryView) rebuild() {
 	query := strings.ToLower(strings.TrimSpace(v.search.Text))
-	role := ""
-	if v.role.SelectedIndex() > 0 {
-		role = v.role.Selected
+	var role model.Role
+	if i := v.role.SelectedIndex(); i > 0 {
+		role = model.Roles[i-1]
 	}
 	children := map[string][]string{}
 	seen := map[string]bool{}
@@ -181,7 +182,7 @@ func (v *libraryView) rebuild() {
 }
 
 func searchText(r library.RunRow) string {
-	parts := []string{r.Label, r.Role, r.Tool, r.Model, r.Bundle, r.Date}
+	parts := []string{r.Label, string(r.Role), r.Tool, r.Model, r.Bundle, r.Date}
 	for _, p := range []*string{r.ResolvedBackend, r.TargetBackend} {
 		if p != nil {
 			parts = append(parts, *p)
@@ -358,8 +359,8 @@ func (v *libraryView) onRelabel() {
 	}
 	label := widget.NewEntry()
 	label.SetText(v.rows[ids[0]].Label)
-	role := widget.NewSelect([]string{"baseline", "candidate", "other"}, nil)
-	role.SetSelected(v.rows[ids[0]].Role)
+	role := widget.NewSelect(roleNames(), nil)
+	role.SetSelectedIndex(slices.Index(model.Roles, v.rows[ids[0]].Role))
 	dialog.ShowForm(lang.L("Relabel runs"), lang.L("Relabel"), lang.L("Cancel"), []*widget.FormItem{
 		widget.NewFormItem(lang.L("Label (arm)"), label),
 		widget.NewFormItem(lang.L("Role"), role),
@@ -367,10 +368,23 @@ func (v *libraryView) onRelabel() {
 		if !ok {
 			return
 		}
-		if err := v.u.st.Relabel(ids, strings.TrimSpace(label.Text), role.Selected); err != nil {
+		var r model.Role
+		if i := role.SelectedIndex(); i >= 0 {
+			r = model.Roles[i]
+		}
+		if err := v.u.st.Relabel(ids, strings.TrimSpace(label.Text), r); err != nil {
 			dialog.ShowError(err, v.u.win)
 			return
 		}
 		v.u.libraryChanged()
 	}, v.u.win)
+}
+
+// roleNames are the roles as the pickers list them, in model.Roles' order.
+func roleNames() []string {
+	names := make([]string, len(model.Roles))
+	for i, r := range model.Roles {
+		names[i] = string(r)
+	}
+	return names
 }

@@ -44,7 +44,7 @@ func (p *loadPointsPanel) show(rec compare.Record) {
 		l := widget.NewLabel(fmt.Sprintf("%s (%s): TTFT %s, TPOT %s, ITL %s, tok/s %s → %s", lp.Label,
 			report.FormatRepeats(lp.Repeats.Baseline, lp.Repeats.Candidate), d(model.TTFT), d(model.TPOT), d(model.ITL),
 			d("e2e_throughput"), report.PointVerdict(lp)))
-		l.Importance = statusImportance(string(lp.Status))
+		l.Importance = statusImportance(lp.Status)
 		l.Wrapping = fyne.TextWrapWord
 		rows.Add(l)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"benchlens/analysis/compare"
 	"benchlens/library"
+	"benchlens/model"
 	"benchlens/store"
 )
 
@@ -61,7 +62,7 @@ type sitting struct {
 }
 
 // overrideStatuses are the statuses an analyst may set, in the override picker's order.
-var overrideStatuses = []string{string(compare.Established), string(compare.Zero), string(compare.Offset), string(compare.NotEstablished)}
+var overrideStatuses = []model.Status{model.Established, model.Zero, model.Offset, model.NotEstablished}
 
 // saveDelay is how long typing may pause before an edit is written; sittingLength is how
 // long autosaves fold into one history entry.
@@ -195,12 +196,12 @@ func (v *verdictView) onPick(s string) {
 
 // showStatus puts the analyst's status first, with the proposal beside it.
 func (v *verdictView) showStatus(cur store.Annotation) {
-	status := string(v.rec.Status)
+	status := v.rec.Status
 	text := headline(status, v.rec)
 	if o := cur.StatusOverride; o != "" {
 		status = o
 		text = fmt.Sprintf(lang.L("Verdict: %s"), statusText(o)) + " — " +
-			fmt.Sprintf(lang.L("analyst's override of the proposed “%s”: %s"), statusText(string(v.rec.Status)), cur.OverrideReason)
+			fmt.Sprintf(lang.L("analyst's override of the proposed “%s”: %s"), statusText(v.rec.Status), cur.OverrideReason)
 	}
 	v.proposed.SetText(text)
 	v.proposed.Importance = statusImportance(status)

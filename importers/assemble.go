@@ -249,6 +249,6 @@ func applyManifest(run *model.Run) {
 		run.Label = l
 	}
 	if r := run.Manifest.String("role"); r != "" {
-		run.Role = r
+		run.Role = model.Role(r)
 	}
 }

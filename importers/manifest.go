@@ -30,7 +30,7 @@ func ParseManifest(name string, data []byte) (model.Manifest, error) {
 			}
 		}
 	}
-	if role, _ := m["role"].(string); role != "" && role != "baseline" && role != "candidate" && role != "other" {
+	if role, _ := m["role"].(string); role != "" && !model.Role(role).Valid() {
 		return nil, &position.Error{File: name, Offset: -1, Err: fmt.Errorf("role %q: expected baseline, candidate or other", role)}
 	}
 	if err := checkChange(m["change"]); err != nil {
@@ -62,8 +62,12 @@ func checkChange(v any) error {
 					}
 				}
 			case "path":
-				if p, _ := x.(string); !slices.Contains(model.ChangePaths, p) {
-					return fmt.Errorf("change.path %v: expected one of %s", x, strings.Join(model.ChangePaths, ", "))
+				if p, _ := x.(string); !slices.Contains(model.ChangePaths, model.ChangePath(p)) {
+					names := make([]string, len(model.ChangePaths))
+					for i, p := range model.ChangePaths {
+						names[i] = string(p)
+					}
+					return fmt.Errorf("change.path %v: expected one of %s", x, strings.Join(names, ", "))
 				}
 			default:
 				return fmt.Errorf("change.%s: unknown key (expected what, fields, path)", k)

@@ -6,16 +6,18 @@ import (
 	"strings"
 
 	"benchlens/internal/textsafe"
+	"benchlens/model"
 	"benchlens/store"
 )
 
 // alreadyStored is a run an import found in the library, with the label and role the import
 // asked for (asked: by --label, --role or the bundle's manifest).
 type alreadyStored struct {
-	id          int64
-	asked       bool
-	label, role string
-	attached    []string // files beside it that the stored run lacked, linked to it now
+	id       int64
+	asked    bool
+	label    string
+	role     model.Role
+	attached []string // files beside it that the stored run lacked, linked to it now
 }
 
 // alreadyLine names the runs of a bundle that were in the library already and, when the

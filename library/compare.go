@@ -38,5 +38,5 @@ func SaveComparison(st *store.Store, baseline, candidate string, rec compare.Rec
 	}
 	return st.SaveComparison(store.Comparison{Baseline: baseline, Candidate: candidate,
 		BaselineRuns: rec.Arms.Baseline.Runs, CandidateRuns: rec.Arms.Candidate.Runs,
-		Settings: settings, Status: string(rec.Status), Record: data})
+		Settings: settings, Status: rec.Status, Record: data})
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"benchlens/analysis/compare"
+	"benchlens/model"
 )
 
 // Each sample arm of the demo gets the verdict and causes it was made for.
@@ -16,17 +17,17 @@ func TestDemoArmsGetTheirVerdicts(t *testing.T) {
 	}
 	tests := []struct {
 		arm    string
-		status compare.Status
-		causes []compare.CauseCode
+		status model.Status
+		causes []model.CauseCode
 	}{
-		{"established", compare.Established, nil},
-		{"zero", compare.Zero, []compare.CauseCode{compare.BottleneckNotInStage}},
-		{"offset", compare.Offset, []compare.CauseCode{compare.OffsetByOverhead}},
-		{"offset-ops", compare.Offset, []compare.CauseCode{compare.OffsetByOverhead}},
-		{"fallback", compare.NotEstablished, []compare.CauseCode{compare.PathUnchanged, compare.TargetNotHit}},
-		{"driver-change", compare.NotEstablished, []compare.CauseCode{compare.EnvironmentDiffers}},
-		{"drift", compare.NotEstablished, []compare.CauseCode{compare.LoadDrift}},
-		{"few-repeats", compare.NotEstablished, []compare.CauseCode{compare.MeasurementUncontrolled}},
+		{"established", model.Established, nil},
+		{"zero", model.Zero, []model.CauseCode{model.BottleneckNotInStage}},
+		{"offset", model.Offset, []model.CauseCode{model.OffsetByOverhead}},
+		{"offset-ops", model.Offset, []model.CauseCode{model.OffsetByOverhead}},
+		{"fallback", model.NotEstablished, []model.CauseCode{model.PathUnchanged, model.TargetNotHit}},
+		{"driver-change", model.NotEstablished, []model.CauseCode{model.EnvironmentDiffers}},
+		{"drift", model.NotEstablished, []model.CauseCode{model.LoadDrift}},
+		{"few-repeats", model.NotEstablished, []model.CauseCode{model.MeasurementUncontrolled}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.arm, func(t *testing.T) {
@@ -99,8 +100,8 @@ func TestDemoSweepVerdictsPerPoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]compare.Status{"concurrency 1": compare.Established, "concurrency 4": compare.Established,
-		"concurrency 16": compare.Established, "concurrency 64": compare.Offset}
+	want := map[string]model.Status{"concurrency 1": model.Established, "concurrency 4": model.Established,
+		"concurrency 16": model.Established, "concurrency 64": model.Offset}
 	if len(rec.LoadPoints) != 4 {
 		t.Fatalf("%d load points", len(rec.LoadPoints))
 	}
@@ -109,7 +110,7 @@ func TestDemoSweepVerdictsPerPoint(t *testing.T) {
 			t.Errorf("%s: %s %+v, want %s", p.Label, p.Status, p.Repeats, want[p.Label])
 		}
 	}
-	if rec.Status != compare.Established || !slices.Equal(rec.CauseCodes(), []compare.CauseCode{compare.LoadDependent}) ||
+	if rec.Status != model.Established || !slices.Equal(rec.CauseCodes(), []model.CauseCode{model.LoadDependent}) ||
 		rec.HoldsUnder != "established at concurrency 1-16; offset at 64" || len(rec.Unmatched) > 0 {
 		t.Errorf("%s %v %q unmatched %v", rec.Status, rec.Causes, rec.HoldsUnder, rec.Unmatched)
 	}

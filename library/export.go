@@ -158,7 +158,7 @@ func renderCharts(st *store.Store, dir string, entries []report.Entry) ([]outFil
 			return nil, fmt.Errorf("comparison %d: %w", e.ID, err)
 		}
 		// A chart file travels alone: its title says which comparison and what verdict.
-		about := fmt.Sprintf("#%d %s vs %s: %s", e.ID, e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, strings.ReplaceAll(e.Status(), "_", " "))
+		about := fmt.Sprintf("#%d %s vs %s: %s", e.ID, e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, strings.ReplaceAll(string(e.Status()), "_", " "))
 		for name, p := range plots {
 			p.Title.Text += "\n" + about
 			stem := filepath.Join(dir, fmt.Sprintf("comparison-%d-%s", e.ID, name))

@@ -20,8 +20,9 @@ import (
 
 // Options adjust an import.
 type Options struct {
-	Label, Role string           // override bundle.yaml and the files
-	Limits      importers.Limits // zero means importers.DefaultLimits
+	Label  string           // overrides bundle.yaml and the files
+	Role   model.Role       // overrides bundle.yaml; "" keeps it
+	Limits importers.Limits // zero means importers.DefaultLimits
 	// Progress, if set, is called after each run is stored or skipped.
 	Progress func(done, total int, name string)
 	// Stop, if set, ends the import when closed (SIGINT, SIGTERM): the run being stored is
@@ -77,7 +78,7 @@ func Import(st *store.Store, paths []string, opt Options) Report {
 	if lim == (importers.Limits{}) {
 		lim = importers.DefaultLimits
 	}
-	if opt.Role != "" && opt.Role != "baseline" && opt.Role != "candidate" && opt.Role != "other" {
+	if opt.Role != "" && !opt.Role.Valid() {
 		rep.Errors = append(rep.Errors, fmt.Errorf("--role %q: expected baseline, candidate or other", opt.Role))
 		return rep
 	}
@@ -186,7 +187,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 				}
 				notAppliedSaid[f.File.Name] = true
 				what := fmt.Sprintf("a part of run %d's result", id)
-				if f.Role != "part" {
+				if f.Role != model.FilePart {
 					what = "a manifest of runs already in the library"
 				}
 				rep.Skipped = append(rep.Skipped, &position.Error{File: f.File.Name, Offset: -1, Err: &importers.Skip{
@@ -301,7 +302,7 @@ func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, p
 		run.Label = bundleName(bundle)
 	}
 	if run.Role == "" {
-		run.Role = "other"
+		run.Role = model.RoleOther
 	}
 	// Recomputing the statistics overlaps with writing the requests.
 	recomputed := make(chan struct{})
@@ -318,16 +319,16 @@ func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, p
 // itemFiles lists an item's files with their roles, the result first, each with the hash it
 // was stored ahead under.
 func itemFiles(it importers.Item, prep func(string) prepared) []store.Attached {
-	attach := func(f *model.SourceFile, role string) store.Attached {
+	attach := func(f *model.SourceFile, role model.FileRole) store.Attached {
 		f.SHA256 = prep(f.Name).sha
 		return store.Attached{File: f, Role: role}
 	}
-	files := []store.Attached{attach(it.Result, "result")}
+	files := []store.Attached{attach(it.Result, model.FileResult)}
 	for _, f := range it.Parts {
-		files = append(files, attach(f, "part"))
+		files = append(files, attach(f, model.FilePart))
 	}
 	for _, f := range it.Attachments {
-		files = append(files, attach(f, "attachment"))
+		files = append(files, attach(f, model.FileAttachment))
 	}
 	return files
 }

@@ -337,7 +337,7 @@ func TestDemoLoadsEveryArm(t *testing.T) {
 	runs, _ := st.Runs()
 	arms := map[string]int{}
 	for _, r := range runs {
-		arms[r.Label+"/"+r.Role]++
+		arms[r.Label+"/"+string(r.Role)]++
 		if len(r.Recomputed) == 0 {
 			t.Errorf("run %d has no per-request statistics", r.ID)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"benchlens/analysis/compare"
+	"benchlens/model"
 )
 
 func pointLabels(rec compare.Record) []string {
@@ -18,7 +19,7 @@ func pointLabels(rec compare.Record) []string {
 	return out
 }
 
-func hasCause(rec compare.Record, code compare.CauseCode) bool {
+func hasCause(rec compare.Record, code model.CauseCode) bool {
 	return slices.ContainsFunc(rec.Causes, func(c compare.Cause) bool { return c.Code == code })
 }
 
@@ -61,8 +62,8 @@ func TestVLLMSweepPairMatchesPoints(t *testing.T) {
 			t.Errorf("points %v, want %v", got, want)
 		}
 		for _, p := range rec.LoadPoints {
-			if p.Repeats != (compare.PerArm[int]{Baseline: 1, Candidate: 1}) || p.Status != compare.NotEstablished ||
-				!slices.ContainsFunc(p.Causes, func(c compare.Cause) bool { return c.Code == compare.MeasurementUncontrolled }) {
+			if p.Repeats != (compare.PerArm[int]{Baseline: 1, Candidate: 1}) || p.Status != model.NotEstablished ||
+				!slices.ContainsFunc(p.Causes, func(c compare.Cause) bool { return c.Code == model.MeasurementUncontrolled }) {
 				t.Errorf("%s: %+v %s %v", p.Label, p.Repeats, p.Status, p.Causes)
 			}
 			if !p.Deltas["tpot"].Better {
@@ -74,8 +75,8 @@ func TestVLLMSweepPairMatchesPoints(t *testing.T) {
 				t.Errorf("the shared sweep is called drift: %s", c.Reason)
 			}
 		}
-		if hasCause(rec, compare.LoadDrift) == declared {
-			t.Errorf("declared %v: load_drift %v (%v)", declared, hasCause(rec, compare.LoadDrift), rec.Causes)
+		if hasCause(rec, model.LoadDrift) == declared {
+			t.Errorf("declared %v: load_drift %v (%v)", declared, hasCause(rec, model.LoadDrift), rec.Causes)
 		}
 		if rec.HoldsUnder != "not_established at concurrency 1-64" {
 			t.Errorf("holds under %q", rec.HoldsUnder)
@@ -100,7 +101,7 @@ func TestGuideLLMBenchmarksAreLoadPoints(t *testing.T) {
 	if got := pointLabels(rec); !slices.Equal(got, []string{"concurrency 1", "concurrency 4"}) {
 		t.Errorf("points %v", got)
 	}
-	if hasCause(rec, compare.LoadDrift) || len(rec.Unmatched) > 0 {
+	if hasCause(rec, model.LoadDrift) || len(rec.Unmatched) > 0 {
 		t.Errorf("causes %v unmatched %v", rec.Causes, rec.Unmatched)
 	}
 }
@@ -120,7 +121,7 @@ func TestAIPerfConcurrencyFolders(t *testing.T) {
 	if got := pointLabels(rec); !slices.Equal(got, []string{"concurrency 1", "concurrency 8"}) {
 		t.Fatalf("points %v", got)
 	}
-	if hasCause(rec, compare.LoadDrift) {
+	if hasCause(rec, model.LoadDrift) {
 		t.Errorf("causes %v", rec.Causes)
 	}
 	if d := rec.LoadPoints[0].Deltas["ttft"].Delta.F(); d > -19 || d < -21 {

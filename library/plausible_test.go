@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"benchlens/analysis/compare"
+	"benchlens/model"
 )
 
 // A negative latency and a Latin-1 file import (the data is kept as the file says) but each
@@ -43,7 +44,7 @@ func TestImplausibleValuesAreFlagged(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range rec.Checklist() {
-		if c.Name == "measurement" && (c.State == compare.CheckOK || !strings.Contains(c.Reason, "negative TTFT") && !strings.Contains(c.Reason, "UTF-8")) {
+		if c.Name == "measurement" && (c.State == model.CheckOK || !strings.Contains(c.Reason, "negative TTFT") && !strings.Contains(c.Reason, "UTF-8")) {
 			t.Errorf("measurement check: %+v", c)
 		}
 	}

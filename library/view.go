@@ -5,24 +5,24 @@ import "benchlens/model"
 // RunRow is a run as `runs --json` lists it: identity, workload, counts, throughputs and,
 // per metric, the tool's own statistics beside benchlens' recomputed ones.
 type RunRow struct {
-	ID             int64     `json:"id"`
-	Label          string    `json:"label"`
-	Role           string    `json:"role"`
-	Tool           string    `json:"tool"`
-	ToolVersion    string    `json:"tool_version"`
-	Era            model.Era `json:"era"`
-	Model          string    `json:"model"`
-	Date           string    `json:"date"`
-	Bundle         string    `json:"-"`
-	NumPrompts     model.Num `json:"num_prompts"`
-	Completed      model.Num `json:"completed"`
-	Failed         model.Num `json:"failed"`
-	Errored        model.Num `json:"errored"`    // Failed split as the tool counted;
-	Incomplete     model.Num `json:"incomplete"` // null where it keeps no such category
-	Cancelled      model.Num `json:"cancelled"`
-	RequestRate    model.Num `json:"request_rate"`
-	MaxConcurrency model.Num `json:"max_concurrency"`
-	DurationS      model.Num `json:"duration_s"`
+	ID             int64      `json:"id"`
+	Label          string     `json:"label"`
+	Role           model.Role `json:"role"`
+	Tool           string     `json:"tool"`
+	ToolVersion    string     `json:"tool_version"`
+	Era            model.Era  `json:"era"`
+	Model          string     `json:"model"`
+	Date           string     `json:"date"`
+	Bundle         string     `json:"-"`
+	NumPrompts     model.Num  `json:"num_prompts"`
+	Completed      model.Num  `json:"completed"`
+	Failed         model.Num  `json:"failed"`
+	Errored        model.Num  `json:"errored"`    // Failed split as the tool counted;
+	Incomplete     model.Num  `json:"incomplete"` // null where it keeps no such category
+	Cancelled      model.Num  `json:"cancelled"`
+	RequestRate    model.Num  `json:"request_rate"`
+	MaxConcurrency model.Num  `json:"max_concurrency"`
+	DurationS      model.Num  `json:"duration_s"`
 
 	RequestThroughput    model.Num `json:"request_throughput"`
 	OutputThroughput     model.Num `json:"output_throughput"`
@@ -40,9 +40,9 @@ type RunRow struct {
 	// Evidence read by later stages; null until known.
 	TargetBackend *string `json:"target_backend"`
 	// TargetFrom says where TargetBackend was read: "bundle.yaml" or "server log".
-	TargetFrom       string  `json:"-"`
-	ResolvedBackend  *string `json:"resolved_backend"`
-	UtilisationShape *string `json:"utilisation_shape"`
+	TargetFrom       string            `json:"-"`
+	ResolvedBackend  *string           `json:"resolved_backend"`
+	UtilisationShape *model.ShapeClass `json:"utilisation_shape"`
 }
 
 // Metric pairs the tool's statistics with the recomputed ones (ms); either may be absent.
@@ -97,7 +97,7 @@ func Row(r *model.Run, evidence []model.EvidenceSummary) RunRow {
 	return row
 }
 
-func optional(s string) *string {
+func optional[T ~string](s T) *T {
 	if s == "" {
 		return nil
 	}

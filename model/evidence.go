@@ -90,12 +90,18 @@ type ProcessBackend struct {
 	Line    Line   `json:"line"`
 }
 
+// ShapeClass is the class of a device's busy timeline (METHOD.md rule 8).
+type ShapeClass string
+
 // Utilisation shapes (METHOD.md rule 8).
 const (
-	ShapeSustainedHigh = "sustained_high"
-	ShapeIntermittent  = "intermittent"
-	ShapeLow           = "low"
+	ShapeSustainedHigh ShapeClass = "sustained_high"
+	ShapeIntermittent  ShapeClass = "intermittent"
+	ShapeLow           ShapeClass = "low"
 )
+
+// ShapeClasses lists the shapes in the order lists and legends show them.
+var ShapeClasses = []ShapeClass{ShapeSustainedHigh, ShapeIntermittent, ShapeLow}
 
 // UtilEvidence is a utilisation trace: per device, busy % over time.
 type UtilEvidence struct {
@@ -116,14 +122,14 @@ type DeviceSeries struct {
 
 // Shape summarises a busy timeline with the numbers behind its class.
 type Shape struct {
-	Class      string    `json:"class"` // sustained_high, intermittent, low
-	MedianBusy float64   `json:"median_busy"`
-	IdleShare  float64   `json:"idle_share"` // share of samples under the idle threshold
-	IdleGaps   int       `json:"idle_gaps"`
-	GapSeconds []float64 `json:"gap_seconds,omitempty"`
-	IdleBelow  float64   `json:"idle_below"` // the threshold used, %
-	HighAbove  float64   `json:"high_above"` // median busy at or above this is high, %
-	Samples    int       `json:"samples"`
+	Class      ShapeClass `json:"class"` // sustained_high, intermittent, low
+	MedianBusy float64    `json:"median_busy"`
+	IdleShare  float64    `json:"idle_share"` // share of samples under the idle threshold
+	IdleGaps   int        `json:"idle_gaps"`
+	GapSeconds []float64  `json:"gap_seconds,omitempty"`
+	IdleBelow  float64    `json:"idle_below"` // the threshold used, %
+	HighAbove  float64    `json:"high_above"` // median busy at or above this is high, %
+	Samples    int        `json:"samples"`
 }
 
 // TraceEvidence is a profiler trace reduced to the overhead and hotspot figures of METHOD.md
@@ -217,7 +223,7 @@ type EvidenceSummary struct {
 	TargetBackend   string        `json:"target_backend,omitempty"`
 	ResolvedBackend string        `json:"resolved_backend,omitempty"`
 	BackendStatus   BackendStatus `json:"backend_status,omitempty"`
-	Shape           string        `json:"shape,omitempty"` // the most common device shape
+	Shape           ShapeClass    `json:"shape,omitempty"` // the most common device shape
 }
 
 // Summary condenses the evidence for lists.
@@ -227,14 +233,14 @@ func (e *Evidence) Summary() EvidenceSummary {
 		s.TargetBackend, s.ResolvedBackend, s.BackendStatus = e.Log.TargetBackend, e.Log.Resolved, e.Log.Status
 	}
 	if e.Utilisation != nil {
-		count := map[string]int{}
+		count := map[ShapeClass]int{}
 		for _, d := range e.Utilisation.Devices {
 			if d.Shape != nil {
 				count[d.Shape.Class]++
 			}
 		}
 		best := 0
-		for _, class := range []string{ShapeSustainedHigh, ShapeIntermittent, ShapeLow} {
+		for _, class := range ShapeClasses {
 			if count[class] > best {
 				s.Shape, best = class, count[class]
 			}

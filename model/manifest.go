@@ -51,16 +51,30 @@ func (m Manifest) String(path ...string) string {
 // `change: {what: "FP8 weights", fields: [workload.model_name], path: attention}`, or the
 // free-text form `change: "FP8 weights"`, which declares no fields.
 type Change struct {
-	What   string   `json:"what" yaml:"what"`
-	Fields []string `json:"fields,omitempty" yaml:"fields,omitempty"` // record fields the change alters on purpose: workload.model_name
-	Path   string   `json:"path,omitempty" yaml:"path,omitempty"`     // the operator path it targets; "" means DefaultChangePath
+	What   string     `json:"what" yaml:"what"`
+	Fields []string   `json:"fields,omitempty" yaml:"fields,omitempty"` // record fields the change alters on purpose: workload.model_name
+	Path   ChangePath `json:"path,omitempty" yaml:"path,omitempty"`     // the operator path it targets; "" means DefaultChangePath
 }
 
+// ChangePath is an operator path a change may target (METHOD.md rule 10).
+type ChangePath string
+
+// Declared change paths (rule 10).
+const (
+	PathAttention     ChangePath = "attention"
+	PathLinear        ChangePath = "linear"
+	PathMoE           ChangePath = "moe"
+	PathSampler       ChangePath = "sampler"
+	PathCommunication ChangePath = "communication"
+	PathGraph         ChangePath = "graph"
+	PathOther         ChangePath = "other"
+)
+
 // ChangePaths are the operator paths a change may target; DefaultChangePath when none is given.
-var ChangePaths = []string{"attention", "linear", "moe", "sampler", "communication", "graph", "other"}
+var ChangePaths = []ChangePath{PathAttention, PathLinear, PathMoE, PathSampler, PathCommunication, PathGraph, PathOther}
 
 // DefaultChangePath is the path of a change that names none.
-const DefaultChangePath = "attention"
+const DefaultChangePath = PathAttention
 
 // Change returns the declared change, structured or free text; the zero Change when none.
 func (m Manifest) Change() Change {
@@ -68,7 +82,7 @@ func (m Manifest) Change() Change {
 	case string:
 		return Change{What: v}
 	case map[string]any:
-		c := Change{What: Manifest(v).String("what"), Path: Manifest(v).String("path")}
+		c := Change{What: Manifest(v).String("what"), Path: ChangePath(Manifest(v).String("path"))}
 		if list, ok := v["fields"].([]any); ok {
 			for _, f := range list {
 				if s, ok := f.(string); ok {
@@ -82,7 +96,7 @@ func (m Manifest) Change() Change {
 }
 
 // TargetPath is the operator path the change targets, DefaultChangePath unless declared.
-func (c Change) TargetPath() string {
+func (c Change) TargetPath() ChangePath {
 	if c.Path == "" {
 		return DefaultChangePath
 	}

@@ -28,7 +28,7 @@ const (
 type Run struct {
 	ID     int64  `json:"id"`
 	Label  string `json:"label"`
-	Role   string `json:"role"`
+	Role   Role   `json:"role"`
 	Bundle string `json:"bundle,omitempty"` // the path the run was imported from
 
 	Tool        string `json:"tool"`                   // vllm, vllm-bench, sglang, llmperf, genai-perf, aiperf, guidellm

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"benchlens/model"
 )
 
 // Annotation is one edit of the analyst's view of a comparison: the note, tags and a status
@@ -15,17 +17,17 @@ import (
 // from a version that changed meanwhile (another analyst's edit) is refused, never saved
 // over it.
 type Annotation struct {
-	ID               int64    `json:"id"`
-	ComparisonID     int64    `json:"comparison_id"`
-	Replaces         int64    `json:"replaces"` // the edit this one was made from; 0 for the first
-	ReplacesRevision int64    `json:"-"`        // that edit's Revision as read
-	Revision         int64    `json:"revision"` // as read; ReviseAnnotation expects it unchanged
-	At               string   `json:"at"`
-	Author           string   `json:"author"`
-	Note             string   `json:"note"`
-	Tags             []string `json:"tags"`
-	StatusOverride   string   `json:"status_override"`
-	OverrideReason   string   `json:"override_reason"`
+	ID               int64        `json:"id"`
+	ComparisonID     int64        `json:"comparison_id"`
+	Replaces         int64        `json:"replaces"` // the edit this one was made from; 0 for the first
+	ReplacesRevision int64        `json:"-"`        // that edit's Revision as read
+	Revision         int64        `json:"revision"` // as read; ReviseAnnotation expects it unchanged
+	At               string       `json:"at"`
+	Author           string       `json:"author"`
+	Note             string       `json:"note"`
+	Tags             []string     `json:"tags"`
+	StatusOverride   model.Status `json:"status_override"`
+	OverrideReason   string       `json:"override_reason"`
 }
 
 // ErrOverrideNeedsReason refuses a status override without a reason.
@@ -62,7 +64,7 @@ func (s *Store) Annotate(a Annotation) (Annotation, error) {
 	}
 	err = tx.QueryRow(`INSERT INTO annotations (comparison_id, replaces, at, author, note, tags, status_override, override_reason)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (comparison_id, replaces) DO NOTHING RETURNING id`,
-		a.ComparisonID, a.Replaces, a.At, a.Author, a.Note, tagsJSON(a.Tags), a.StatusOverride, a.OverrideReason).Scan(&a.ID)
+		a.ComparisonID, a.Replaces, a.At, a.Author, a.Note, tagsJSON(a.Tags), string(a.StatusOverride), a.OverrideReason).Scan(&a.ID)
 	if errors.Is(err, sql.ErrNoRows) {
 		tx.Rollback()
 		return a, s.editConflict(a.ComparisonID, a.Replaces)
@@ -85,7 +87,7 @@ func (s *Store) ReviseAnnotation(a Annotation) (Annotation, error) {
 	}
 	res, err := s.exec(`UPDATE annotations SET at = ?, author = ?, note = ?, tags = ?, status_override = ?, override_reason = ?,
 		revision = revision + 1 WHERE id = ? AND comparison_id = ? AND revision = ?`,
-		a.At, a.Author, a.Note, tagsJSON(a.Tags), a.StatusOverride, a.OverrideReason, a.ID, a.ComparisonID, a.Revision)
+		a.At, a.Author, a.Note, tagsJSON(a.Tags), string(a.StatusOverride), a.OverrideReason, a.ID, a.ComparisonID, a.Revision)
 	if err != nil {
 		return a, err
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"benchlens/model"
 )
 
 // Comparison is a saved comparison. Record is the analysis record as JSON, kept opaque here
@@ -18,7 +20,7 @@ type Comparison struct {
 	BaselineRuns  []int64         `json:"baseline_runs"`
 	CandidateRuns []int64         `json:"candidate_runs"`
 	Settings      json.RawMessage `json:"settings"`
-	Status        string          `json:"status"`
+	Status        model.Status    `json:"status"`
 	Record        json.RawMessage `json:"record"`
 }
 
@@ -34,7 +36,7 @@ func (s *Store) SaveComparison(c Comparison) (int64, error) {
 	}
 	var id int64
 	err := s.db.QueryRow(`INSERT INTO comparisons (created_at, baseline, candidate, baseline_runs, candidate_runs, settings, status, record)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.CreatedAt, c.Baseline, c.Candidate, string(br), string(cr), string(c.Settings), c.Status, string(c.Record)).Scan(&id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.CreatedAt, c.Baseline, c.Candidate, string(br), string(cr), string(c.Settings), string(c.Status), string(c.Record)).Scan(&id)
 	return id, err
 }
 

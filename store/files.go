@@ -91,7 +91,7 @@ func (s *Store) RunFiles(runID int64) ([]FileInfo, error) {
 // FileInfo is a stored file as a run sees it.
 type FileInfo struct {
 	model.SourceFile
-	Role string `json:"role"` // result, part, attachment
+	Role model.FileRole `json:"role"`
 }
 
 // PutFile stores a file on its own, ahead of the runs that will refer to it, so a large file

@@ -62,7 +62,7 @@ func scanRun(row scanner) (*model.Run, error) {
 			return nil, fmt.Errorf("run %d: damaged record: %w", id, err)
 		}
 	}
-	r.ID, r.Bundle, r.Label, r.Role = id, bundle, label, role
+	r.ID, r.Bundle, r.Label, r.Role = id, bundle, label, model.Role(role)
 	return r, nil
 }
 
@@ -180,7 +180,7 @@ func (s *Store) DeleteRun(id int64) error {
 }
 
 // Relabel moves runs to another arm (and role, when role is not empty).
-func (s *Store) Relabel(ids []int64, label, role string) error {
+func (s *Store) Relabel(ids []int64, label string, role model.Role) error {
 	if label == "" {
 		return fmt.Errorf("a label cannot be empty")
 	}
@@ -194,7 +194,7 @@ func (s *Store) Relabel(ids []int64, label, role string) error {
 			return err
 		}
 		if role != "" {
-			if _, err := tx.Exec(`UPDATE runs SET role = ? WHERE id = ?`, role, id); err != nil {
+			if _, err := tx.Exec(`UPDATE runs SET role = ? WHERE id = ?`, string(role), id); err != nil {
 				return err
 			}
 		}
@@ -203,13 +203,13 @@ func (s *Store) Relabel(ids []int64, label, role string) error {
 }
 
 // LabelRoles maps each label to the role most of its runs have.
-func (s *Store) LabelRoles() (map[string]string, error) {
+func (s *Store) LabelRoles() (map[string]model.Role, error) {
 	rows, err := s.db.Query(`SELECT label, role, count(*) FROM runs GROUP BY label, role ORDER BY label, count(*) DESC`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]string{}
+	out := map[string]model.Role{}
 	for rows.Next() {
 		var label, role string
 		var n int
@@ -217,7 +217,7 @@ func (s *Store) LabelRoles() (map[string]string, error) {
 			return nil, err
 		}
 		if _, ok := out[label]; !ok {
-			out[label] = role
+			out[label] = model.Role(role)
 		}
 	}
 	return out, rows.Err()

@@ -18,7 +18,7 @@ import (
 // Attached is one file of a run being stored.
 type Attached struct {
 	File *model.SourceFile
-	Role string // result, part, attachment
+	Role model.FileRole
 }
 
 // ErrExists is returned by AddRun for a run the library already holds.
@@ -41,7 +41,7 @@ type NewRun struct {
 // nothing changes but the fingerprint of a run found by its files (see adoptFingerprint).
 func (s *Store) AddRun(n NewRun) (int64, error) {
 	run, fingerprint, index, files := n.Run, n.Fingerprint, n.Index, n.Files
-	if len(files) == 0 || files[0].Role != "result" {
+	if len(files) == 0 || files[0].Role != model.FileResult {
 		return 0, errors.New("AddRun: the first file must be the result")
 	}
 	if id, err := s.runWithFingerprint(fingerprint); err != nil || id != 0 {
@@ -55,7 +55,7 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 	}
 	var parts []string
 	for _, f := range files {
-		if f.Role == "part" {
+		if f.Role == model.FilePart {
 			parts = append(parts, f.File.SHA256)
 		}
 	}
@@ -103,7 +103,7 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 	err = tx.QueryRow(`INSERT INTO runs (id, fingerprint, source_id, source_index, bundle, label, role, tool, model, date,
 			header, summary, recomputed, extra, manifest, imported_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING RETURNING id`,
-		runID, fingerprint, ids[0], index, run.Bundle, run.Label, run.Role, run.Tool, run.Model, run.Date,
+		runID, fingerprint, ids[0], index, run.Bundle, run.Label, string(run.Role), run.Tool, run.Model, run.Date,
 		cols.header, cols.summary, cols.recomputed, cols.extra, cols.manifest, now).Scan(&inserted)
 	if errors.Is(err, sql.ErrNoRows) {
 		tx.Rollback()
@@ -144,7 +144,7 @@ func (s *Store) AttachFiles(runID int64, files []Attached) (added []string, notA
 	}
 	defer tx.Rollback() // no-op after Commit
 	for _, f := range files {
-		if f.Role == "part" || f.File.Kind == model.KindManifest {
+		if f.Role == model.FilePart || f.File.Kind == model.KindManifest {
 			var n int
 			if err := tx.QueryRow(`SELECT count(*) FROM run_files rf JOIN source_files sf ON sf.id = rf.source_id
 				WHERE rf.run_id = ? AND sf.sha256 = ?`, runID, f.File.SHA256).Scan(&n); err != nil {
@@ -155,7 +155,7 @@ func (s *Store) AttachFiles(runID int64, files []Attached) (added []string, notA
 			}
 			continue
 		}
-		if f.Role != "attachment" {
+		if f.Role != model.FileAttachment {
 			continue
 		}
 		id, err := putFile(tx, f.File, now)
@@ -174,8 +174,8 @@ func (s *Store) AttachFiles(runID int64, files []Attached) (added []string, notA
 }
 
 // linkFile records that a run has a stored file in a role, and whether the link is new.
-func linkFile(tx *txn, runID, fileID int64, role string) (bool, error) {
-	res, err := tx.Exec(`INSERT INTO run_files (run_id, source_id, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, runID, fileID, role)
+func linkFile(tx *txn, runID, fileID int64, role model.FileRole) (bool, error) {
+	res, err := tx.Exec(`INSERT INTO run_files (run_id, source_id, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, runID, fileID, string(role))
 	if err != nil {
 		return false, err
 	}

@@ -170,7 +170,7 @@ func armLabels(b, c string) (string, string) {
 // under the arm's label and colour (with the arm's most common shape, when known).
 func utilLines(a compare.Arm, label string, col color.Color) []TimelineSeries {
 	var out []TimelineSeries
-	count := map[string]int{}
+	count := map[model.ShapeClass]int{}
 	for _, rd := range a.Runs {
 		for _, u := range rd.Util {
 			if u == nil {
@@ -187,8 +187,8 @@ func utilLines(a compare.Arm, label string, col color.Color) []TimelineSeries {
 			}
 		}
 	}
-	shape, best := "", 0
-	for _, class := range []string{model.ShapeSustainedHigh, model.ShapeIntermittent, model.ShapeLow} {
+	shape, best := model.ShapeClass(""), 0
+	for _, class := range model.ShapeClasses {
 		if count[class] > best {
 			shape, best = class, count[class]
 		}
@@ -202,7 +202,7 @@ func utilLines(a compare.Arm, label string, col color.Color) []TimelineSeries {
 	return out
 }
 
-func shapeName(class string) string {
+func shapeName(class model.ShapeClass) string {
 	switch class {
 	case model.ShapeSustainedHigh:
 		return "sustained high"
@@ -211,7 +211,7 @@ func shapeName(class string) string {
 	case model.ShapeLow:
 		return "low"
 	}
-	return class
+	return string(class)
 }
 
 func anyKnown(xs []float64) bool {

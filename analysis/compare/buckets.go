@@ -93,14 +93,14 @@ func holdsIn(rec *Record) []string {
 	for _, row := range rec.Buckets.Rows {
 		holds := true
 		switch rec.Status {
-		case Established, Offset:
+		case model.Established, model.Offset:
 			if len(better) == 0 {
 				holds = false
 			}
 			for _, s := range better {
 				holds = holds && row.Stages[s].Better
 			}
-		case Zero:
+		case model.Zero:
 			for _, s := range bucketStages {
 				holds = holds && !row.Stages[s].Better
 			}
@@ -125,7 +125,7 @@ func bucketNote(rec *Record) string {
 			not = append(not, row.Bucket)
 		}
 	}
-	if len(not) == 0 || len(rec.Buckets.Rows) == 0 || rec.Status == NotEstablished {
+	if len(not) == 0 || len(rec.Buckets.Rows) == 0 || rec.Status == model.NotEstablished {
 		return ""
 	}
 	return fmt.Sprintf("the conclusion does not hold for %v requests", not)

@@ -8,44 +8,37 @@ import (
 	"benchlens/model"
 )
 
-// Check states, shown green / amber / red.
-const (
-	CheckOK   = "ok"
-	CheckWarn = "warn"
-	CheckFail = "fail"
-)
-
 // hostTraceHint says which traces record the host calls the overhead check counts.
 const hostTraceHint = "capture a trace that records host calls in each arm: a torch profiler (Kineto) trace, or Ascend's trace_view.json"
 
 // Check is one line of the evidence checklist: a piece of evidence METHOD.md asks for, its
 // state, why, and what to record next time.
 type Check struct {
-	Name   string `json:"name" yaml:"name"`
-	State  string `json:"state" yaml:"state"`
-	Reason string `json:"reason" yaml:"reason"`
-	Hint   string `json:"hint,omitempty" yaml:"hint,omitempty"`
+	Name   string           `json:"name" yaml:"name"`
+	State  model.CheckState `json:"state" yaml:"state"`
+	Reason string           `json:"reason" yaml:"reason"`
+	Hint   string           `json:"hint,omitempty" yaml:"hint,omitempty"`
 }
 
 // Checklist summarises the record as the six checks of METHOD.md: conditions, measurement,
 // path, stages, overhead, hotspot.
 func (r Record) Checklist() []Check {
-	has := map[CauseCode]Cause{}
+	has := map[model.CauseCode]Cause{}
 	for _, c := range r.Causes {
 		has[c.Code] = c
 	}
 	var out []Check
 
 	// Conditions.
-	cond := Check{Name: "conditions", State: CheckOK, Reason: "every recorded field is the same on both sides"}
+	cond := Check{Name: "conditions", State: model.CheckOK, Reason: "every recorded field is the same on both sides"}
 	var differs, unknown, declared []string
 	for _, f := range r.conditionFields() {
 		switch {
 		case f.declared:
 			declared = append(declared, f.name)
-		case f.state == Differs:
+		case f.state == model.ConditionDiffers:
 			differs = append(differs, f.name)
-		case f.state == Unknown:
+		case f.state == model.ConditionUnknown:
 			if f.required {
 				unknown = append(unknown, f.name)
 			}
@@ -56,10 +49,10 @@ func (r Record) Checklist() []Check {
 	}
 	switch {
 	case len(differs) > 0:
-		cond.State, cond.Reason = CheckFail, "differs: "+strings.Join(differs, ", ")
+		cond.State, cond.Reason = model.CheckFail, "differs: "+strings.Join(differs, ", ")
 		cond.Hint = "repeat both arms with the same " + strings.Join(differs, ", ")
 	case len(unknown) > 0:
-		cond.State, cond.Reason = CheckWarn, "not recorded: "+strings.Join(unknown, ", ")
+		cond.State, cond.Reason = model.CheckWarn, "not recorded: "+strings.Join(unknown, ", ")
 		cond.Hint = "write " + strings.Join(unknown, ", ") + " into bundle.yaml"
 	}
 	if len(declared) > 0 {
@@ -72,10 +65,10 @@ func (r Record) Checklist() []Check {
 	out = append(out, cond)
 
 	// Measurement.
-	meas := Check{Name: "measurement", State: CheckOK,
+	meas := Check{Name: "measurement", State: model.CheckOK,
 		Reason: fmt.Sprintf("%d and %d runs, warm-up %s / %s", r.Measurement.Repeats[0], r.Measurement.Repeats[1], r.Measurement.WarmupIters[0], r.Measurement.WarmupIters[1])}
-	if c, ok := has[MeasurementUncontrolled]; ok {
-		meas.State, meas.Reason = CheckFail, c.Reason
+	if c, ok := has[model.MeasurementUncontrolled]; ok {
+		meas.State, meas.Reason = model.CheckFail, c.Reason
 		meas.Hint = strings.Join(r.Measurement.Advice, "; ")
 		if meas.Hint == "" {
 			meas.Hint = "record workload.warmup_iters and discard the warm-up requests"
@@ -83,8 +76,8 @@ func (r Record) Checklist() []Check {
 	}
 	if len(r.Measurement.Sampled) > 0 {
 		meas.Reason += "; " + strings.Join(r.Measurement.Sampled, "; ")
-		if meas.State == CheckOK {
-			meas.State = CheckWarn
+		if meas.State == model.CheckOK {
+			meas.State = model.CheckWarn
 			meas.Hint = "keep every request's record (GuideLLM: no --output-sampling) to compare request by request"
 		}
 	}
@@ -94,30 +87,30 @@ func (r Record) Checklist() []Check {
 			data += fmt.Sprintf(" (and %d more)", n)
 		}
 		meas.Reason += "; " + data
-		if meas.State == CheckOK {
-			meas.State = CheckWarn
+		if meas.State == model.CheckOK {
+			meas.State = model.CheckWarn
 		}
 		meas.Hint = strings.TrimPrefix(meas.Hint+"; check the benchmark's clock and the file's encoding", "; ")
 	}
 	out = append(out, meas)
 
 	// Path.
-	p := Check{Name: "path", State: CheckOK}
+	p := Check{Name: "path", State: model.CheckOK}
 	p.Reason = fmt.Sprintf("resolved %s -> %s", orUnknown(r.Path.ResolvedBackend.Baseline), orUnknown(r.Path.ResolvedBackend.Candidate))
 	if r.Path.TargetBackend.Candidate != "" {
 		p.Reason += fmt.Sprintf(" (candidate target %s)", r.Path.TargetBackend.Candidate)
 	}
-	for _, code := range []CauseCode{PathContradicted, TargetNotHit, MixedPaths, PathUnchanged, PathUnverified} {
+	for _, code := range []model.CauseCode{model.PathContradicted, model.TargetNotHit, model.MixedPaths, model.PathUnchanged, model.PathUnverified} {
 		if c, ok := has[code]; ok {
-			p.State, p.Reason = CheckFail, c.Reason
+			p.State, p.Reason = model.CheckFail, c.Reason
 			switch code {
-			case PathUnverified:
-				p.State, p.Hint = CheckWarn, "attach each run's server log so the resolved backend can be read"
-			case TargetNotHit:
+			case model.PathUnverified:
+				p.State, p.Hint = model.CheckWarn, "attach each run's server log so the resolved backend can be read"
+			case model.TargetNotHit:
 				p.Hint = "fix the guard that made the server fall back, then measure again"
-			case PathContradicted:
+			case model.PathContradicted:
 				p.Hint = "the profiler trace shows other attention kernels than the log's backend: check which process the log and the trace come from"
-			case PathUnchanged:
+			case model.PathUnchanged:
 				p.Hint = "the candidate runs the same attention path: look for the gain elsewhere"
 			}
 			break
@@ -129,13 +122,13 @@ func (r Record) Checklist() []Check {
 	}
 
 	// Stages.
-	st := Check{Name: "stages", State: CheckOK, Reason: stageParts(r.Perf)}
+	st := Check{Name: "stages", State: model.CheckOK, Reason: stageParts(r.Perf)}
 	if len(r.stageMismatchNotes()) > 0 {
-		st.State, st.Reason = CheckWarn, r.stageMismatchNotes()[0]
+		st.State, st.Reason = model.CheckWarn, r.stageMismatchNotes()[0]
 		st.Hint = "report each stage: the end-to-end number hides the mismatch"
 	}
 	if r.Hotspot.HotspotStage == "none" {
-		st.State = CheckWarn
+		st.State = model.CheckWarn
 		st.Hint = "no stage is significantly better"
 	}
 	if len(r.LoadPoints) > 0 {
@@ -144,42 +137,42 @@ func (r Record) Checklist() []Check {
 	out = append(out, st)
 
 	// Overhead.
-	ov := Check{Name: "overhead", State: CheckOK}
+	ov := Check{Name: "overhead", State: model.CheckOK}
 	switch {
 	case !r.Overhead.Measured && r.Overhead.Missing != "":
-		ov.State, ov.Reason, ov.Hint = CheckWarn, "unmeasured: "+r.Overhead.Missing, hostTraceHint
+		ov.State, ov.Reason, ov.Hint = model.CheckWarn, "unmeasured: "+r.Overhead.Missing, hostTraceHint
 	case !r.Overhead.Measured:
-		ov.State, ov.Reason, ov.Hint = CheckWarn, "unmeasured: no profiler traces", "capture a torch profiler (Kineto) trace of a few steps in each arm"
+		ov.State, ov.Reason, ov.Hint = model.CheckWarn, "unmeasured: no profiler traces", "capture a torch profiler (Kineto) trace of a few steps in each arm"
 	case r.Overhead.Grew:
-		ov.State, ov.Reason = CheckFail, "grew: "+overheadReason(r.Overhead)
+		ov.State, ov.Reason = model.CheckFail, "grew: "+overheadReason(r.Overhead)
 		ov.Hint = "remove the added copies, launches or syncs"
 	case r.Overhead.Missing != "":
 		// No growth in what was measured is no all-clear for what was not.
-		ov.State, ov.Reason, ov.Hint = CheckWarn, "no growth where measured: "+overheadReason(r.Overhead)+"; "+r.Overhead.Missing, hostTraceHint
+		ov.State, ov.Reason, ov.Hint = model.CheckWarn, "no growth where measured: "+overheadReason(r.Overhead)+"; "+r.Overhead.Missing, hostTraceHint
 	default:
 		ov.Reason = "no growth: " + overheadReason(r.Overhead)
 	}
 	var grew []string
 	for _, p := range r.LoadPoints {
 		for _, c := range p.Causes {
-			if c.Code == OffsetByOverhead {
+			if c.Code == model.OffsetByOverhead {
 				grew = append(grew, "at "+p.Label+": "+c.Reason)
 			}
 		}
 	}
 	if len(grew) > 0 {
-		ov.State, ov.Reason = CheckFail, "grew "+strings.Join(grew, "; ")
+		ov.State, ov.Reason = model.CheckFail, "grew "+strings.Join(grew, "; ")
 		ov.Hint = "remove the added copies, launches or syncs"
 	}
 	out = append(out, ov)
 
 	// Hotspot.
-	hs := Check{Name: "hotspot", State: CheckOK}
+	hs := Check{Name: "hotspot", State: model.CheckOK}
 	hs.Reason = fmt.Sprintf("utilisation %s -> %s; top ops moved: %s", orUnknown(r.Hotspot.DeviceUtilTrace.Baseline), orUnknown(r.Hotspot.DeviceUtilTrace.Candidate), r.Hotspot.Moved)
 	if r.Hotspot.Moved == "unverified" || r.Hotspot.DeviceUtilTrace.Candidate == "" {
-		hs.State, hs.Hint = CheckWarn, "attach a utilisation trace (nvidia-smi, npu-smi) and a profiler trace per arm"
+		hs.State, hs.Hint = model.CheckWarn, "attach a utilisation trace (nvidia-smi, npu-smi) and a profiler trace per arm"
 	}
-	if r.Hotspot.Remedy != "" && r.Status != Established { // no remedy for a gain that stands
+	if r.Hotspot.Remedy != "" && r.Status != model.Established { // no remedy for a gain that stands
 		hs.Reason += "; " + r.Hotspot.Remedy
 	}
 	out = append(out, hs)
@@ -187,7 +180,8 @@ func (r Record) Checklist() []Check {
 }
 
 type fieldState struct {
-	name, state        string
+	name               string
+	state              model.ConditionState
 	required, declared bool
 }
 
@@ -214,13 +208,13 @@ func stageParts(perf map[string]StageDelta) string {
 // pointStages is the stages check of a sweep: each point's stages, since pooling points
 // of different load would mix unlike distributions.
 func (r Record) pointStages() Check {
-	st := Check{Name: "stages", State: CheckWarn, Hint: "no stage is significantly better at any load point"}
+	st := Check{Name: "stages", State: model.CheckWarn, Hint: "no stage is significantly better at any load point"}
 	var parts []string
 	for _, p := range r.LoadPoints {
 		parts = append(parts, p.Label+": "+stageParts(p.Deltas))
 		for _, k := range []string{model.TTFT, model.TPOT, model.ITL} {
 			if p.Deltas[k].Better {
-				st.State, st.Hint = CheckOK, ""
+				st.State, st.Hint = model.CheckOK, ""
 			}
 		}
 	}

@@ -95,9 +95,9 @@ func evidenceNotes(rec *Record) {
 }
 
 func repeatField(nb, nc int) Field {
-	f := Field{Baseline: strconv.Itoa(nb), Candidate: strconv.Itoa(nc), State: Same}
+	f := Field{Baseline: strconv.Itoa(nb), Candidate: strconv.Itoa(nc), State: model.ConditionSame}
 	if nb != nc {
-		f.State = Differs
+		f.State = model.ConditionDiffers
 	}
 	return f
 }
@@ -157,18 +157,18 @@ func measurement(rec *Record, base, cand Arm, set Settings) []Cause {
 	}
 	rec.Measurement = m
 	rec.Warnings = append(rec.Warnings, m.Sampled...)
-	w := Field{Baseline: m.WarmupIters[0], Candidate: m.WarmupIters[1], State: Same}
+	w := Field{Baseline: m.WarmupIters[0], Candidate: m.WarmupIters[1], State: model.ConditionSame}
 	if w.Baseline != w.Candidate {
-		w.State = Differs
+		w.State = model.ConditionDiffers
 	}
 	if strings.Contains(w.Baseline+w.Candidate, "unknown") {
-		w.State = Unknown
+		w.State = model.ConditionUnknown
 	}
 	rec.Workload["warmup_iters"] = w
 	if len(reasons) == 0 {
 		return nil
 	}
-	return []Cause{{MeasurementUncontrolled, strings.Join(reasons, "; ")}}
+	return []Cause{{model.MeasurementUncontrolled, strings.Join(reasons, "; ")}}
 }
 
 // warmupSummary says what an arm's runs declare as warm-up, and how many declare none (or 0).
@@ -207,12 +207,12 @@ func coldStart(r *model.Run, ratio float64) string {
 
 // blocking are the causes of rules 1-3 that keep a verdict from being anything but
 // not_established.
-var blocking = map[CauseCode]bool{EnvironmentDiffers: true, LoadDrift: true, ConditionsUnverified: true,
-	MeasurementUncontrolled: true, TargetNotHit: true, PathUnchanged: true, PathUnverified: true, MixedPaths: true,
-	PathContradicted: true}
+var blocking = map[model.CauseCode]bool{model.EnvironmentDiffers: true, model.LoadDrift: true, model.ConditionsUnverified: true,
+	model.MeasurementUncontrolled: true, model.TargetNotHit: true, model.PathUnchanged: true, model.PathUnverified: true, model.MixedPaths: true,
+	model.PathContradicted: true}
 
 // verdict applies rule 6.
-func verdict(rec *Record, causes []Cause, prefill, decode bool) (Status, []Cause) {
+func verdict(rec *Record, causes []Cause, prefill, decode bool) (model.Status, []Cause) {
 	blocked := false
 	for _, c := range causes {
 		blocked = blocked || blocking[c.Code]
@@ -228,25 +228,25 @@ func verdict(rec *Record, causes []Cause, prefill, decode bool) (Status, []Cause
 	switch {
 	case blocked || !pathOK:
 		if !blocked {
-			causes = append(causes, Cause{PathUnverified, "the path evidence is incomplete"})
+			causes = append(causes, Cause{model.PathUnverified, "the path evidence is incomplete"})
 		}
-		return NotEstablished, causes
+		return model.NotEstablished, causes
 	case gain && rec.Overhead.Grew && (!e2eBetter || otherWorse):
 		reason := overheadReason(rec.Overhead)
 		if t := targetedReason(rec.Families); t != "" && !anyBetter {
 			reason = "the targeted ops got faster (" + t + ") but " + reason
 		}
-		return Offset, append(causes, Cause{OffsetByOverhead, reason})
+		return model.Offset, append(causes, Cause{model.OffsetByOverhead, reason})
 	case anyBetter:
-		return Established, causes
+		return model.Established, causes
 	case !rec.Overhead.Grew:
 		reason := "path changed and hit, conditions fixed, but no stage is significantly better"
 		if !rec.Overhead.Measured {
 			reason += " (overhead unmeasured)"
 		}
-		return Zero, append(causes, Cause{BottleneckNotInStage, reason})
+		return model.Zero, append(causes, Cause{model.BottleneckNotInStage, reason})
 	default:
-		return NotEstablished, append(causes, Cause{OffsetByOverhead,
+		return model.NotEstablished, append(causes, Cause{model.OffsetByOverhead,
 			"overhead grew (" + overheadReason(rec.Overhead) + ") but no gain was measured that it could offset"})
 	}
 }
@@ -279,8 +279,8 @@ func fmtDelta(d StageDelta) string {
 }
 
 // CauseCodes returns the cause codes in a stable order, for display.
-func (r Record) CauseCodes() []CauseCode {
-	out := make([]CauseCode, len(r.Causes))
+func (r Record) CauseCodes() []model.CauseCode {
+	out := make([]model.CauseCode, len(r.Causes))
 	for i, c := range r.Causes {
 		out[i] = c.Code
 	}

@@ -17,39 +17,39 @@ func candidate(change func(*armtest.Spec)) armtest.Spec {
 	return armtest.Candidate("cand", 2, change)
 }
 
-func codes(rec compare.Record) []compare.CauseCode { return rec.CauseCodes() }
+func codes(rec compare.Record) []model.CauseCode { return rec.CauseCodes() }
 
 // Every rule of METHOD.md, one synthetic pair each.
 func TestVerdicts(t *testing.T) {
 	tests := []struct {
 		name   string
 		cand   armtest.Spec
-		status compare.Status
-		causes []compare.CauseCode
+		status model.Status
+		causes []model.CauseCode
 	}{
-		{"established: decode faster on the new path", candidate(func(a *armtest.Spec) { a.TPOT = 10.8 }), compare.Established, nil},
-		{"zero: path changed, nothing faster", candidate(func(a *armtest.Spec) {}), compare.Zero, []compare.CauseCode{compare.BottleneckNotInStage}},
+		{"established: decode faster on the new path", candidate(func(a *armtest.Spec) { a.TPOT = 10.8 }), model.Established, nil},
+		{"zero: path changed, nothing faster", candidate(func(a *armtest.Spec) {}), model.Zero, []model.CauseCode{model.BottleneckNotInStage}},
 		{"offset: prefill faster, decode slower, more copies", candidate(func(a *armtest.Spec) {
 			a.TTFT, a.TPOT, a.Copies, a.Shape = 54, 12.5, 4, model.ShapeIntermittent
-		}), compare.Offset, []compare.CauseCode{compare.OffsetByOverhead}},
+		}), model.Offset, []model.CauseCode{model.OffsetByOverhead}},
 		{"fallback: target not hit, path unchanged", candidate(func(a *armtest.Spec) {
 			a.Resolved, a.TPOT, a.Fallback = "FLASH_ATTN", 11.6, "Some attention backends are not valid … Reasons: {FLASHINFER: [not installed]}"
-		}), compare.NotEstablished, []compare.CauseCode{compare.PathUnchanged, compare.TargetNotHit}},
+		}), model.NotEstablished, []model.CauseCode{model.PathUnchanged, model.TargetNotHit}},
 		{"driver changed", candidate(func(a *armtest.Spec) {
 			a.TPOT, a.Manifest = 11, armtest.WithField(armtest.FullManifest, "stack_fingerprint.driver_version", "560.35.03")
-		}), compare.NotEstablished, []compare.CauseCode{compare.EnvironmentDiffers}},
+		}), model.NotEstablished, []model.CauseCode{model.EnvironmentDiffers}},
 		{"load drift: other request set", candidate(func(a *armtest.Spec) {
 			a.TPOT, a.InputLen = 11, func(i int) int { return 256 + (i*17)%512 }
-		}), compare.NotEstablished, []compare.CauseCode{compare.LoadDrift}},
+		}), model.NotEstablished, []model.CauseCode{model.LoadDrift}},
 		{"too few repeats, no warm-up", candidate(func(a *armtest.Spec) {
 			a.TPOT, a.Runs, a.Manifest = 10.8, 2, armtest.WithField(armtest.FullManifest, "workload.warmup_iters", 0)
-		}), compare.NotEstablished, []compare.CauseCode{compare.MeasurementUncontrolled}},
+		}), model.NotEstablished, []model.CauseCode{model.MeasurementUncontrolled}},
 		{"cold start past the declared warm-up", candidate(func(a *armtest.Spec) { a.TPOT, a.ColdStart = 10.8, true }),
-			compare.NotEstablished, []compare.CauseCode{compare.MeasurementUncontrolled}},
+			model.NotEstablished, []model.CauseCode{model.MeasurementUncontrolled}},
 		{"conditions unverified", candidate(func(a *armtest.Spec) {
 			a.TPOT, a.Manifest = 10.8, armtest.WithField(armtest.FullManifest, "hardware_sku", nil)
-		}), compare.NotEstablished, []compare.CauseCode{compare.ConditionsUnverified}},
-		{"no server log", candidate(func(a *armtest.Spec) { a.TPOT, a.Resolved = 10.8, "" }), compare.NotEstablished, []compare.CauseCode{compare.PathUnverified}},
+		}), model.NotEstablished, []model.CauseCode{model.ConditionsUnverified}},
+		{"no server log", candidate(func(a *armtest.Spec) { a.TPOT, a.Resolved = 10.8, "" }), model.NotEstablished, []model.CauseCode{model.PathUnverified}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,7 +73,7 @@ func TestMixedPaths(t *testing.T) {
 	cand := candidate(func(a *armtest.Spec) { a.TPOT = 10.8 }).Build(100)
 	cand.Runs[3].Logs[0].Resolved = "TRITON_ATTN"
 	rec := compare.Compare(baseline.Build(1), cand, compare.DefaultSettings)
-	if rec.Status != compare.NotEstablished || !slices.Contains(codes(rec), compare.MixedPaths) {
+	if rec.Status != model.NotEstablished || !slices.Contains(codes(rec), model.MixedPaths) {
 		t.Errorf("status %s causes %v", rec.Status, codes(rec))
 	}
 }
@@ -84,7 +84,7 @@ func TestTargetNotHitQuotesTheFallbackLine(t *testing.T) {
 	})
 	rec := compare.Compare(baseline.Build(1), c.Build(100), compare.DefaultSettings)
 	for _, cause := range rec.Causes {
-		if cause.Code == compare.TargetNotHit && !strings.Contains(cause.Reason, "line 38: Cannot use FlashInfer backend") {
+		if cause.Code == model.TargetNotHit && !strings.Contains(cause.Reason, "line 38: Cannot use FlashInfer backend") {
 			t.Errorf("reason %q does not quote the line", cause.Reason)
 		}
 	}
@@ -167,7 +167,7 @@ func TestSingleRunComparedPerRequest(t *testing.T) {
 	if !d.PerRequest || !d.Better || d.N != [2]int{118, 118} || !(d.CILow.F() < -5 && d.CIHigh.F() < 0) {
 		t.Errorf("per request TPOT: %+v", d)
 	}
-	if rec.Status != compare.NotEstablished || !slices.Contains(codes(rec), compare.MeasurementUncontrolled) {
+	if rec.Status != model.NotEstablished || !slices.Contains(codes(rec), model.MeasurementUncontrolled) {
 		t.Errorf("status %s causes %v", rec.Status, codes(rec))
 	}
 }
@@ -179,10 +179,10 @@ func TestChecklist(t *testing.T) {
 		t.Fatalf("%d checks", len(checks))
 	}
 	for _, c := range checks {
-		if c.State != compare.CheckOK && c.Name != "stages" {
+		if c.State != model.CheckOK && c.Name != "stages" {
 			t.Errorf("%s: %s (%s)", c.Name, c.State, c.Reason)
 		}
-		if rec.Status == compare.Established && strings.Contains(c.Reason, "change the") {
+		if rec.Status == model.Established && strings.Contains(c.Reason, "change the") {
 			t.Errorf("%s: a remedy on an established gain: %s", c.Name, c.Reason)
 		}
 	}
@@ -194,7 +194,7 @@ func TestConditionsHintNamesTheField(t *testing.T) {
 		a.TPOT, a.Manifest = 11, armtest.WithField(armtest.FullManifest, "stack_fingerprint.driver_version", "560.35.03")
 	}).Build(100), compare.DefaultSettings)
 	c := rec.Checklist()[0]
-	if c.Name != "conditions" || c.State != compare.CheckFail || c.Hint != "repeat both arms with the same stack_fingerprint.driver_version" {
+	if c.Name != "conditions" || c.State != model.CheckFail || c.Hint != "repeat both arms with the same stack_fingerprint.driver_version" {
 		t.Errorf("conditions check %+v", c)
 	}
 }

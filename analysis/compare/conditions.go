@@ -164,11 +164,11 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 		fld := Field{Baseline: bv, Candidate: cv, Required: slices.Contains(set.RequiredFields, f.name())}
 		switch {
 		case bMixed || cMixed || (bv != "" && cv != "" && !sameValue(bv, cv)):
-			fld.State = Differs
+			fld.State = model.ConditionDiffers
 		case bv == "" || cv == "":
-			fld.State = Unknown
+			fld.State = model.ConditionUnknown
 		default:
-			fld.State = Same
+			fld.State = model.ConditionSame
 		}
 		var notes []string
 		if bNote != "" {
@@ -178,7 +178,7 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 			notes = append(notes, "candidate: "+cNote)
 		}
 		fld.Note = strings.Join(notes, "; ")
-		fld.Declared = fld.State == Differs && change.Declares(f.section, f.key)
+		fld.Declared = fld.State == model.ConditionDiffers && change.Declares(f.section, f.key)
 		switch f.section {
 		case "stack_fingerprint":
 			rec.StackFingerprint[f.key] = fld
@@ -193,11 +193,11 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 		switch {
 		case fld.Declared:
 			// the change itself: reported as such, not as drift
-		case fld.State == Differs && f.load:
+		case fld.State == model.ConditionDiffers && f.load:
 			load = append(load, fmt.Sprintf("%s (%s vs %s)", label, orUnknown(bv), orUnknown(cv)))
-		case fld.State == Differs:
+		case fld.State == model.ConditionDiffers:
 			env = append(env, fmt.Sprintf("%s (%s vs %s)", label, orUnknown(bv), orUnknown(cv)))
-		case fld.State == Unknown && fld.Required:
+		case fld.State == model.ConditionUnknown && fld.Required:
 			unverified = append(unverified, label)
 		}
 	}
@@ -206,13 +206,13 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 	}
 	var causes []Cause
 	if len(env) > 0 {
-		causes = append(causes, Cause{EnvironmentDiffers, "environment differs: " + strings.Join(env, ", ")})
+		causes = append(causes, Cause{model.EnvironmentDiffers, "environment differs: " + strings.Join(env, ", ")})
 	}
 	if len(load) > 0 {
-		causes = append(causes, Cause{LoadDrift, "load differs: " + strings.Join(load, ", ")})
+		causes = append(causes, Cause{model.LoadDrift, "load differs: " + strings.Join(load, ", ")})
 	}
 	if len(unverified) > 0 {
-		causes = append(causes, Cause{ConditionsUnverified, "not recorded on both sides: " + strings.Join(unverified, ", ") +
+		causes = append(causes, Cause{model.ConditionsUnverified, "not recorded on both sides: " + strings.Join(unverified, ", ") +
 			" (record them in bundle.yaml)"})
 	}
 	return causes
@@ -241,7 +241,7 @@ func orUnknown(s string) string {
 // give identical request sets. It returns a drift description, or "".
 func requestSets(rec *Record, base, cand Arm) string {
 	bl, cl := runLengths(base), runLengths(cand)
-	fld := Field{State: Unknown}
+	fld := Field{State: model.ConditionUnknown}
 	defer func() { rec.Workload["request_set"] = fld }()
 	if bl == nil || cl == nil {
 		fld.Note = "per-request input lengths missing on one side"
@@ -250,10 +250,10 @@ func requestSets(rec *Record, base, cand Arm) string {
 	bs, cs := summarizeLengths(bl), summarizeLengths(cl)
 	fld.Baseline, fld.Candidate = bs, cs
 	if slices.Equal(bl, cl) {
-		fld.State = Same
+		fld.State = model.ConditionSame
 		return ""
 	}
-	fld.State = Differs
+	fld.State = model.ConditionDiffers
 	return fmt.Sprintf("request set (input lengths %s vs %s)", bs, cs)
 }
 

@@ -12,12 +12,12 @@ import (
 // largest op of its family in the profiler traces.
 
 // pathLogKeys is the LogEvidence.AuxBackends key of each declared path.
-var pathLogKeys = map[string]string{
-	PathLinear: "linear", PathMoE: "moe", PathSampler: "sampler", PathCommunication: "all_reduce", PathGraph: "graph",
+var pathLogKeys = map[model.ChangePath]string{
+	model.PathLinear: "linear", model.PathMoE: "moe", model.PathSampler: "sampler", model.PathCommunication: "all_reduce", model.PathGraph: "graph",
 }
 
 // declaredPathOf reads an arm's evidence for a declared path other than attention.
-func declaredPathOf(a Arm, side, declared string) armPath {
+func declaredPathOf(a Arm, side string, declared model.ChangePath) armPath {
 	var p armPath
 	resolved := map[string]bool{}
 	targets := map[string]bool{}

@@ -12,22 +12,11 @@ import (
 // Operator families (METHOD.md rule 11) compared between the arms, and the targeted ops of
 // rule 6: the family of the declared change's path (rule 10).
 
-// Declared change paths (rule 10).
-const (
-	PathAttention     = "attention"
-	PathLinear        = "linear"
-	PathMoE           = "moe"
-	PathSampler       = "sampler"
-	PathCommunication = "communication"
-	PathGraph         = "graph"
-	PathOther         = "other"
-)
-
 // pathFamilies is the operator family each declared path targets; graph and other target none
 // (a graph change shows in launches and total device time, not in one family).
-var pathFamilies = map[string]string{
-	PathAttention: "attention", PathLinear: "gemm", PathMoE: "moe", PathSampler: "sampling",
-	PathCommunication: "communication",
+var pathFamilies = map[model.ChangePath]string{
+	model.PathAttention: "attention", model.PathLinear: "gemm", model.PathMoE: "moe", model.PathSampler: "sampling",
+	model.PathCommunication: "communication",
 }
 
 // familyOrder is the display order of the families (importers/trace.Families).
@@ -61,9 +50,9 @@ type FamilyFigs struct {
 
 // Targeted is the family of the declared path and whether its device time fell.
 type Targeted struct {
-	Path   string `json:"path" yaml:"path"`
-	Family string `json:"family" yaml:"family"`
-	Fell   bool   `json:"fell" yaml:"fell"` // by more than the noise floor
+	Path   model.ChangePath `json:"path" yaml:"path"`
+	Family string           `json:"family" yaml:"family"`
+	Fell   bool             `json:"fell" yaml:"fell"` // by more than the noise floor
 }
 
 // famFigs are one trace's figures per family, per step when it marks steps.
@@ -115,7 +104,7 @@ func armFamilies(a Arm) (map[string]FamilyFigs, bool, int) {
 
 // families fills rec.Families when both arms have traces with families, and marks the targeted
 // family of the declared path.
-func families(rec *Record, base, cand Arm, declared string, set Settings) {
+func families(rec *Record, base, cand Arm, declared model.ChangePath, set Settings) {
 	b, bps, nb := armFamilies(base)
 	c, cps, nc := armFamilies(cand)
 	if nb == 0 || nc == 0 {
@@ -182,13 +171,13 @@ func familyShareMoved(f *Families) bool {
 
 // declaredPath is the operator path the change declares (bundle.yaml change.path), the
 // candidate's first, attention when none is declared.
-func declaredPath(base, cand Arm) string {
+func declaredPath(base, cand Arm) model.ChangePath {
 	for _, a := range []Arm{cand, base} {
 		for _, rd := range a.Runs {
 			if p := strings.ToLower(strings.TrimSpace(rd.Run.Manifest.String("change", "path"))); p != "" {
-				return p
+				return model.ChangePath(p)
 			}
 		}
 	}
-	return PathAttention
+	return model.PathAttention
 }

@@ -41,27 +41,27 @@ func TestKernelsNameThePath(t *testing.T) {
 	t.Run("agree", func(t *testing.T) {
 		cand := withKernels(armtest.Candidate("cand", 2, func(a *armtest.Spec) { a.TPOT = 10.8 }).Build(100), "FLASHINFER", 600)
 		rec := compare.Compare(base, cand, compare.DefaultSettings)
-		if rec.Status != compare.Established || rec.Path.KernelBackend != (compare.ArmValues{"FLASH_ATTN", "FLASHINFER"}) {
+		if rec.Status != model.Established || rec.Path.KernelBackend != (compare.ArmValues{"FLASH_ATTN", "FLASHINFER"}) {
 			t.Fatalf("%s %v kernels %+v", rec.Status, rec.Causes, rec.Path.KernelBackend)
 		}
-		if c, _ := findCheck(rec, "kernels"); c.State != compare.CheckOK {
+		if c, _ := findCheck(rec, "kernels"); c.State != model.CheckOK {
 			t.Errorf("kernels check %+v", c)
 		}
 	})
 	t.Run("contradicted", func(t *testing.T) {
 		cand := withKernels(armtest.Candidate("cand", 2, func(a *armtest.Spec) { a.TPOT = 10.8 }).Build(100), "FLASH_ATTN", 900)
 		rec := compare.Compare(base, cand, compare.DefaultSettings)
-		if rec.Status != compare.NotEstablished || !slices.Contains(rec.CauseCodes(), compare.PathContradicted) {
+		if rec.Status != model.NotEstablished || !slices.Contains(rec.CauseCodes(), model.PathContradicted) {
 			t.Fatalf("%s %v", rec.Status, rec.Causes)
 		}
-		if c, _ := findCheck(rec, "kernels"); c.State != compare.CheckFail || !strings.Contains(c.Reason, "FLASHINFER") {
+		if c, _ := findCheck(rec, "kernels"); c.State != model.CheckFail || !strings.Contains(c.Reason, "FLASHINFER") {
 			t.Errorf("kernels check %+v", c)
 		}
 	})
 	t.Run("the log is silent: the kernels resolve", func(t *testing.T) {
 		cand := withoutLogs(withKernels(armtest.Candidate("cand", 2, func(a *armtest.Spec) { a.TPOT = 10.8 }).Build(100), "FLASHINFER", 600))
 		rec := compare.Compare(base, cand, compare.DefaultSettings)
-		if rec.Status != compare.Established || rec.Path.ResolvedBackend.Candidate != "FLASHINFER" {
+		if rec.Status != model.Established || rec.Path.ResolvedBackend.Candidate != "FLASHINFER" {
 			t.Fatalf("%s %v resolved %+v", rec.Status, rec.Causes, rec.Path.ResolvedBackend)
 		}
 	})
@@ -73,7 +73,7 @@ func TestTargetedOpsMakeOffset(t *testing.T) {
 	base := withKernels(armtest.Baseline("base", 1).Build(1), "FLASH_ATTN", 900)
 	cand := withKernels(armtest.Candidate("cand", 2, func(a *armtest.Spec) { a.Copies = 4 }).Build(100), "FLASHINFER", 500)
 	rec := compare.Compare(base, cand, compare.DefaultSettings)
-	if rec.Status != compare.Offset || rec.Families == nil || rec.Families.Targeted == nil || !rec.Families.Targeted.Fell {
+	if rec.Status != model.Offset || rec.Families == nil || rec.Families.Targeted == nil || !rec.Families.Targeted.Fell {
 		t.Fatalf("%s %v families %+v", rec.Status, rec.Causes, rec.Families)
 	}
 	if rec.Families.Rows[0].Family != "attention" || rec.Families.Rows[0].DeltaUs.F() != -400 || rec.Families.Per != "step" {
@@ -86,7 +86,7 @@ func TestTargetedOpsMakeOffset(t *testing.T) {
 	base2 := withKernels(armtest.Candidate("cand", 2, func(a *armtest.Spec) { a.Manifest = lin(armtest.FullManifest) }).Build(1), "FLASH_ATTN", 900)
 	cand2 := withKernels(armtest.Candidate("cand", 2, func(a *armtest.Spec) { a.Copies, a.Manifest = 4, lin(armtest.FullManifest) }).Build(100), "FLASHINFER", 500)
 	rec = compare.Compare(base2, cand2, compare.DefaultSettings)
-	if rec.Status == compare.Offset || rec.Families.Targeted.Family != "gemm" {
+	if rec.Status == model.Offset || rec.Families.Targeted.Family != "gemm" {
 		t.Errorf("linear: %s targeted %+v", rec.Status, rec.Families.Targeted)
 	}
 }
@@ -113,7 +113,7 @@ func TestDeclaredLinearPath(t *testing.T) {
 		a.Resolved, a.Target, a.TPOT, a.Manifest = "FLASH_ATTN", "FLASH_ATTN", 10.8, decl(armtest.FullManifest, "CutlassFP8ScaledMMLinearKernel")
 	}).Build(100), "CutlassFP8ScaledMMLinearKernel")
 	rec := compare.Compare(base, cand, compare.DefaultSettings)
-	if rec.Status != compare.Established || rec.Path.Declared != "linear" ||
+	if rec.Status != model.Established || rec.Path.Declared != "linear" ||
 		rec.Path.ResolvedBackend != (compare.ArmValues{"UnquantizedLinearMethod", "CutlassFP8ScaledMMLinearKernel"}) {
 		t.Fatalf("%s %v path %+v", rec.Status, rec.Causes, rec.Path)
 	}
@@ -144,7 +144,7 @@ func TestDeclaredGraphPath(t *testing.T) {
 	base := graph(withKernels(armtest.Candidate("cand", 2, func(a *armtest.Spec) { a.Manifest = m }).Build(1), "FLASHINFER", 900), "eager")
 	cand := graph(withKernels(armtest.Candidate("cand", 2, func(a *armtest.Spec) { a.Manifest, a.TPOT = m, 10.8 }).Build(100), "FLASH_ATTN", 900), "cuda_graph, compile level 3")
 	rec := compare.Compare(base, cand, compare.DefaultSettings)
-	if rec.Status != compare.Established || rec.Path.ResolvedBackend.Candidate != "cuda_graph, compile level 3" || rec.Families.Targeted != nil {
+	if rec.Status != model.Established || rec.Path.ResolvedBackend.Candidate != "cuda_graph, compile level 3" || rec.Families.Targeted != nil {
 		t.Fatalf("%s %v path %+v targeted %+v", rec.Status, rec.Causes, rec.Path.ResolvedBackend, rec.Families.Targeted)
 	}
 	if _, ok := findCheck(rec, "kernels"); ok {

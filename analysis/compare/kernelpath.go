@@ -134,26 +134,26 @@ func kernelPath(rec *Record, bp, cp *armPath, base, cand Arm) []Cause {
 			continue
 		}
 		if agree, ok := k.agrees(x.p.resolved); ok && !agree {
-			causes = append(causes, Cause{PathContradicted, fmt.Sprintf("the %s's log resolved %s but its kernels are %s", x.side, x.p.resolved, k.proof())})
+			causes = append(causes, Cause{model.PathContradicted, fmt.Sprintf("the %s's log resolved %s but its kernels are %s", x.side, x.p.resolved, k.proof())})
 		}
 	}
 	return causes
 }
 
 // kernelCheck is the checklist line of rule 11: do the kernels agree with the logged backend?
-func (r Record) kernelCheck(has map[CauseCode]Cause) (Check, bool) {
+func (r Record) kernelCheck(has map[model.CauseCode]Cause) (Check, bool) {
 	kb := r.Path.KernelBackend
 	if r.Path.Declared != "" || (kb.Baseline == "" && kb.Candidate == "") {
 		return Check{}, false
 	}
-	k := Check{Name: "kernels", State: CheckOK,
+	k := Check{Name: "kernels", State: model.CheckOK,
 		Reason: fmt.Sprintf("attention kernels %s -> %s agree with the resolved backends", orUnknown(kb.Baseline), orUnknown(kb.Candidate))}
-	switch c, contradicted := has[PathContradicted]; {
+	switch c, contradicted := has[model.PathContradicted]; {
 	case contradicted:
-		k.State, k.Reason = CheckFail, c.Reason
+		k.State, k.Reason = model.CheckFail, c.Reason
 		k.Hint = "measure the path the log claims, or find why the server ran other kernels"
 	case kb.Baseline == "" || kb.Candidate == "":
-		k.State, k.Reason = CheckWarn, fmt.Sprintf("attention kernels %s -> %s: one arm's traces show none", orUnknown(kb.Baseline), orUnknown(kb.Candidate))
+		k.State, k.Reason = model.CheckWarn, fmt.Sprintf("attention kernels %s -> %s: one arm's traces show none", orUnknown(kb.Baseline), orUnknown(kb.Candidate))
 		k.Hint = "capture a profiler trace of a few decode steps in each arm"
 	}
 	return k, true

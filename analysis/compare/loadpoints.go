@@ -16,7 +16,7 @@ type LoadPointResult struct {
 	Label           string                `json:"label" yaml:"label"` // "concurrency 64"
 	Repeats         PerArm[int]           `json:"repeats" yaml:"repeats"`
 	Runs            PerArm[[]int64]       `json:"runs" yaml:"runs"`
-	Status          Status                `json:"status" yaml:"status"`
+	Status          model.Status          `json:"status" yaml:"status"`
 	Causes          []Cause               `json:"causes" yaml:"causes"`
 	Deltas          map[string]StageDelta `json:"deltas" yaml:"deltas"` // ttft, tpot, itl, e2el, e2e_throughput
 	Curve           PerArm[CurvePoint]    `json:"curve" yaml:"curve"`
@@ -54,7 +54,7 @@ type Spread struct {
 }
 
 // statusRank orders verdicts best first (rule 9).
-var statusRank = map[Status]int{Established: 0, Offset: 1, Zero: 2, NotEstablished: 3}
+var statusRank = map[model.Status]int{model.Established: 0, model.Offset: 1, model.Zero: 2, model.NotEstablished: 3}
 
 // pointGroup is the runs of an arm at one load point.
 type pointGroup struct {
@@ -155,8 +155,8 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 	pointVerdict(&rec, results)
 	// An environment that changed between the points of one arm is not the sweep's doing.
 	for _, c := range pooled {
-		if c.Code == EnvironmentDiffers && !slices.ContainsFunc(rec.Causes, func(x Cause) bool { return x.Code == c.Code }) {
-			rec.Status, rec.Causes = NotEstablished, append(rec.Causes, c)
+		if c.Code == model.EnvironmentDiffers && !slices.ContainsFunc(rec.Causes, func(x Cause) bool { return x.Code == c.Code }) {
+			rec.Status, rec.Causes = model.NotEstablished, append(rec.Causes, c)
 		}
 	}
 	rec.Notes = append([]string{fmt.Sprintf("%d load points matched: stages and buckets are compared per point (load_points)", len(results))}, rec.Notes...)
@@ -192,9 +192,9 @@ func curvePoint(a Arm) CurvePoint {
 // pointConditions replaces the pooled workload fields by the points' own: a field is as bad
 // as it is at its worst point, so the sweep's own variation is not called drift.
 func pointConditions(rec *Record, subs []Record) {
-	worst := map[string]int{Same: 0, Unknown: 1, Differs: 2}
+	worst := map[model.ConditionState]int{model.ConditionSame: 0, model.ConditionUnknown: 1, model.ConditionDiffers: 2}
 	for key, f := range rec.Workload {
-		state, seen := Same, false
+		state, seen := model.ConditionSame, false
 		for _, s := range subs {
 			if sf, ok := s.Workload[key]; ok {
 				seen = true
@@ -205,7 +205,7 @@ func pointConditions(rec *Record, subs []Record) {
 		}
 		if seen && state != f.State {
 			f.State = state
-			if state == Same {
+			if state == model.ConditionSame {
 				f.Note = strings.TrimPrefix(f.Note+"; one value per load point", "; ")
 			}
 			rec.Workload[key] = f
@@ -223,9 +223,9 @@ func pointConditions(rec *Record, subs []Record) {
 		}
 		return fmt.Sprintf("%d-%d per point", lo[i], hi[i])
 	}
-	rc := Field{Baseline: per(0), Candidate: per(1), State: Same}
+	rc := Field{Baseline: per(0), Candidate: per(1), State: model.ConditionSame}
 	if rc.Baseline != rc.Candidate {
-		rc.State = Differs
+		rc.State = model.ConditionDiffers
 	}
 	rec.Workload["repeat_count"] = rc
 	rec.Measurement.Repeats = lo
@@ -242,7 +242,7 @@ func pointConditions(rec *Record, subs []Record) {
 // pointVerdict applies rule 9: the common status when every point agrees, else the best
 // status reached with cause load_dependent; holds_under says where each status holds.
 func pointVerdict(rec *Record, points []LoadPointResult) {
-	best := NotEstablished
+	best := model.NotEstablished
 	for _, p := range points {
 		if statusRank[p.Status] < statusRank[best] {
 			best = p.Status
@@ -260,7 +260,7 @@ func pointVerdict(rec *Record, points []LoadPointResult) {
 	rec.Status = best
 	rec.Causes = mergeCauses(at)
 	if len(elsewhere) > 0 {
-		rec.Causes = append(rec.Causes, Cause{LoadDependent, fmt.Sprintf("%s at %s; not at %s",
+		rec.Causes = append(rec.Causes, Cause{model.LoadDependent, fmt.Sprintf("%s at %s; not at %s",
 			best, pointRange(points, best), strings.Join(elsewhere, ", "))})
 	}
 	rec.HoldsUnder = holdsUnder(points)
@@ -269,8 +269,8 @@ func pointVerdict(rec *Record, points []LoadPointResult) {
 // mergeCauses joins the causes of several points: one cause per code, its reason once when
 // every point gives the same, else per point.
 func mergeCauses(points []LoadPointResult) []Cause {
-	var codes []CauseCode
-	reasons := map[CauseCode][]string{}
+	var codes []model.CauseCode
+	reasons := map[model.CauseCode][]string{}
 	for _, p := range points {
 		for _, c := range p.Causes {
 			if _, ok := reasons[c.Code]; !ok {
@@ -299,13 +299,13 @@ func mergeCauses(points []LoadPointResult) []Cause {
 // holdsUnder says in one line where each status holds, best first:
 // "established at concurrency 1-16; offset at 64".
 func holdsUnder(points []LoadPointResult) string {
-	var statuses []Status
+	var statuses []model.Status
 	for _, p := range points {
 		if !slices.Contains(statuses, p.Status) {
 			statuses = append(statuses, p.Status)
 		}
 	}
-	slices.SortFunc(statuses, func(a, b Status) int { return statusRank[a] - statusRank[b] })
+	slices.SortFunc(statuses, func(a, b model.Status) int { return statusRank[a] - statusRank[b] })
 	parts := make([]string, len(statuses))
 	for i, s := range statuses {
 		r := pointRange(points, s)
@@ -319,7 +319,7 @@ func holdsUnder(points []LoadPointResult) string {
 
 // pointRange names the points at a status along the sweep's axis, runs of neighbouring points
 // as ranges: "concurrency 1-16, 64", "rate 2-8 req/s"; other sweeps by their labels.
-func pointRange(points []LoadPointResult, s Status) string {
+func pointRange(points []LoadPointResult, s model.Status) string {
 	axis, unit := "", ""
 	value := func(p LoadPointResult) string { return p.Label }
 	switch {

@@ -15,8 +15,8 @@ func sweep(spec armtest.Spec, concurrency []float64, tpot func(c float64) float6
 	return armtest.Sweep(spec, concurrency, 1000*int64(spec.Seed)+1, tpot)
 }
 
-func pointStatuses(rec compare.Record) map[string]compare.Status {
-	out := map[string]compare.Status{}
+func pointStatuses(rec compare.Record) map[string]model.Status {
+	out := map[string]model.Status{}
 	for _, p := range rec.LoadPoints {
 		out[p.Label] = p.Status
 	}
@@ -39,39 +39,39 @@ func TestLoadPointMatching(t *testing.T) {
 	tests := []struct {
 		name       string
 		base, cand compare.Arm
-		status     compare.Status
-		points     map[string]compare.Status
+		status     model.Status
+		points     map[string]model.Status
 		holds      string
 		unmatched  []string
-		causes     []compare.CauseCode
+		causes     []model.CauseCode
 	}{
 		{"same sweep: per-point verdicts, no drift",
 			sweep(base, []float64{1, 4, 16, 64}, nil), sweep(cand, []float64{1, 4, 16, 64}, faster),
-			compare.Established,
-			map[string]compare.Status{"concurrency 1": compare.Established, "concurrency 4": compare.Established,
-				"concurrency 16": compare.Established, "concurrency 64": compare.Zero},
+			model.Established,
+			map[string]model.Status{"concurrency 1": model.Established, "concurrency 4": model.Established,
+				"concurrency 16": model.Established, "concurrency 64": model.Zero},
 			"established at concurrency 1-16; zero at 64", nil,
-			[]compare.CauseCode{compare.LoadDependent}},
+			[]model.CauseCode{model.LoadDependent}},
 		{"same sweep, every point agrees",
 			sweep(base, []float64{1, 64}, nil), sweep(cand, []float64{1, 64}, func(float64) float64 { return 10.8 }),
-			compare.Established,
-			map[string]compare.Status{"concurrency 1": compare.Established, "concurrency 64": compare.Established},
+			model.Established,
+			map[string]model.Status{"concurrency 1": model.Established, "concurrency 64": model.Established},
 			"established at concurrency 1-64", nil, nil},
 		{"partial overlap: one-sided points are unmatched, not drift",
 			sweep(base, []float64{1, 4, 16}, nil), sweep(cand, []float64{4, 16, 64}, faster),
-			compare.Established,
-			map[string]compare.Status{"concurrency 4": compare.Established, "concurrency 16": compare.Established},
+			model.Established,
+			map[string]model.Status{"concurrency 4": model.Established, "concurrency 16": model.Established},
 			"established at concurrency 4-16",
 			[]string{"concurrency 1 baseline", "concurrency 64 candidate"}, nil},
 		{"no point in common: compared as one condition each, which is drift",
 			sweep(base, []float64{1, 4}, nil), sweep(cand, []float64{16, 64}, faster),
-			compare.NotEstablished, map[string]compare.Status{}, "",
+			model.NotEstablished, map[string]model.Status{}, "",
 			[]string{"concurrency 1 baseline", "concurrency 4 baseline", "concurrency 16 candidate", "concurrency 64 candidate"},
-			[]compare.CauseCode{compare.LoadDrift}},
+			[]model.CauseCode{model.LoadDrift}},
 		{"one point each at different concurrency: drift, as before",
 			sweep(base, []float64{1}, nil), sweep(cand, []float64{64}, faster),
-			compare.NotEstablished, map[string]compare.Status{}, "", nil,
-			[]compare.CauseCode{compare.LoadDrift}},
+			model.NotEstablished, map[string]model.Status{}, "", nil,
+			[]model.CauseCode{model.LoadDrift}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,7 +97,7 @@ func TestLoadPointMatching(t *testing.T) {
 					t.Errorf("%s: repeats %+v runs %v", p.Label, p.Repeats, p.Runs)
 				}
 				for _, c := range p.Causes {
-					if c.Code == compare.LoadDrift {
+					if c.Code == model.LoadDrift {
 						t.Errorf("%s: load drift inside a matched point: %s", p.Label, c.Reason)
 					}
 				}
@@ -108,7 +108,7 @@ func TestLoadPointMatching(t *testing.T) {
 				}
 			}
 			if len(rec.LoadPoints) > 0 {
-				if f := rec.Workload["max_concurrency"]; f.State != compare.Same {
+				if f := rec.Workload["max_concurrency"]; f.State != model.ConditionSame {
 					t.Errorf("max_concurrency %+v: a matched sweep is not drift", f)
 				}
 			}
@@ -116,7 +116,7 @@ func TestLoadPointMatching(t *testing.T) {
 	}
 }
 
-func mapsEqual(a, b map[string]compare.Status) bool {
+func mapsEqual(a, b map[string]model.Status) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -142,7 +142,7 @@ func TestLoadDependentNamesThePoints(t *testing.T) {
 	}), set)
 	var reason string
 	for _, cause := range rec.Causes {
-		if cause.Code == compare.LoadDependent {
+		if cause.Code == model.LoadDependent {
 			reason = cause.Reason
 		}
 	}
@@ -157,18 +157,18 @@ func TestDeclaredChangeIsNotDrift(t *testing.T) {
 	declared := armtest.WithField(m, "change", map[string]any{"what": "FP8 weights", "fields": []any{"workload.model_name"}})
 	for _, tt := range []struct {
 		manifest model.Manifest
-		status   compare.Status
-	}{{m, compare.NotEstablished}, {declared, compare.Established}} {
+		status   model.Status
+	}{{m, model.NotEstablished}, {declared, model.Established}} {
 		c := candidate(func(a *armtest.Spec) { a.TPOT, a.Manifest, a.Model = 10.8, tt.manifest, "m-fp8" })
 		rec := compare.Compare(baseline.Build(1), c.Build(100), compare.DefaultSettings)
 		if rec.Status != tt.status {
 			t.Errorf("status %s, want %s (%v)", rec.Status, tt.status, rec.Causes)
 		}
 		f := rec.Workload["model_name"]
-		if f.State != compare.Differs || f.Declared != (tt.status == compare.Established) {
+		if f.State != model.ConditionDiffers || f.Declared != (tt.status == model.Established) {
 			t.Errorf("model_name %+v", f)
 		}
-		if tt.status == compare.Established && (rec.Change == nil || rec.Change.What != "FP8 weights" ||
+		if tt.status == model.Established && (rec.Change == nil || rec.Change.What != "FP8 weights" ||
 			!strings.Contains(rec.Checklist()[0].Reason, "declared change (FP8 weights): workload.model_name")) {
 			t.Errorf("change %+v, conditions %q", rec.Change, rec.Checklist()[0].Reason)
 		}

@@ -200,7 +200,7 @@ func topOps(a Arm, n int) []model.OpStat {
 }
 
 // Remedies by the candidate's utilisation shape (METHOD.md, hotspot table).
-var remedies = map[string]string{
+var remedies = map[model.ShapeClass]string{
 	model.ShapeSustainedHigh: "sustained high but slow: the device runs inefficient kernels on the changed operator path; change the kernel or the backend",
 	model.ShapeIntermittent:  "intermittent with idle gaps: the bottleneck is host-side dispatch or synchronisation; fuse operators, cut launches and syncs",
 	model.ShapeLow:           "low utilisation: the device mostly waits; look at the client load, the scheduler or the host before the kernels",
@@ -208,10 +208,10 @@ var remedies = map[string]string{
 
 // armShape is the most common utilisation shape over the arm's devices, with the numbers,
 // classified with the settings' idle threshold.
-func armShape(a Arm, set Settings) (string, []string) {
+func armShape(a Arm, set Settings) (model.ShapeClass, []string) {
 	th := shape.DefaultThresholds
 	th.IdleBelow = set.IdleThreshold
-	count := map[string]int{}
+	count := map[model.ShapeClass]int{}
 	var detail []string
 	for _, rd := range a.Runs {
 		for _, u := range rd.Util {
@@ -229,8 +229,8 @@ func armShape(a Arm, set Settings) (string, []string) {
 			}
 		}
 	}
-	best, n := "", 0
-	for _, k := range []string{model.ShapeSustainedHigh, model.ShapeIntermittent, model.ShapeLow} {
+	best, n := model.ShapeClass(""), 0
+	for _, k := range model.ShapeClasses {
 		if count[k] > n {
 			best, n = k, count[k]
 		}
@@ -243,7 +243,7 @@ func hotspot(rec *Record, base, cand Arm, set Settings) {
 	h := Hotspot{Moved: "unverified"}
 	bs, bd := armShape(base, set)
 	cs, cd := armShape(cand, set)
-	h.DeviceUtilTrace = ArmValues{bs, cs}
+	h.DeviceUtilTrace = ArmValues{string(bs), string(cs)}
 	h.Remedy = remedies[cs]
 	h.ShapeDetail = append(prefix("baseline ", bd), prefix("candidate ", cd)...)
 	h.TopOps.Baseline, h.TopOps.Candidate = topOps(base, 5), topOps(cand, 5)

@@ -6,6 +6,7 @@ import (
 
 	"benchlens/analysis/compare"
 	"benchlens/internal/armtest"
+	"benchlens/model"
 )
 
 // A trace format that does not record a figure leaves it unmeasured: Ascend's op_statistic CSV
@@ -15,13 +16,13 @@ func TestOverheadUnrecordedIsNotZero(t *testing.T) {
 	tests := []struct {
 		source   string
 		measured bool
-		state    string
+		state    model.CheckState
 		reason   string
 	}{
-		{"kineto", true, compare.CheckOK, "no growth: copies 1 -> 1, launches 25 -> 25, syncs 1.5 -> 1.5 per step"},
-		{"ascend-op-statistic", true, compare.CheckWarn,
+		{"kineto", true, model.CheckOK, "no growth: copies 1 -> 1, launches 25 -> 25, syncs 1.5 -> 1.5 per step"},
+		{"ascend-op-statistic", true, model.CheckWarn,
 			"no growth where measured: copies 1 -> 1, launches ? -> ?, syncs ? -> ? per step; launches and syncs (ascend-op-statistic): not recorded by these trace formats"},
-		{"ascend-step-trace", false, compare.CheckWarn,
+		{"ascend-step-trace", false, model.CheckWarn,
 			"unmeasured: copies (ascend-step-trace); launches and syncs (ascend-step-trace): not recorded by these trace formats"},
 	}
 	for _, tt := range tests {
@@ -47,7 +48,7 @@ func TestOverheadUnrecordedIsNotZero(t *testing.T) {
 			if ov.State != tt.state || ov.Reason != tt.reason {
 				t.Errorf("overhead check %s %q,\nwant %s %q", ov.State, ov.Reason, tt.state, tt.reason)
 			}
-			if tt.state == compare.CheckWarn && !strings.Contains(ov.Hint, "trace_view.json") {
+			if tt.state == model.CheckWarn && !strings.Contains(ov.Hint, "trace_view.json") {
 				t.Errorf("hint %q does not say which traces record host calls", ov.Hint)
 			}
 		})

@@ -127,10 +127,10 @@ func sortedKeys(m map[string]bool) []string {
 }
 
 // path applies rule 3. faster says whether any stage got significantly better.
-func path(rec *Record, base, cand Arm, faster bool, declared string) []Cause {
+func path(rec *Record, base, cand Arm, faster bool, declared model.ChangePath) []Cause {
 	var bp, cp armPath
 	var causes []Cause
-	if declared == PathAttention {
+	if declared == model.PathAttention {
 		bp, cp = pathOf(base, "baseline"), pathOf(cand, "candidate")
 		rec.Path.Evidence = append(append([]EvidenceLine(nil), cp.evidence...), bp.evidence...)
 		causes = kernelPath(rec, &bp, &cp, base, cand)
@@ -146,7 +146,7 @@ func path(rec *Record, base, cand Arm, faster bool, declared string) []Cause {
 		p    armPath
 	}{{"baseline", bp}, {"candidate", cp}} {
 		if len(x.p.mixed) > 0 {
-			causes = append(causes, Cause{MixedPaths, fmt.Sprintf("runs of the %s arm resolved to different backends: %s", x.name, strings.Join(x.p.mixed, ", "))})
+			causes = append(causes, Cause{model.MixedPaths, fmt.Sprintf("runs of the %s arm resolved to different backends: %s", x.name, strings.Join(x.p.mixed, ", "))})
 		}
 	}
 	if bp.resolved == "" || cp.resolved == "" || len(bp.mixed) > 0 || len(cp.mixed) > 0 {
@@ -162,10 +162,10 @@ func path(rec *Record, base, cand Arm, faster bool, declared string) []Cause {
 				why = "the server log does not name it"
 			}
 			what := "resolved backend"
-			if declared != PathAttention {
-				what = "the " + declared + " path"
+			if declared != model.PathAttention {
+				what = "the " + string(declared) + " path"
 			}
-			causes = append(causes, Cause{PathUnverified, fmt.Sprintf("%s unknown for %s (%s): attach the server's startup log", what, side, why)})
+			causes = append(causes, Cause{model.PathUnverified, fmt.Sprintf("%s unknown for %s (%s): attach the server's startup log", what, side, why)})
 		}
 		return causes
 	}
@@ -174,7 +174,7 @@ func path(rec *Record, base, cand Arm, faster bool, declared string) []Cause {
 	if cp.target != "" {
 		hit := cp.target == cp.resolved
 		rec.Path.TargetHit = &hit
-		if declared != PathAttention {
+		if declared != model.PathAttention {
 			hit = strings.EqualFold(cp.target, cp.resolved)
 			rec.Path.TargetHit = &hit
 		}
@@ -183,7 +183,7 @@ func path(rec *Record, base, cand Arm, faster bool, declared string) []Cause {
 			if cp.fallback != nil {
 				reason += fmt.Sprintf(" (line %d: %s)", cp.fallback.N, cp.fallback.Text)
 			}
-			causes = append(causes, Cause{TargetNotHit, reason})
+			causes = append(causes, Cause{model.TargetNotHit, reason})
 		}
 	}
 	if !changed {
@@ -191,7 +191,7 @@ func path(rec *Record, base, cand Arm, faster bool, declared string) []Cause {
 		if faster {
 			reason += ": the gain comes from elsewhere"
 		}
-		causes = append(causes, Cause{PathUnchanged, reason})
+		causes = append(causes, Cause{model.PathUnchanged, reason})
 	}
 	return causes
 }

@@ -6,36 +6,6 @@ import (
 	"benchlens/model"
 )
 
-// Status is a verdict of METHOD.md rule 6.
-type Status string
-
-// Verdicts (METHOD.md rule 6), best first.
-const (
-	Established    Status = "established"
-	Offset         Status = "offset"
-	Zero           Status = "zero"
-	NotEstablished Status = "not_established"
-)
-
-// CauseCode names a cause of METHOD.md.
-type CauseCode string
-
-// Cause codes: METHOD.md's, plus path_unverified for a path no server log shows.
-const (
-	EnvironmentDiffers      CauseCode = "environment_differs"
-	LoadDrift               CauseCode = "load_drift"
-	ConditionsUnverified    CauseCode = "conditions_unverified"
-	MeasurementUncontrolled CauseCode = "measurement_uncontrolled"
-	TargetNotHit            CauseCode = "target_not_hit"
-	PathUnchanged           CauseCode = "path_unchanged"
-	PathUnverified          CauseCode = "path_unverified"
-	MixedPaths              CauseCode = "mixed_paths"
-	PathContradicted        CauseCode = "path_contradicted" // the log resolved one backend, the kernels show another (rule 11)
-	OffsetByOverhead        CauseCode = "offset_by_overhead"
-	BottleneckNotInStage    CauseCode = "bottleneck_not_in_stage"
-	LoadDependent           CauseCode = "load_dependent" // rule 9: holds at some load points only
-)
-
 // Record is the attribution record of METHOD.md with its exact keys, plus the detail behind
 // each finding. It is what `compare --format json|yaml` prints and what is saved.
 type Record struct {
@@ -49,7 +19,7 @@ type Record struct {
 	Overhead         Overhead              `json:"overhead" yaml:"overhead"`
 	Hotspot          Hotspot               `json:"hotspot" yaml:"hotspot"`
 	Families         *Families             `json:"families,omitempty" yaml:"families,omitempty"` // rule 11, when both arms have profiler traces
-	Status           Status                `json:"status" yaml:"status"`
+	Status           model.Status          `json:"status" yaml:"status"`
 	Causes           []Cause               `json:"causes" yaml:"causes"`
 	Notes            []string              `json:"notes,omitempty" yaml:"notes,omitempty"`
 	Measurement      Measurement           `json:"measurement" yaml:"measurement"`
@@ -72,38 +42,31 @@ type Record struct {
 	Change *model.Change `json:"change,omitempty" yaml:"change,omitempty"`
 }
 
-// Condition states.
-const (
-	Same    = "same"
-	Differs = "differs"
-	Unknown = "unknown"
-)
-
 // Field is one condition compared between the arms (and inside each).
 type Field struct {
-	Baseline  string `json:"baseline" yaml:"baseline"`
-	Candidate string `json:"candidate" yaml:"candidate"`
-	State     string `json:"state" yaml:"state"` // same, differs, unknown
-	Required  bool   `json:"required,omitempty" yaml:"required,omitempty"`
-	Note      string `json:"note,omitempty" yaml:"note,omitempty"`                       // e.g. runs of one arm disagree, manifest vs file
-	Declared  bool   `json:"declared_change,omitempty" yaml:"declared_change,omitempty"` // differs because the change says so (rule 10)
+	Baseline  string               `json:"baseline" yaml:"baseline"`
+	Candidate string               `json:"candidate" yaml:"candidate"`
+	State     model.ConditionState `json:"state" yaml:"state"` // same, differs, unknown
+	Required  bool                 `json:"required,omitempty" yaml:"required,omitempty"`
+	Note      string               `json:"note,omitempty" yaml:"note,omitempty"`                       // e.g. runs of one arm disagree, manifest vs file
+	Declared  bool                 `json:"declared_change,omitempty" yaml:"declared_change,omitempty"` // differs because the change says so (rule 10)
 }
 
 // Cause is a cause code with a one-line reason.
 type Cause struct {
-	Code   CauseCode `json:"code" yaml:"code"`
-	Reason string    `json:"reason" yaml:"reason"`
+	Code   model.CauseCode `json:"code" yaml:"code"`
+	Reason string          `json:"reason" yaml:"reason"`
 }
 
 // Path is the path evidence (rule 3).
 type Path struct {
-	TargetBackend   ArmValues      `json:"target_backend" yaml:"target_backend"`
-	ResolvedBackend ArmValues      `json:"resolved_backend" yaml:"resolved_backend"`
-	Changed         *bool          `json:"changed" yaml:"changed"` // null when unknown
-	TargetHit       *bool          `json:"target_hit" yaml:"target_hit"`
-	KernelBackend   ArmValues      `json:"kernel_backend" yaml:"kernel_backend"`                   // the attention implementation the traces' kernels show (rule 11)
-	Declared        string         `json:"declared_path,omitempty" yaml:"declared_path,omitempty"` // change.path of rule 10 when not attention
-	Evidence        []EvidenceLine `json:"evidence,omitempty" yaml:"evidence,omitempty"`           // resolution and fallback lines quoted
+	TargetBackend   ArmValues        `json:"target_backend" yaml:"target_backend"`
+	ResolvedBackend ArmValues        `json:"resolved_backend" yaml:"resolved_backend"`
+	Changed         *bool            `json:"changed" yaml:"changed"` // null when unknown
+	TargetHit       *bool            `json:"target_hit" yaml:"target_hit"`
+	KernelBackend   ArmValues        `json:"kernel_backend" yaml:"kernel_backend"`                   // the attention implementation the traces' kernels show (rule 11)
+	Declared        model.ChangePath `json:"declared_path,omitempty" yaml:"declared_path,omitempty"` // change.path of rule 10 when not attention
+	Evidence        []EvidenceLine   `json:"evidence,omitempty" yaml:"evidence,omitempty"`           // resolution and fallback lines quoted
 }
 
 // EvidenceLine is a quoted log line with where it came from. Lines that only differ in

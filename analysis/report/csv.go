@@ -64,7 +64,7 @@ func writeCSV(out io.Writer, t *table) error {
 
 // csvValue formats a table value for CSV.
 func csvValue(v any) string {
-	switch x := v.(type) {
+	switch x := untyped(v).(type) {
 	case nil:
 		return ""
 	case cell:

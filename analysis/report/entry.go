@@ -24,16 +24,17 @@ type Entry struct {
 
 // Status is the verdict that stands: the analyst's override when there is one, else the
 // proposed status.
-func (e Entry) Status() string {
+func (e Entry) Status() model.Status {
 	if o := e.Annotation.StatusOverride; o != "" {
 		return o
 	}
-	return string(e.Record.Status)
+	return e.Record.Status
 }
 
 // Annotation is one edit of the analyst's view of a comparison.
 type Annotation struct {
-	At, Author, Note               string
-	Tags                           []string
-	StatusOverride, OverrideReason string
+	At, Author, Note string
+	Tags             []string
+	StatusOverride   model.Status
+	OverrideReason   string
 }

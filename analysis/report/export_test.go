@@ -37,7 +37,7 @@ func testEntries(t testing.TB) []Entry {
 	b := armtest.Baseline("base", 1).Build(1)
 	est := entry(1, b, armtest.Candidate("fa-cand", 2, func(a *armtest.Spec) { a.TPOT = 10.8 }).Build(100))
 	est.Annotation = Annotation{At: "2025-06-03T10:00:00Z", Author: "ana", Note: injection, Tags: []string{"decode", "+1"},
-		StatusOverride: string(compare.Offset), OverrideReason: "@ops: second look at the copies"}
+		StatusOverride: model.Offset, OverrideReason: "@ops: second look at the copies"}
 	est.History = []Annotation{{At: "2025-06-02T10:00:00Z", Author: "ana", Note: "first look"}, est.Annotation}
 	est.Files = map[int64][]string{1: {"bundles/base/result.json", "bundles/base/server.log"}}
 	zero := entry(2, b, armtest.Candidate("zero-cand", 3, nil).Build(200))
@@ -47,7 +47,7 @@ func testEntries(t testing.TB) []Entry {
 	fb := entry(4, b, armtest.Candidate("-fallback", 5, func(a *armtest.Spec) {
 		a.Resolved, a.TPOT, a.Fallback = "FLASH_ATTN", 11.6, "Cannot use FLASHINFER backend: not installed"
 	}).Build(400))
-	want := []compare.Status{compare.Established, compare.Zero, compare.Offset, compare.NotEstablished}
+	want := []model.Status{model.Established, model.Zero, model.Offset, model.NotEstablished}
 	out := []Entry{est, zero, off, fb}
 	for i, e := range out {
 		if e.Record.Status != want[i] {
@@ -143,8 +143,8 @@ func TestFlattenRecord(t *testing.T) {
 	checks := map[string]any{
 		"stack_fingerprint.driver_version.baseline":  "550.54.15",
 		"path.resolved_backend.candidate":            "FLASHINFER",
-		"status":                                     string(compare.Established),
-		"hardware_sku.state":                         compare.Same,
+		"status":                                     string(model.Established),
+		"hardware_sku.state":                         string(model.ConditionSame),
 		"perf.tpot.n":                                "5, 5",
 		"arms.baseline.runs":                         "1, 2, 3, 4, 5",
 		"perf.tpot.delta_pct":                        e.Record.Perf[model.TPOT].Delta.F(),
@@ -165,7 +165,7 @@ func TestFlattenRecord(t *testing.T) {
 
 // A bare entry (a record built by hand, no runs) exports without failing anywhere.
 func TestBareEntry(t *testing.T) {
-	entries := []Entry{{ID: 7, Record: compare.Record{Status: compare.Zero,
+	entries := []Entry{{ID: 7, Record: compare.Record{Status: model.Zero,
 		Arms: compare.Arms{Baseline: compare.ArmInfo{Label: "a", Runs: []int64{1}}, Candidate: compare.ArmInfo{Label: "b", Runs: []int64{2}}}}}}
 	var buf bytes.Buffer
 	if err := XLSX(&buf, entries, XLSXOptions{Requests: true}); err != nil {
@@ -181,7 +181,7 @@ func TestBareEntry(t *testing.T) {
 	if err := YAMLEntries(&buf, entries); err != nil {
 		t.Fatal(err)
 	}
-	if recs, err := ReadYAML(&buf); err != nil || len(recs) != 1 || recs[0].Status != compare.Zero {
+	if recs, err := ReadYAML(&buf); err != nil || len(recs) != 1 || recs[0].Status != model.Zero {
 		t.Fatalf("%v %v", recs, err)
 	}
 }

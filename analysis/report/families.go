@@ -108,7 +108,7 @@ func familiesText(b *strings.Builder, f *compare.Families) {
 	for _, r := range f.Rows {
 		mark := ""
 		if f.Targeted != nil && f.Targeted.Family == r.Family {
-			mark = "  <- targeted (" + f.Targeted.Path + ")"
+			mark = "  <- targeted (" + string(f.Targeted.Path) + ")"
 		}
 		pct := "?"
 		if r.DeltaPct.Known() {

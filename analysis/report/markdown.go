@@ -5,11 +5,10 @@ import (
 	"io"
 	"strings"
 
-	"benchlens/analysis/compare"
 	"benchlens/model"
 )
 
-var checkMark = map[string]string{compare.CheckOK: "✅", compare.CheckWarn: "⚠️", compare.CheckFail: "❌"}
+var checkMark = map[model.CheckState]string{model.CheckOK: "✅", model.CheckWarn: "⚠️", model.CheckFail: "❌"}
 
 // Markdown writes a short summary per comparison to paste into a pull request: the title,
 // the verdict (and the analyst's override with its reason), the causes, a stage table, the
@@ -42,7 +41,7 @@ func markdownEntry(b *strings.Builder, e Entry) {
 	}
 	fmt.Fprintf(b, "Baseline: %d runs (%s); candidate: %d runs (%s).\n\n",
 		len(r.Arms.Baseline.Runs), ids(r.Arms.Baseline.Runs), len(r.Arms.Candidate.Runs), ids(r.Arms.Candidate.Runs))
-	if a.StatusOverride != "" && a.StatusOverride != string(r.Status) {
+	if a.StatusOverride != "" && a.StatusOverride != r.Status {
 		fmt.Fprintf(b, "**Verdict: %s** (analyst override of the proposed `%s`", a.StatusOverride, r.Status)
 		if a.OverrideReason != "" {
 			fmt.Fprintf(b, ": %s", mdInline(a.OverrideReason))
@@ -99,7 +98,7 @@ func markdownEntry(b *strings.Builder, e Entry) {
 	for _, c := range r.Checklist() {
 		mark := checkMark[c.State]
 		if mark == "" {
-			mark = c.State
+			mark = string(c.State)
 		}
 		fmt.Fprintf(b, "- %s **%s**: %s", mark, c.Name, mdInline(c.Reason))
 		if c.Hint != "" {

@@ -174,7 +174,7 @@ func verdictsTable(entries []Entry) *table {
 	t.cols = append(t.cols, analystCols...)
 	for _, e := range entries {
 		a := e.Annotation
-		row := []any{e.ID, timeValue(e.SavedAt), e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Status(), string(e.Record.Status), causesText(e.Record)}
+		row := []any{e.ID, timeValue(e.SavedAt), e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Status(), e.Record.Status, causesText(e.Record)}
 		for _, k := range stages {
 			d, ok := e.Record.Perf[k]
 			if !ok {

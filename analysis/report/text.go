@@ -44,7 +44,7 @@ func Text(w io.Writer, rec compare.Record) error {
 
 	fmt.Fprintln(&b, "\nevidence")
 	for _, c := range rec.Checklist() {
-		fmt.Fprintf(&b, "  %-4s %-12s %s\n", map[string]string{compare.CheckOK: "ok", compare.CheckWarn: "??", compare.CheckFail: "!!"}[c.State], c.Name, c.Reason)
+		fmt.Fprintf(&b, "  %-4s %-12s %s\n", map[model.CheckState]string{model.CheckOK: "ok", model.CheckWarn: "??", model.CheckFail: "!!"}[c.State], c.Name, c.Reason)
 		if c.Hint != "" {
 			fmt.Fprintf(&b, "  %-4s %-12s next time: %s\n", "", "", c.Hint)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -40,18 +41,18 @@ const (
 )
 
 // Status fill colours (Excel's good / neutral / bad palette).
-var statusFill = map[compare.Status]string{
-	compare.Established:    "C6EFCE", // green
-	compare.Zero:           "D9D9D9", // grey
-	compare.Offset:         "FFEB9C", // amber
-	compare.NotEstablished: "FFC7CE", // red
+var statusFill = map[model.Status]string{
+	model.Established:    "C6EFCE", // green
+	model.Zero:           "D9D9D9", // grey
+	model.Offset:         "FFEB9C", // amber
+	model.NotEstablished: "FFC7CE", // red
 }
 
 // stateFill colours condition, check and overhead states.
 var stateFill = map[string]string{
-	compare.Same: "C6EFCE", compare.CheckOK: "C6EFCE", "measured": "C6EFCE",
-	compare.Unknown: "FFEB9C", compare.CheckWarn: "FFEB9C", "unmeasured": "FFEB9C",
-	compare.Differs: "FFC7CE", compare.CheckFail: "FFC7CE", "grew": "FFC7CE",
+	string(model.ConditionSame): "C6EFCE", string(model.CheckOK): "C6EFCE", "measured": "C6EFCE",
+	string(model.ConditionUnknown): "FFEB9C", string(model.CheckWarn): "FFEB9C", "unmeasured": "FFEB9C",
+	string(model.ConditionDiffers): "FFC7CE", string(model.CheckFail): "FFC7CE", "grew": "FFC7CE",
 }
 
 // Number formats with their units. Percent values are already in % (so no Excel "%", which
@@ -72,12 +73,12 @@ const maxSheetRows = 1048576
 type styles struct {
 	header, title int
 	byKind        map[kind]int
-	status        map[compare.Status]int
+	status        map[model.Status]int
 	state         map[string]int
 }
 
 func newStyles(f *excelize.File) (*styles, error) {
-	s := &styles{byKind: map[kind]int{}, status: map[compare.Status]int{}, state: map[string]int{}}
+	s := &styles{byKind: map[kind]int{}, status: map[model.Status]int{}, state: map[string]int{}}
 	var err error
 	if s.header, err = f.NewStyle(&excelize.Style{
 		Font:      &excelize.Font{Bold: true},
@@ -114,10 +115,11 @@ func newStyles(f *excelize.File) (*styles, error) {
 
 // style is a cell's style: its number format, or its state colour.
 func (s *styles) style(k kind, v any) int {
+	v = untyped(v)
 	switch k {
 	case kStatus:
 		if str, ok := v.(string); ok {
-			return s.status[compare.Status(str)]
+			return s.status[model.Status(str)]
 		}
 		return 0
 	case kState:
@@ -135,7 +137,7 @@ func (s *styles) style(k kind, v any) int {
 // cellValue makes a table value fit for a cell: numbers stay numbers, every string is
 // written as text (an inline string, never a formula) whatever it starts with.
 func cellValue(v any) any {
-	switch x := v.(type) {
+	switch x := untyped(v).(type) {
 	case model.Num:
 		return num(x)
 	case string:
@@ -143,6 +145,15 @@ func cellValue(v any) any {
 			return nil
 		}
 		return clip(x)
+	}
+	return v
+}
+
+// untyped turns a value of a named string type (model.Status, model.CheckState, model.Era …)
+// into its string, so every writer treats the closed sets as the text they are.
+func untyped(v any) any {
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.String {
+		return rv.String()
 	}
 	return v
 }
@@ -462,7 +473,7 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 			}
 		}
 		head := fmt.Sprintf("#%d %s: %s", e.ID, title(e), e.Status())
-		if e.Status() != string(e.Record.Status) {
+		if e.Status() != e.Record.Status {
 			head += fmt.Sprintf(" (analyst; proposed: %s)", e.Record.Status)
 		}
 		ref, _ := excelize.CoordinatesToCellName(1, top)

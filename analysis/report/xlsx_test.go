@@ -136,20 +136,20 @@ func TestXLSXWorkbook(t *testing.T) {
 	if len(rows) != 1+len(entries) {
 		t.Fatalf("Verdicts has %d rows", len(rows))
 	}
-	wantFill := map[compare.Status]string{compare.Established: "C6EFCE", compare.Zero: "D9D9D9", compare.Offset: "FFEB9C", compare.NotEstablished: "FFC7CE"}
+	wantFill := map[model.Status]string{model.Established: "C6EFCE", model.Zero: "D9D9D9", model.Offset: "FFEB9C", model.NotEstablished: "FFC7CE"}
 	for i, e := range entries {
 		row := i + 2
 		if got := raw(t, f, SheetVerdicts, h["comparison"], row); got != strconv.FormatInt(e.ID, 10) {
 			t.Errorf("row %d: comparison %s", row, got)
 		}
-		if got := raw(t, f, SheetVerdicts, h["status"], row); got != e.Status() {
+		if got := raw(t, f, SheetVerdicts, h["status"], row); got != string(e.Status()) {
 			t.Errorf("row %d: status %s, want the standing %s", row, got, e.Status())
 		}
 		if got := raw(t, f, SheetVerdicts, h["proposed_status"], row); got != string(e.Record.Status) {
 			t.Errorf("row %d: proposed status %s", row, got)
 		}
-		if got := fillOf(t, f, SheetVerdicts, ref(h["status"], row)); got != wantFill[compare.Status(e.Status())] {
-			t.Errorf("row %d: status %s filled %q, want %q", row, e.Status(), got, wantFill[compare.Status(e.Status())])
+		if got := fillOf(t, f, SheetVerdicts, ref(h["status"], row)); got != wantFill[e.Status()] {
+			t.Errorf("row %d: status %s filled %q, want %q", row, e.Status(), got, wantFill[e.Status()])
 		}
 		d := e.Record.Perf[model.TPOT].Delta.F()
 		got, err := strconv.ParseFloat(raw(t, f, SheetVerdicts, h["perf.tpot.delta_pct"], row), 64)
@@ -191,7 +191,7 @@ func TestXLSXWorkbook(t *testing.T) {
 	if driver != "550.54.15" {
 		t.Errorf("Record: driver %q", driver)
 	}
-	if got := fillOf(t, f, SheetVerdicts, ref(h["analyst.status_override"], 2)); got != wantFill[compare.Offset] {
+	if got := fillOf(t, f, SheetVerdicts, ref(h["analyst.status_override"], 2)); got != wantFill[model.Offset] {
 		t.Errorf("override fill %q", got)
 	}
 	if got := numFmtOf(t, f, SheetVerdicts, ref(h["perf.tpot.delta_pct"], 2)); got != numFmts[kPct] {
@@ -311,7 +311,7 @@ func TestXLSXWorkbook(t *testing.T) {
 	for r, row := range crows[1:] {
 		if row[ch["field"]-1] == "stack_fingerprint.driver_version" && row[ch["comparison"]-1] == "1" {
 			found = true
-			if row[ch["state"]-1] != compare.Same || fillOf(t, f, SheetConditions, ref(ch["state"], r+2)) != "C6EFCE" {
+			if row[ch["state"]-1] != string(model.ConditionSame) || fillOf(t, f, SheetConditions, ref(ch["state"], r+2)) != "C6EFCE" {
 				t.Errorf("driver condition %v", row)
 			}
 		}

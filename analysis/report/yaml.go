@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"benchlens/internal/version"
+	"benchlens/model"
 )
 
 // YAMLEntries writes the entries' records as one YAML list with METHOD.md's exact keys. Each
@@ -53,12 +54,12 @@ func YAMLEntries(w io.Writer, entries []Entry) error {
 }
 
 type yamlAnnotation struct {
-	At             string   `yaml:"at"`
-	Author         string   `yaml:"author"`
-	Note           string   `yaml:"note"`
-	Tags           []string `yaml:"tags"`
-	StatusOverride string   `yaml:"status_override"`
-	OverrideReason string   `yaml:"override_reason"`
+	At             string       `yaml:"at"`
+	Author         string       `yaml:"author"`
+	Note           string       `yaml:"note"`
+	Tags           []string     `yaml:"tags"`
+	StatusOverride model.Status `yaml:"status_override"`
+	OverrideReason string       `yaml:"override_reason"`
 }
 
 type yamlAnalyst struct {

@@ -33,7 +33,7 @@ func TestClassify(t *testing.T) {
 		name     string
 		s        model.DeviceSeries
 		th       Thresholds
-		class    string
+		class    model.ShapeClass
 		median   float64
 		idle     float64
 		gaps     []float64

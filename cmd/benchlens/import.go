@@ -6,6 +6,7 @@ import (
 	"benchlens/importers"
 	"benchlens/internal/textsafe"
 	"benchlens/library"
+	"benchlens/model"
 	"benchlens/store"
 )
 
@@ -13,7 +14,7 @@ func (c *cli) importCmd(args []string) int {
 	fs := c.flags("import", "[--label L] [--role R] [--max-bytes N] [--max-files N] [--max-depth N] [--max-ratio N] PATH...")
 	var opt library.Options
 	fs.StringVar(&opt.Label, "label", "", "label every run (runs with one label form an arm)")
-	fs.StringVar(&opt.Role, "role", "", "baseline, candidate or other")
+	role := fs.String("role", "", "baseline, candidate or other")
 	opt.Limits = importers.DefaultLimits
 	fs.Int64Var(&opt.Limits.MaxBytes, "max-bytes", opt.Limits.MaxBytes, "refuse a bundle that expands beyond this many bytes")
 	fs.IntVar(&opt.Limits.MaxEntries, "max-files", opt.Limits.MaxEntries, "refuse files beyond this many in one bundle")
@@ -22,6 +23,7 @@ func (c *cli) importCmd(args []string) int {
 	if !c.parse(fs, args, someArg) {
 		return exitUsage
 	}
+	opt.Role = model.Role(*role)
 	stop, release := library.Interrupts()
 	defer release()
 	opt.Stop = stop

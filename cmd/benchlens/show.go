@@ -121,7 +121,7 @@ func writeDetail(w io.Writer, d runDetail) {
 		}
 	}
 	line("run", strconv.FormatInt(d.ID, 10))
-	line("label / role", q(d.Label)+" / "+d.Role)
+	line("label / role", q(d.Label)+" / "+string(d.Role))
 	line("tool", strings.TrimSpace(d.Tool+" "+d.ToolVersion))
 	line("format era", string(d.Era))
 	line("identified by", d.IdentifiedBy)

@@ -82,7 +82,7 @@ func FuzzParse(f *testing.F) {
 
 // TestDemoShapes checks the demo generator's traces end as the shapes they were made to show.
 func TestDemoShapes(t *testing.T) {
-	for file, want := range map[string]string{
+	for file, want := range map[string]model.ShapeClass{
 		"../../demo/samples/baseline/run-1/gpu.csv": model.ShapeSustainedHigh,
 		"../../demo/samples/offset/run-1/gpu.csv":   model.ShapeIntermittent,
 	} {

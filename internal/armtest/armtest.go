@@ -23,7 +23,7 @@ type Spec struct {
 	Target     string
 	Fallback   string
 	Copies     int // copies per step in the trace; -1 means no trace
-	Shape      string
+	Shape      model.ShapeClass
 	InputLen   func(i int) int // nil: 512 + (i*37)%1024, the same request set in every arm
 	ColdStart  bool            // one request past the declared warm-up is slow
 	Seed       uint64
