@@ -3,7 +3,6 @@ package store
 import (
 	"database/sql"
 	"fmt"
-	"os"
 )
 
 // migrations bring the schema from version i to i+1; PRAGMA user_version records where a
@@ -161,6 +160,11 @@ func (s *Store) migrate() error {
 	if version > SchemaVersion {
 		return fmt.Errorf("written by a newer benchlens (schema %d, this one knows %d); refusing to open it", version, SchemaVersion)
 	}
+	if s.db.d.postgres && version > 0 {
+		if err := pgOurs(s.db, version); err != nil {
+			return err
+		}
+	}
 	if version > 0 && version < SchemaVersion {
 		if err := s.Writable(); err != nil {
 			return err
@@ -258,44 +262,4 @@ func (s *Store) migrateStep(v int) error {
 		return err
 	}
 	return tx.Commit()
-}
-
-// inspect reads an existing file's identity without writing to it (read-only, before the
-// switch to WAL changes the header): another program's SQLite file or a library of a newer
-// benchlens is refused untouched.
-func inspect(path string) error {
-	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
-		return nil // new: created as ours
-	}
-	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	// One read transaction: the three figures from one moment, even while another process
-	// creates the library.
-	tx, err := db.Begin()
-	if err != nil {
-		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
-	}
-	defer tx.Rollback()
-	var app, version, tables int64
-	if err := tx.QueryRow(`PRAGMA application_id`).Scan(&app); err != nil {
-		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
-	}
-	if err := tx.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
-		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
-	}
-	if err := tx.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
-		return fmt.Errorf("not a benchlens library (or unreadable): %w", err)
-	}
-	switch {
-	case app != 0 && app != ApplicationID:
-		return fmt.Errorf("an SQLite file of another program (application id %#x); refusing to open it, nothing was changed", app)
-	case version > int64(SchemaVersion):
-		return fmt.Errorf("written by a newer benchlens (schema %d, this one knows %d); refusing to open it, nothing was changed", version, SchemaVersion)
-	case version == 0 && tables > 0:
-		return fmt.Errorf("an SQLite file of another program (%d tables, no benchlens schema); refusing to open it, nothing was changed", tables)
-	}
-	return nil
 }

@@ -562,7 +562,7 @@ func TestOlderSchemaMigratedAfterBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	s2 := reopenAs(t, s, path, `DROP TABLE settings`, `DROP TABLE file_claims`, `DROP INDEX runs_source`, `DROP TABLE annotations`,
-		`DROP TABLE comparisons`, `DROP TABLE evidence`, `PRAGMA user_version = 1`)
+		`DROP TABLE comparisons`, `DROP TABLE evidence`, `PRAGMA user_version = 1`, `PRAGMA application_id = 0`) // schema 1 had no id
 	var v int
 	s2.db.QueryRow(`PRAGMA user_version`).Scan(&v)
 	if v != SchemaVersion || count(t, s2, "runs") != 1 {
@@ -780,6 +780,28 @@ func TestPostgresRefusesForeignAndNewer(t *testing.T) {
 	db.QueryRow(`SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'`).Scan(&tables)
 	if tables != 1 {
 		t.Errorf("the foreign database now has %d tables", tables)
+	}
+
+	// A version table of our name is not enough: the tables of its schema must be there.
+	named := pgtest.NewDatabase(t)
+	ndb, err := sql.Open("pgx", named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ndb.Close()
+	for _, q := range []string{`CREATE TABLE benchlens_schema (version INTEGER NOT NULL)`, `INSERT INTO benchlens_schema VALUES (3)`, `CREATE TABLE notes (x int)`} {
+		if _, err := ndb.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Open(named); err == nil || !strings.Contains(err.Error(), "another program") {
+		t.Errorf("a database with our version table only: %v", err)
+	}
+	var version int
+	ndb.QueryRow(`SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'`).Scan(&tables)
+	ndb.QueryRow(`SELECT version FROM benchlens_schema`).Scan(&version)
+	if tables != 2 || version != 3 {
+		t.Errorf("the foreign database now has %d tables, version %d", tables, version)
 	}
 
 	newer := pgtest.NewDatabase(t)
