@@ -19,7 +19,11 @@ func (s *Store) Backup(dest string) error {
 	if _, err := os.Lstat(dest); err == nil {
 		return fmt.Errorf("backup %s: the file exists; choose a new name", dest)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".part-*") // mode 0600
+	dir, err := filepath.Abs(filepath.Dir(dest)) // absolute: SQLite would read "file:…" as a URI
+	if err != nil {
+		return fmt.Errorf("backup %s: %w", dest, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dest)+".part-*") // mode 0600
 	if err != nil {
 		return fmt.Errorf("backup %s: %w", dest, err)
 	}

@@ -116,7 +116,11 @@ func inspect(path string) error {
 	if err := identify(h.application, h.version, nil); err != nil && (h.application != 0 && h.application != ApplicationID || h.version > int64(SchemaVersion)) {
 		return err
 	}
-	dsn := "file:" + path + "?mode=ro"
+	dsn, err := fileURI(path)
+	if err != nil {
+		return err
+	}
+	dsn += "?mode=ro"
 	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() == 0 {
 		dsn += "&immutable=1" // the file holds every page: read it without locks or side files
 	}

@@ -75,8 +75,11 @@ func Open(path string) (*Store, error) {
 	if err := inspect(path); err != nil {
 		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
-	dsn := "file:" + path + "?_foreign_keys=on&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate"
-	db, err := sql.Open("sqlite3", dsn)
+	uri, err := fileURI(path)
+	if err != nil {
+		return nil, fmt.Errorf("library %s: %w", path, err)
+	}
+	db, err := sql.Open("sqlite3", uri+"?_foreign_keys=on&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
@@ -92,6 +95,21 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// uriEscaper encodes what an SQLite URI would read in a path: '%' starts an escape, '?' the
+// query, '#' the fragment.
+var uriEscaper = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+
+// fileURI names exactly the file at path as an SQLite URI (absolute, with an empty
+// authority), so `lib?x.db`, `run#1.db` and `lab%41.db` are the files they say and not
+// `lib`, `run` and `labA.db`.
+func fileURI(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return "file://" + uriEscaper.Replace(filepath.ToSlash(abs)), nil
 }
 
 // Close closes the library.
