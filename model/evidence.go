@@ -127,9 +127,15 @@ type Shape struct {
 	IdleShare  float64    `json:"idle_share"` // share of samples under the idle threshold
 	IdleGaps   int        `json:"idle_gaps"`
 	GapSeconds []float64  `json:"gap_seconds,omitempty"`
-	IdleBelow  float64    `json:"idle_below"` // the threshold used, %
-	HighAbove  float64    `json:"high_above"` // median busy at or above this is high, %
-	Samples    int        `json:"samples"`
+	// Rule 8's recurring gaps: the gaps of at least LongGap seconds, per minute of the
+	// Seconds the samples span.
+	LongGaps      int     `json:"long_gaps"`
+	LongGap       float64 `json:"long_gap_s"`
+	GapsPerMinute float64 `json:"gaps_per_minute"`
+	Seconds       float64 `json:"seconds"`
+	IdleBelow     float64 `json:"idle_below"` // the threshold used, %
+	HighAbove     float64 `json:"high_above"` // median busy at or above this is high, %
+	Samples       int     `json:"samples"`
 }
 
 // TraceEvidence is a profiler trace reduced to the overhead and hotspot figures of METHOD.md

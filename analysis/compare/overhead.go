@@ -224,8 +224,12 @@ func armShape(a Arm, set Settings) (model.ShapeClass, []string) {
 					continue
 				}
 				count[sh.Class]++
-				detail = append(detail, fmt.Sprintf("run %d device %s: %s (median busy %.0f%%, %.0f%% of samples under %.0f%% busy, %d idle gaps)",
-					rd.Run.ID, d.ID, sh.Class, sh.MedianBusy, 100*sh.IdleShare, th.IdleBelow, sh.IdleGaps))
+				gaps := fmt.Sprintf("%d idle gaps", sh.IdleGaps)
+				if sh.IdleGaps > 0 && sh.LongGap > 0 {
+					gaps += fmt.Sprintf(", %d of >= %g s: %.1f a minute", sh.LongGaps, sh.LongGap, sh.GapsPerMinute)
+				}
+				detail = append(detail, fmt.Sprintf("run %d device %s: %s (median busy %.0f%%, %.0f%% of samples under %.0f%% busy, %s)",
+					rd.Run.ID, d.ID, sh.Class, sh.MedianBusy, 100*sh.IdleShare, th.IdleBelow, gaps))
 			}
 		}
 	}

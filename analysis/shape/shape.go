@@ -16,14 +16,36 @@ type Thresholds struct {
 	HighAbove             float64 // median busy at or above this is high, %
 	IntermittentIdleShare float64 // idle share at or above which a busy-median trace is intermittent (0-1)
 	LowBelow              float64 // median busy under which the shape is low, %
+	// Recurring gaps (METHOD.md rule 8): idle gaps of at least LongGap seconds that recur at
+	// GapsPerMinute or more per minute of the trace make it intermittent whatever their share:
+	// an engine under steady load has no reason to stop for half a second that often. Zero
+	// stands for the default.
+	LongGap       float64 // s
+	GapsPerMinute float64
 }
 
 // DefaultThresholds are the thresholds used unless the user sets others.
-var DefaultThresholds = Thresholds{IdleBelow: 10, HighAbove: 80, IntermittentIdleShare: 0.15, LowBelow: 30}
+var DefaultThresholds = Thresholds{IdleBelow: 10, HighAbove: 80, IntermittentIdleShare: 0.15, LowBelow: 30,
+	LongGap: 0.5, GapsPerMinute: 3}
+
+// withDefaults is th with its zero values replaced by the defaults': the zero Thresholds is
+// DefaultThresholds, and thresholds set before the recurrence term existed get its defaults.
+func (th Thresholds) withDefaults() Thresholds {
+	if th == (Thresholds{}) {
+		return DefaultThresholds
+	}
+	if th.LongGap <= 0 {
+		th.LongGap = DefaultThresholds.LongGap
+	}
+	if th.GapsPerMinute <= 0 {
+		th.GapsPerMinute = DefaultThresholds.GapsPerMinute
+	}
+	return th
+}
 
 // Classify computes the shape of one device series as given: it does NOT trim idle time
 // before and after the benchmark; call Trim first, or use ClassifyRun which does both.
-// The zero Thresholds value stands for DefaultThresholds.
+// Zero thresholds stand for DefaultThresholds' values.
 //
 // NaN samples (the tool printed "-" or N/A) are skipped: they count neither as busy nor as
 // idle, and an idle run continues across them. Over the remaining n samples:
@@ -33,10 +55,15 @@ var DefaultThresholds = Thresholds{IdleBelow: 10, HighAbove: 80, IntermittentIdl
 //   - an idle gap is a maximal run of consecutive idle samples; GapSeconds[i] is the time
 //     from the gap's first idle sample to its last, plus one sampling interval (the median
 //     spacing of the valid samples' T, 1 s when unknown), so one idle sample at 1 Hz is 1 s;
+//   - Seconds is the time the samples span, from the first to the last plus one interval;
+//     LongGaps counts the gaps of at least LongGap seconds, GapsPerMinute is LongGaps per
+//     minute of Seconds;
 //   - the class is decided in this order:
 //     1. MedianBusy < LowBelow                                → low;
-//     2. MedianBusy ≥ HighAbove and IdleShare < IntermittentIdleShare → sustained_high;
-//     3. otherwise                                            → intermittent.
+//     2. GapsPerMinute ≥ the GapsPerMinute threshold          → intermittent (rule 8's
+//     recurring gaps: one 0.9 s gap in a 9 s trace is 6.7 a minute; one in 10 minutes is not);
+//     3. MedianBusy ≥ HighAbove and IdleShare < IntermittentIdleShare → sustained_high;
+//     4. otherwise                                            → intermittent.
 //
 // Rule 3 covers both a busy median with frequent idle samples (alternating 90/5) and a
 // steady middling median (say 55 % with no idle sample): tools report busy as the share of
@@ -45,10 +72,8 @@ var DefaultThresholds = Thresholds{IdleBelow: 10, HighAbove: 80, IntermittentIdl
 //
 // With no valid sample Class is "" (unknown) and Samples is 0.
 func Classify(s model.DeviceSeries, th Thresholds) model.Shape {
-	if th == (Thresholds{}) {
-		th = DefaultThresholds
-	}
-	out := model.Shape{IdleBelow: th.IdleBelow, HighAbove: th.HighAbove}
+	th = th.withDefaults()
+	out := model.Shape{IdleBelow: th.IdleBelow, HighAbove: th.HighAbove, LongGap: th.LongGap}
 	var vals, ts []float64
 	for i, b := range s.Busy {
 		if math.IsNaN(b) {
@@ -76,6 +101,9 @@ func Classify(s model.DeviceSeries, th Thresholds) model.Shape {
 			length += d
 		}
 		out.GapSeconds = append(out.GapSeconds, length)
+		if length >= th.LongGap {
+			out.LongGaps++
+		}
 		gapStart = -1
 	}
 	for i, b := range vals {
@@ -95,9 +123,16 @@ func Classify(s model.DeviceSeries, th Thresholds) model.Shape {
 	}
 	out.IdleShare = float64(idle) / float64(n)
 	out.MedianBusy = median(vals)
+	out.Seconds = dt
+	if d := ts[n-1] - ts[0]; d > 0 {
+		out.Seconds += d
+	}
+	out.GapsPerMinute = 60 * float64(out.LongGaps) / out.Seconds
 	switch {
 	case out.MedianBusy < th.LowBelow:
 		out.Class = model.ShapeLow
+	case out.GapsPerMinute >= th.GapsPerMinute:
+		out.Class = model.ShapeIntermittent
 	case out.MedianBusy >= th.HighAbove && out.IdleShare < th.IntermittentIdleShare:
 		out.Class = model.ShapeSustainedHigh
 	default:
@@ -109,9 +144,7 @@ func Classify(s model.DeviceSeries, th Thresholds) model.Shape {
 // ClassifyRun trims the idle time before and after the benchmark (Trim), then classifies
 // what is left (Classify). This is the classification of record for a run's trace.
 func ClassifyRun(s model.DeviceSeries, th Thresholds) model.Shape {
-	if th == (Thresholds{}) {
-		th = DefaultThresholds
-	}
+	th = th.withDefaults()
 	return Classify(Trim(s, th), th)
 }
 
@@ -119,12 +152,10 @@ func ClassifyRun(s model.DeviceSeries, th Thresholds) model.Shape {
 // above IdleBelow; NaN is neither), because a trace usually covers server idle time before
 // and after the benchmark. T keeps its values (seconds from the file's first sample). The
 // series comes back unchanged when no sample is busy. The result shares no slice with s,
-// and its Shape is nil (a shape of the untrimmed series would no longer fit it). The zero
-// Thresholds value stands for DefaultThresholds.
+// and its Shape is nil (a shape of the untrimmed series would no longer fit it). Zero
+// thresholds stand for DefaultThresholds' values.
 func Trim(s model.DeviceSeries, th Thresholds) model.DeviceSeries {
-	if th == (Thresholds{}) {
-		th = DefaultThresholds
-	}
+	th = th.withDefaults()
 	first, last := -1, -1
 	for i, b := range s.Busy {
 		if !math.IsNaN(b) && b >= th.IdleBelow {

@@ -54,8 +54,8 @@ func TestClassify(t *testing.T) {
 		{"empty", model.DeviceSeries{}, DefaultThresholds, "", 0, 0, nil, 0, 0},
 		{"single busy sample", series(97), DefaultThresholds, model.ShapeSustainedHigh, 97, 0, nil, 1, 0},
 		{"single idle sample", series(3), DefaultThresholds, model.ShapeLow, 3, 1, []float64{1}, 1, 1},
-		{"NaN skipped, gap spans it", series(95, 5, nan, 5, 95, 95, 96, 97, 98, 99, 95, 94, 96, 97, 95), DefaultThresholds,
-			model.ShapeSustainedHigh, 95, 2.0 / 14, []float64{3}, 14, 1},
+		{"NaN skipped, gap spans it", series(append([]float64{95, 5, nan, 5}, repeat(25, 95, 96, 97, 98)...)...), DefaultThresholds,
+			model.ShapeSustainedHigh, 96, 2.0 / 103, []float64{3}, 103, 1},
 		{"thresholds changed: 90 is no longer high", series(repeat(10, 90, 91, 92)...), custom,
 			model.ShapeIntermittent, 91, 0, nil, 30, 0},
 		{"thresholds changed: 15 % is now idle", series(repeat(10, 96, 97, 15)...), custom,
@@ -85,6 +85,56 @@ func TestClassify(t *testing.T) {
 				t.Errorf("thresholds recorded %g/%g, want %g/%g", got.IdleBelow, got.HighAbove, th.IdleBelow, th.HighAbove)
 			}
 		})
+	}
+}
+
+// Rule 8's recurrence term: idle gaps of 0.5 s or more, 3 or more a minute, are intermittent
+// whatever their share of the samples.
+func TestRecurringGaps(t *testing.T) {
+	// at10Hz is a busy 10 Hz nvidia-smi trace of secs seconds with one idle gap of gap seconds
+	// starting at 3 s.
+	at10Hz := func(secs, gap float64) model.DeviceSeries {
+		var s model.DeviceSeries
+		for i := range int(secs * 10) {
+			t := float64(i) / 10
+			b := 97.0
+			if t >= 3-1e-9 && t < 3+gap-1e-9 {
+				b = 0
+			}
+			s.T, s.Busy = append(s.T, t), append(s.Busy, b)
+		}
+		return s
+	}
+	tests := []struct {
+		name     string
+		s        model.DeviceSeries
+		class    model.ShapeClass
+		long     int
+		perMin   float64
+		idleBusy float64 // idle share
+	}{
+		// The s6 case: 9 idle samples of 90 make 10 % idle, under the 15 % share, yet a 0.9 s
+		// stop in 9 s is 6.7 a minute.
+		{"one 0.9 s gap in a 9 s trace", at10Hz(9, 0.9), model.ShapeIntermittent, 1, 60.0 / 9, 0.1},
+		{"one 0.9 s gap in 10 minutes", at10Hz(600, 0.9), model.ShapeSustainedHigh, 1, 0.1, 9.0 / 6000},
+		{"a 0.4 s gap is too short to count", at10Hz(9, 0.4), model.ShapeSustainedHigh, 0, 0, 4.0 / 90},
+		{"three 1 s gaps a minute at 1 Hz", series(repeat(3, append(repeat(19, 95), 0)...)...), model.ShapeIntermittent, 3, 3, 3.0 / 60},
+		{"two a minute at 1 Hz", series(repeat(2, append(repeat(29, 95), 0)...)...), model.ShapeSustainedHigh, 2, 2, 2.0 / 60},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Classify(tc.s, DefaultThresholds)
+			if got.Class != tc.class || got.LongGaps != tc.long || math.Abs(got.GapsPerMinute-tc.perMin) > 1e-6 ||
+				math.Abs(got.IdleShare-tc.idleBusy) > 1e-9 || got.LongGap != 0.5 {
+				t.Errorf("got %q, %d long gaps (>= %g s), %g a minute over %g s, idle share %g; want %q, %d, %g a minute, idle %g",
+					got.Class, got.LongGaps, got.LongGap, got.GapsPerMinute, got.Seconds, got.IdleShare, tc.class, tc.long, tc.perMin, tc.idleBusy)
+			}
+		})
+	}
+	// Thresholds written before the recurrence term existed get its defaults, not zero.
+	old := Thresholds{IdleBelow: 10, HighAbove: 80, IntermittentIdleShare: 0.15, LowBelow: 30}
+	if got := Classify(at10Hz(600, 0.9), old); got.Class != model.ShapeSustainedHigh || got.LongGap != 0.5 {
+		t.Errorf("older thresholds: %q with long gaps from %g s, want sustained_high from 0.5 s", got.Class, got.LongGap)
 	}
 }
 

@@ -81,8 +81,8 @@ func writeUtilisation(w io.Writer, head string, u *model.UtilEvidence) {
 			fmt.Fprintf(w, "  %s: %s over %.0f s, no busy value among them\n", name, plural(len(d.T), "sample"), span)
 			continue
 		}
-		fmt.Fprintf(w, "  %s: %s, median busy %.0f%%, %.0f%% of %s idle (< %.0f%%), %s, over %.0f s\n",
-			name, sh.Class, sh.MedianBusy, 100*sh.IdleShare, plural(sh.Samples, "sample"), sh.IdleBelow, plural(sh.IdleGaps, "idle gap"), span)
+		fmt.Fprintf(w, "  %s: %s, median busy %.0f%%, %.0f%% of %s idle (< %.0f%%), %s%s, over %.0f s\n",
+			name, sh.Class, sh.MedianBusy, 100*sh.IdleShare, plural(sh.Samples, "sample"), sh.IdleBelow, plural(sh.IdleGaps, "idle gap"), longGaps(sh), span)
 	}
 }
 
@@ -162,4 +162,13 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// longGaps says how often rule 8's long idle gaps recur: " (2 of >= 0.5 s: 4.0 a minute)";
+// "" for a shape stored before benchlens counted them.
+func longGaps(sh *model.Shape) string {
+	if sh.LongGap <= 0 || sh.IdleGaps == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of >= %g s: %.1f a minute)", sh.LongGaps, sh.LongGap, sh.GapsPerMinute)
 }
