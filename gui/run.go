@@ -25,8 +25,10 @@ type runView struct {
 	u       *App
 	content fyne.CanvasObject
 
-	title    *widget.Label
-	summary  *widget.Form
+	title *widget.Label
+	// summary holds a form built afresh for each run: a widget.Form given new Items of the same
+	// length or fewer keeps drawing its old rows (fyne 2.7's ensureRenderItems).
+	summary  *fyne.Container
 	backend  *widget.Label
 	charts   map[string]*chartView
 	util     *chartView
@@ -48,7 +50,7 @@ func newRunView(u *App) *runView {
 	v := &runView{u: u, charts: map[string]*chartView{}}
 	v.title = widget.NewLabelWithStyle(lang.L("Select a run in the library."), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.title.Truncation = fyne.TextTruncateEllipsis
-	v.summary = widget.NewForm()
+	v.summary = container.NewStack()
 	v.backend = widget.NewLabel("")
 	v.backend.Wrapping = fyne.TextWrapWord
 	var dist []fyne.CanvasObject
@@ -83,8 +85,13 @@ func newRunView(u *App) *runView {
 func (v *runView) reset() {
 	v.current = 0
 	v.title.SetText(lang.L("Select a run in the library."))
-	v.summary.Items = nil
-	v.summary.Refresh()
+	v.blank()
+}
+
+// blank removes what the view shows of a run, so nothing of one run stays under another's
+// title (while the next loads, or when it fails to).
+func (v *runView) blank() {
+	v.summary.RemoveAll()
 	v.backend.SetText("")
 	for _, c := range v.charts {
 		c.setPlot(nil, nil)
@@ -98,6 +105,7 @@ func (v *runView) reset() {
 func (v *runView) show(id int64) {
 	v.current = id
 	v.title.SetText(fmt.Sprintf(lang.L("Run #%d (loading…)"), id))
+	v.blank()
 	st := v.u.st
 	go func() {
 		rd, err := library.LoadRun(st, id)
@@ -157,7 +165,7 @@ func (v *runView) display(rd compare.RunData) {
 			add("Server arguments", mapText(l.Args))
 		}
 	}
-	v.summary.Items = items
+	v.summary.Objects = []fyne.CanvasObject{widget.NewForm(items...)}
 	v.summary.Refresh()
 	v.backend.SetText(backendText(rd))
 	v.summaryScroll.Refresh()

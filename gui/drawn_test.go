@@ -1,0 +1,107 @@
+package gui
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+
+	"benchlens/library"
+	"benchlens/model"
+)
+
+// drawn is every text painted under o, in drawing order: the canvas.Text objects of the
+// visible objects, reached through the widgets' renderers as the canvas reaches them. It reads
+// what the analyst sees, not the widgets' fields (a widget.Form keeps old row widgets when
+// its Items are replaced: its fields say one thing, the screen another). Call it under ui.
+func drawn(o fyne.CanvasObject) []string {
+	var out []string
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if o == nil || !o.Visible() {
+			return
+		}
+		switch v := o.(type) {
+		case *canvas.Text:
+			if strings.TrimSpace(v.Text) != "" {
+				out = append(out, v.Text)
+			}
+			return
+		case *fyne.Container:
+			for _, c := range v.Objects {
+				walk(c)
+			}
+			return
+		case fyne.Widget:
+			if r := test.WidgetRenderer(v); r != nil {
+				for _, c := range r.Objects() {
+					walk(c)
+				}
+			}
+		}
+	}
+	walk(o)
+	return out
+}
+
+// drawnText is drawn joined by spaces, runs of white space as one, so a wrapped line reads as
+// the sentence it was before it wrapped.
+func drawnText(o fyne.CanvasObject) string {
+	return strings.Join(strings.Fields(strings.Join(drawn(o), " ")), " ")
+}
+
+// windowText is everything drawn in the window's content.
+func windowText(u *App) string { return drawnText(u.win.Content()) }
+
+// importH100 imports the real FP16/FP8 H100 pair as a lab would: one label per arm.
+func importH100(t *testing.T, u *App) (fp16, fp8 []int64) {
+	t.Helper()
+	dir := "../testdata/fixtures/results/h100-fp16-vs-fp8/"
+	files := func(glob string) []string {
+		m, _ := filepath.Glob(dir + glob)
+		return m
+	}
+	for _, arm := range []struct {
+		label string
+		role  model.Role
+		glob  string
+		ids   *[]int64
+	}{{"fp16", model.RoleBaseline, "FP16-*.json", &fp16}, {"fp8", model.RoleCandidate, "FP8-*.json", &fp8}} {
+		rep := library.Import(u.st, files(arm.glob), library.Options{Label: arm.label, Role: arm.role})
+		if len(rep.Errors) > 0 || len(rep.Added) != 2 {
+			t.Fatalf("import %s: added %v, errors %v", arm.label, rep.Added, rep.Errors)
+		}
+		*arm.ids = rep.Added
+	}
+	ui(u.libraryChanged)
+	eventually(t, "the H100 runs in the sidebar", func() bool { return u.library.count() == 4 })
+	return fp16, fp8
+}
+
+// Opening one run after another shows the second run's summary, not the first's rows under
+// the second's title (widget.Form kept its old rows when Items was replaced by as many).
+func TestRunSummaryShowsTheRunClicked(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	fp16, fp8 := importH100(t, u)
+	ui(func() { u.showView(viewRun) })
+	for _, id := range []int64{fp16[0], fp8[0]} {
+		ui(func() { u.run.show(id) })
+		eventually(t, "the run's title", func() bool { return strings.HasPrefix(u.run.title.Text, "Run #"+strconv.FormatInt(id, 10)+" — ") })
+	}
+	text := get(func() string { return drawnText(u.run.content) })
+	for _, want := range []string{"Run #" + strconv.FormatInt(fp8[0], 10) + " — fp8", "neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8", "TTFT p50 42.15 ms"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the summary of run %d does not show %q:\n%s", fp8[0], want, text)
+		}
+	}
+	for _, stale := range []string{"meta-llama/Llama-3.1-8B-Instruct", "TTFT p50 54.8 ms"} {
+		if strings.Contains(text, stale) {
+			t.Errorf("the summary of run %d shows run %d's %q:\n%s", fp8[0], fp16[0], stale, text)
+		}
+	}
+	shot(t, u, "run-after-run")
+}
