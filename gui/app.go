@@ -154,8 +154,11 @@ func (u *App) showView(i int) {
 func (u *App) libraryChanged() {
 	u.arms.clear()
 	u.library.reload(nil)
-	u.compare.reloadArms()
+	u.compare.libraryChanged()
 	u.verdict.reload()
+	if id := u.run.current; id != 0 {
+		u.run.show(id) // relabelled or deleted: the run view says so
+	}
 }
 
 // showEmpty puts the empty state in place of the views while the library has no runs.
@@ -220,7 +223,8 @@ func (u *App) switchLibrary(st *store.Store) bool {
 	u.fyneApp.Preferences().SetString("library.path", store.WithoutPassword(st.Path()))
 	u.settings.reload()
 	u.settings.libPath.SetText(store.Redacted(st.Path()))
-	u.run.reset() // its run id may name another run in this library
+	u.run.reset()     // its run id may name another run in this library
+	u.compare.reset() // and its arms other runs
 	u.libraryChanged()
 	if old != nil {
 		old.Close()

@@ -1,10 +1,12 @@
 package gui
 
 import (
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -15,7 +17,9 @@ import (
 // needs a canvas looked up from the widget (fyne's SelectEntry drop-down crashed when that
 // lookup came back nil).
 type armPicker struct {
-	entry   *widget.Entry
+	entry *widget.Entry
+	// pending says the field holds text not compared yet (typed, no Enter).
+	pending *widget.Label
 	toggle  *widget.Button
 	list    *widget.List
 	content *fyne.Container // entry row + list
@@ -33,9 +37,12 @@ type armPicker struct {
 const pickerRows = 6
 
 func newArmPicker(placeholder string) *armPicker {
-	p := &armPicker{entry: widget.NewEntry()}
+	p := &armPicker{entry: widget.NewEntry(), pending: widget.NewLabel(lang.L("Not compared yet: press Enter or pick a label"))}
 	p.entry.SetPlaceHolder(placeholder)
-	p.entry.OnChanged = func(string) { p.filter(true) }
+	p.entry.OnChanged = func(string) { p.filter(true); p.markPending() }
+	p.pending.Importance = widget.WarningImportance
+	p.pending.Truncation = fyne.TextTruncateEllipsis
+	p.pending.Hide()
 	p.entry.OnSubmitted = func(string) { p.submit() }
 	p.list = widget.NewList(func() int { return len(p.matches) },
 		func() fyne.CanvasObject {
@@ -61,7 +68,7 @@ func newArmPicker(placeholder string) *armPicker {
 	p.spacer = container.New(fixedHeight(0))
 	p.listBox = container.NewStack(p.spacer, p.list)
 	p.listBox.Hide()
-	p.content = container.NewVBox(container.NewBorder(nil, nil, nil, p.toggle, p.entry), p.listBox)
+	p.content = container.NewVBox(container.NewBorder(nil, nil, nil, p.toggle, p.entry), p.pending, p.listBox)
 	return p
 }
 
@@ -98,21 +105,51 @@ func (p *armPicker) filter(typed bool) {
 	p.listBox.Refresh()
 }
 
-// submit chooses the typed text: a label as typed, else the only or first matching label,
-// else the text itself (run ids).
-func (p *armPicker) submit() {
+// submit chooses the typed text (resolve).
+func (p *armPicker) submit() { p.setChosen(p.resolve()) }
+
+// resolve is what the typed text selects: a label as typed, else the first label containing
+// it, else the text itself (run ids).
+func (p *armPicker) resolve() string {
 	t := strings.TrimSpace(p.entry.Text)
+	if t == "" || looksLikeRunIDs(t) || slices.Contains(p.options, t) {
+		return t
+	}
+	q := strings.ToLower(t)
 	for _, o := range p.options {
-		if o == t {
-			p.setChosen(o)
-			return
+		if strings.Contains(strings.ToLower(o), q) {
+			return o
 		}
 	}
-	if len(p.matches) > 0 && t != "" && !looksLikeRunIDs(t) {
-		p.setChosen(p.matches[0])
-		return
+	return t
+}
+
+// commit takes what the field says as chosen, without reporting it: the other field was
+// just chosen, and the comparison is of what both fields say.
+func (p *armPicker) commit() {
+	p.chosen = p.resolve()
+	if p.entry.Text != p.chosen {
+		p.entry.SetText(p.chosen)
 	}
-	p.setChosen(t)
+	p.listBox.Hide()
+	p.markPending()
+}
+
+// clearChoice empties the field and its choice (another library is open).
+func (p *armPicker) clearChoice() {
+	p.chosen = ""
+	p.entry.SetText("")
+	p.listBox.Hide()
+	p.markPending()
+}
+
+// markPending shows the "not compared yet" line while the field differs from its choice.
+func (p *armPicker) markPending() {
+	if strings.TrimSpace(p.entry.Text) != p.chosen {
+		p.pending.Show()
+	} else {
+		p.pending.Hide()
+	}
 }
 
 // looksLikeRunIDs is true for a run-id selector such as "12,13" or "12-15".
@@ -127,6 +164,7 @@ func (p *armPicker) setChosen(sel string) {
 		p.entry.SetText(sel)
 	}
 	p.listBox.Hide()
+	p.markPending()
 	if p.OnChosen != nil && sel != "" {
 		p.OnChosen(sel)
 	}

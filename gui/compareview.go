@@ -45,6 +45,7 @@ type compareView struct {
 	save                *widget.Button
 	// sections are the cards of the left column, top to bottom; a new panel is one more.
 	sections *fyne.Container
+	scroll   *container.Scroll  // scrolls the sections; a new comparison starts at its headline
 	savedID  int64              // the library id of the comparison on screen once saved, else 0
 	axis     *widget.RadioGroup // the CDFs' x axis: clipped, full or log
 	arms     [2]compare.Arm     // the arms on screen, to redraw the CDFs on another axis
@@ -65,8 +66,9 @@ func newCompareView(u *App) *compareView {
 	v := &compareView{u: u, charts: map[string]*chartView{}, points: newLoadPointsPanel()}
 	v.baseline = newArmPicker(lang.L("label or run ids"))
 	v.candidate = newArmPicker(lang.L("label or run ids"))
-	v.baseline.OnChosen = func(string) { v.schedule() }
-	v.candidate.OnChosen = func(string) { v.schedule() }
+	// Either field chosen compares what both say: the other's typed text is taken as it is.
+	v.baseline.OnChosen = func(string) { v.candidate.commit(); v.schedule() }
+	v.candidate.OnChosen = func(string) { v.baseline.commit(); v.schedule() }
 	v.verdict = widget.NewLabelWithStyle(lang.L("Pick a baseline and a candidate arm."), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.verdict.Wrapping = fyne.TextWrapWord
 	v.verdict.SizeName = theme.SizeNameSubHeadingText
@@ -106,14 +108,16 @@ func newCompareView(u *App) *compareView {
 	v.axis.Required = true
 	v.axis.SetSelected(axisNames()[0])
 	chartPane := container.NewBorder(container.NewHBox(widget.NewLabel(lang.L("CDF x axis")), v.axis), nil, nil, nil, chartScroll)
-	split := container.NewHSplit(vscroll(v.sections), chartPane)
+	v.scroll = vscroll(v.sections)
+	split := container.NewHSplit(v.scroll, chartPane)
 	split.SetOffset(0.56)
 	v.content = container.NewBorder(pick, nil, nil, nil, split)
 	v.reloadArms()
 	return v
 }
 
-// reloadArms offers the library's labels in both pickers.
+// reloadArms offers the library's labels in both pickers; with none chosen yet it picks the
+// arms to show first and compares them.
 func (v *compareView) reloadArms() {
 	labels, err := v.u.st.Labels()
 	if err != nil {
@@ -129,6 +133,27 @@ func (v *compareView) reloadArms() {
 			v.candidate.setChosen(cand)
 		}
 	}
+}
+
+// libraryChanged compares the chosen arms again after an import, relabel or delete: the runs
+// under a label may have changed, and the comparison on screen with them. It is cleared at
+// once and recomputed.
+func (v *compareView) libraryChanged() {
+	chosen := v.baseline.chosen != "" && v.candidate.chosen != ""
+	v.reloadArms()
+	if chosen {
+		v.schedule()
+	}
+}
+
+// reset forgets the arms and the comparison: another library is open, whose labels and run
+// ids name other runs.
+func (v *compareView) reset() {
+	v.gen++ // a comparison still on its way belongs to the old library
+	v.baseline.clearChoice()
+	v.candidate.clearChoice()
+	v.arms = [2]compare.Arm{}
+	v.clear(lang.L("Pick a baseline and a candidate arm."), widget.MediumImportance)
 }
 
 // defaultArms picks the arms to show first: the last ones compared, else the first baseline
@@ -183,6 +208,8 @@ func (v *compareView) settingsChanged() { v.schedule() }
 func (v *compareView) schedule() {
 	base, cand := v.baseline.chosen, v.candidate.chosen
 	if base == "" || cand == "" {
+		v.gen++
+		v.clear(lang.L("Pick a baseline and a candidate arm."), widget.MediumImportance)
 		return
 	}
 	v.gen++
@@ -201,9 +228,13 @@ func (v *compareView) schedule() {
 		if err == nil {
 			err = library.DistinctArms(b, c)
 		}
+		var saved int64
 		if err == nil {
 			rec = compare.Compare(b, c, settings)
 			plots, reads, err = chart.ForComparisonWith(b, c, rec, opt)
+		}
+		if err == nil {
+			saved, err = library.FindSaved(st, base, cand, rec)
 		}
 		onUI(func() {
 			if gen != v.gen {
@@ -218,7 +249,7 @@ func (v *compareView) schedule() {
 			p.SetString("compare.baseline", base)
 			p.SetString("compare.candidate", cand)
 			v.arms = [2]compare.Arm{b, c}
-			v.display(rec, plots, reads, base, cand)
+			v.display(rec, plots, reads, base, cand, saved)
 		})
 	}()
 }
@@ -262,7 +293,11 @@ func (v *compareView) redrawCDFs() {
 // clear removes the previous pair's evidence and shows msg in its place.
 func (v *compareView) clear(msg string, imp widget.Importance) {
 	v.record, v.savedID = nil, 0
+	v.showSaved()
 	v.save.Disable()
+	if v.u.verdict != nil { // nil while the app is being built
+		v.u.verdict.compareCleared()
+	}
 	v.verdict.SetText(msg)
 	v.verdict.Importance = imp
 	v.verdict.Refresh()
@@ -297,8 +332,10 @@ func statusImportance(status model.Status) widget.Importance {
 	return widget.DangerImportance
 }
 
-func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, reads map[string]chart.SeriesAt, base, cand string) {
-	v.record, v.sels, v.savedID = &rec, [2]string{base, cand}, 0
+// display shows a comparison; savedID is the saved comparison it repeats, if any.
+func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, reads map[string]chart.SeriesAt, base, cand string, savedID int64) {
+	v.record, v.sels, v.savedID = &rec, [2]string{base, cand}, savedID
+	v.showSaved()
 	v.save.Enable()
 	v.verdict.SetText(headline(rec.Status, rec))
 	v.verdict.Importance = statusImportance(rec.Status)
@@ -329,6 +366,8 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, r
 		}
 	}
 	v.chartBox.Refresh()
+	v.scroll.ScrollToTop() // a new comparison is read from its headline
+	v.u.verdict.follow(rec, base, cand, savedID)
 	v.Took = time.Since(v.started)
 	v.u.setStatus(fmt.Sprintf(lang.L("Compared %s (%d runs) with %s (%d runs) in %d ms"), base, len(rec.Arms.Baseline.Runs), cand, len(rec.Arms.Candidate.Runs), v.Took.Milliseconds()))
 	v.finished()
@@ -642,8 +681,18 @@ func (v *compareView) saveOnce() (int64, error) {
 		return 0, err
 	}
 	v.savedID = id
+	v.showSaved()
 	v.u.verdict.reload()
 	return id, nil
+}
+
+// showSaved says on the save button whether the comparison on screen is saved already.
+func (v *compareView) showSaved() {
+	if v.savedID != 0 {
+		v.save.SetText(fmt.Sprintf(lang.L("Saved as #%d: annotate"), v.savedID))
+	} else {
+		v.save.SetText(lang.L("Save comparison"))
+	}
 }
 
 // onSave stores the comparison and opens it in the verdict view.

@@ -39,9 +39,13 @@ type verdictView struct {
 	history  *widget.Label
 	problem  *widget.Label
 	copy     *widget.Button // the rerun recipe to the clipboard
+	saveHere *widget.Button // shown with an unsaved comparison: save it to annotate it
 
 	list    []store.Comparison
-	current int64
+	titles  map[int64]string // each saved comparison's entry in the picker
+	current int64            // the saved comparison shown, else 0
+	// unsaved is true while the view shows the Compare view's comparison before it is saved.
+	unsaved bool
 	rec     compare.Record   // the open comparison's record
 	shown   store.Annotation // the edit shown or last saved: the next edit replaces or revises it
 	loading bool             // true while fields are filled from the library: no save
@@ -75,6 +79,9 @@ func newVerdictView(u *App) *verdictView {
 	v := &verdictView{u: u}
 	v.pick = widget.NewSelect(nil, v.onPick)
 	v.pick.PlaceHolder = lang.L("Save a comparison in the Compare view first")
+	v.saveHere = widget.NewButton(lang.L("Save this comparison to annotate it"), func() { u.compare.onSave() })
+	v.saveHere.Importance = widget.HighImportance
+	v.saveHere.Hide()
 	v.proposed = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.proposed.Wrapping = fyne.TextWrapWord
 	v.proposed.SizeName = theme.SizeNameSubHeadingText
@@ -116,7 +123,7 @@ func newVerdictView(u *App) *verdictView {
 		v.pick,
 		container.NewVBox(v.problem, v.byline, exports),
 		nil, nil,
-		vscroll(container.NewVBox(v.proposed, v.causes, form, widget.NewCard(lang.L("History"), "", v.history))),
+		vscroll(container.NewVBox(v.proposed, v.causes, container.NewHBox(v.saveHere), form, widget.NewCard(lang.L("History"), "", v.history))),
 	)
 	v.setEnabled(false)
 	return v
@@ -135,13 +142,21 @@ func (v *verdictView) setEnabled(on bool) {
 // reset writes a pending edit to the library it was typed in, then empties the view: about
 // to open another library, whose comparison ids name other comparisons.
 func (v *verdictView) reset() {
+	v.list, v.titles = nil, nil
+	v.pick.Options = nil
+	v.blank(lang.L("Save a comparison in the Compare view first"))
+	v.problem.SetText("")
+}
+
+// blank shows no comparison, the picker saying why, after writing a pending edit.
+func (v *verdictView) blank(placeholder string) {
 	v.endSitting()
-	v.current, v.rec, v.shown, v.list = 0, compare.Record{}, store.Annotation{}, nil
+	v.current, v.unsaved, v.rec, v.shown = 0, false, compare.Record{}, store.Annotation{}
 	v.loading = true
 	defer func() { v.loading = false }()
-	v.pick.Options = nil
+	v.pick.PlaceHolder = placeholder
 	v.pick.ClearSelected()
-	for _, l := range []*widget.Label{v.proposed, v.causes, v.byline, v.history, v.problem} {
+	for _, l := range []*widget.Label{v.proposed, v.causes, v.byline, v.history} {
 		l.SetText("")
 	}
 	for _, e := range []*widget.Entry{v.note, v.tags, v.reason} {
@@ -149,6 +164,41 @@ func (v *verdictView) reset() {
 	}
 	v.override.SetSelectedIndex(0)
 	v.setEnabled(false)
+	v.saveHere.Hide()
+}
+
+// follow shows the comparison the Compare view shows: the saved one it repeats (savedID),
+// else the comparison itself with "Save this comparison to annotate it". The view never
+// annotates another comparison than the one on screen.
+func (v *verdictView) follow(rec compare.Record, base, cand string, savedID int64) {
+	if savedID != 0 {
+		if savedID != v.current || v.unsaved {
+			v.open(savedID)
+		}
+		return
+	}
+	v.blank(fmt.Sprintf(lang.L("Unsaved: %s vs %s"), base, cand))
+	v.unsaved, v.rec = true, rec
+	v.proposed.SetText(headline(rec.Status, rec))
+	v.proposed.Importance = statusImportance(rec.Status)
+	v.proposed.Refresh()
+	v.causes.SetText(causesText(rec))
+	v.byline.SetText(lang.L("Not saved: save this comparison to annotate it."))
+	v.saveHere.Show()
+}
+
+// compareCleared drops the Compare view's unsaved comparison once it is off that screen.
+func (v *verdictView) compareCleared() {
+	if v.unsaved {
+		v.blank(v.defaultPlaceholder())
+	}
+}
+
+func (v *verdictView) defaultPlaceholder() string {
+	if len(v.list) == 0 {
+		return lang.L("Save a comparison in the Compare view first")
+	}
+	return lang.L("Pick a saved comparison")
 }
 
 // reload lists the saved comparisons.
@@ -163,21 +213,33 @@ func (v *verdictView) reload() {
 			list[i].Status = cur.StatusOverride // the analyst's status stands
 		}
 	}
-	v.list = list
+	v.list, v.titles = list, map[int64]string{}
 	opts := make([]string, len(list))
 	for i, c := range list {
 		opts[i] = comparisonTitle(c)
+		v.titles[c.ID] = opts[i]
 	}
 	v.pick.Options = opts
 	v.pick.Refresh()
-	for _, c := range list {
-		if c.ID == v.current && v.pick.Selected != comparisonTitle(c) {
-			v.pick.SetSelected(comparisonTitle(c))
-		}
+	if v.current != 0 {
+		v.selectShown()
 	}
-	if v.current == 0 && len(list) > 0 {
+	if v.current == 0 && !v.unsaved && len(list) > 0 {
 		v.open(list[len(list)-1].ID)
 	}
+}
+
+// selectShown names the comparison shown in the picker, by its entry in the list (a title
+// built elsewhere, say with the proposed status instead of the analyst's, would not be found
+// and the picker would go on naming the comparison shown before).
+func (v *verdictView) selectShown() {
+	if t, ok := v.titles[v.current]; ok {
+		if v.pick.Selected != t {
+			v.pick.SetSelected(t)
+		}
+		return
+	}
+	v.pick.ClearSelected()
 }
 
 // comparisonTitle names a saved comparison in the picker, with the status that stands.
@@ -186,9 +248,9 @@ func comparisonTitle(c store.Comparison) string {
 }
 
 func (v *verdictView) onPick(s string) {
-	for _, c := range v.list {
-		if comparisonTitle(c) == s && c.ID != v.current {
-			v.open(c.ID)
+	for id, t := range v.titles {
+		if t == s && (id != v.current || v.unsaved) {
+			v.open(id)
 			return
 		}
 	}
@@ -221,10 +283,15 @@ func (v *verdictView) open(id int64) {
 		v.problem.SetText(err.Error())
 		return
 	}
-	v.current, v.rec = id, rec
+	v.current, v.unsaved, v.rec = id, false, rec
+	if _, listed := v.titles[id]; !listed {
+		v.reload() // saved since the list was read
+	}
+	v.saveHere.Hide()
 	v.loading = true
 	defer func() { v.loading = false }()
-	v.pick.SetSelected(comparisonTitle(c))
+	v.pick.PlaceHolder = v.defaultPlaceholder()
+	v.selectShown()
 	v.causes.SetText(causesText(rec))
 	cur, err := v.u.st.CurrentAnnotation(id)
 	if err != nil {

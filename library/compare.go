@@ -1,7 +1,9 @@
 package library
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 
 	"benchlens/analysis/compare"
 	"benchlens/store"
@@ -39,4 +41,34 @@ func SaveComparison(st *store.Store, baseline, candidate string, rec compare.Rec
 	return st.SaveComparison(store.Comparison{Baseline: baseline, Candidate: candidate,
 		BaselineRuns: rec.Arms.Baseline.Runs, CandidateRuns: rec.Arms.Candidate.Runs,
 		Settings: settings, Status: rec.Status, Record: data})
+}
+
+// FindSaved is the id of the saved comparison that rec repeats: of baseline with candidate,
+// the same runs on each side, judged under the same settings to the same status (0 when
+// none; the newest of several). The app uses it to annotate the comparison on screen, not an
+// older one of the same labels.
+func FindSaved(st *store.Store, baseline, candidate string, rec compare.Record) (int64, error) {
+	list, err := st.Comparisons(false)
+	if err != nil {
+		return 0, err
+	}
+	want, err := json.Marshal(rec.Settings)
+	if err != nil {
+		return 0, err
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		c := list[i]
+		if c.Baseline != baseline || c.Candidate != candidate || c.Status != rec.Status ||
+			!slices.Equal(c.BaselineRuns, rec.Arms.Baseline.Runs) || !slices.Equal(c.CandidateRuns, rec.Arms.Candidate.Runs) {
+			continue
+		}
+		var set compare.Settings // read back and written again: the store may reformat its JSON
+		if json.Unmarshal(c.Settings, &set) != nil {
+			continue
+		}
+		if got, err := json.Marshal(set); err == nil && bytes.Equal(got, want) {
+			return c.ID, nil
+		}
+	}
+	return 0, nil
 }
