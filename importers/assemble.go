@@ -1,6 +1,7 @@
 package importers
 
 import (
+	"benchlens/importers/format"
 	"benchlens/importers/position"
 	"benchlens/importers/result"
 	"crypto/sha256"
@@ -19,46 +20,53 @@ type Item struct {
 	Result      *model.SourceFile // the file the run was read from
 	Parts       []*model.SourceFile
 	Attachments []*model.SourceFile // logs, traces, utilisation, manifests beside or above it
+	// Readings are the evidence among the attachments, for ReadEvidence: one per file, or one
+	// per multi-file capture.
+	Readings []Reading
 }
 
-// Assemble parses a bundle's entries and groups them into runs: each result is a run (a file
-// holding several results gives several), per-request companions join their summary, and
-// logs, traces and manifests attach to the runs in their folder and below. Manifests are
-// merged from the top down, the nearest winning key by key.
+// Assemble identifies a bundle's entries (Formats) and groups them into runs: each result is
+// a run (a file holding several results gives several), per-request companions join their
+// summary, and logs, traces and manifests attach to the runs in their folder and below.
+// Manifests are merged from the top down, the nearest winning key by key.
 func Assemble(entries []Entry) ([]Item, []error) {
 	var errs []error
 	type parsed struct {
 		file     *model.SourceFile
-		p        result.Parsed
+		row      *Format
+		p        format.Parsed
 		reported bool // a line of the report names it already
 	}
 	files := make([]parsed, 0, len(entries))
 	manifests := map[string]model.Manifest{}
 	for _, e := range entries {
 		sf := NewSourceFile(e.Path, e.Data)
-		var p result.Parsed
+		var row *Format
+		var p format.Parsed
 		err := Guard(e.Path, func() (err error) {
-			p, err = result.ParseFileDropping(e.Path, e.Data, e.Drop)
+			row, p, err = identify(&format.File{Name: e.Path, Data: e.Data, Drop: e.Drop})
 			return err
 		})
+		sf.Kind = storedKind(row, p)
+		if sf.Kind == model.KindManifest {
+			if err != nil {
+				sf.Kind = model.KindOther // reported, and kept beside the runs
+				errs = append(errs, err)
+				files = append(files, parsed{sf, nil, p, true})
+				continue
+			}
+			manifests[path.Dir(e.Path)] = p.Manifest
+		}
 		if err != nil {
 			errs = append(errs, err)
-		}
-		reported := err != nil
-		if p.Kind == model.KindManifest {
-			m, err := ParseManifest(e.Path, e.Data)
-			if err != nil {
-				errs = append(errs, err)
-				p.Kind, reported = model.KindOther, true
-			} else {
-				manifests[path.Dir(e.Path)] = m
+			if len(p.Runs) == 0 && p.Part == nil {
+				continue // refused whole
 			}
 		}
-		if err != nil && len(p.Runs) == 0 && p.Part == nil {
-			continue // refused whole; reported above
+		for _, r := range p.Runs {
+			r.Warnings = append(r.Warnings, p.Warnings...)
 		}
-		sf.Kind = p.Kind
-		files = append(files, parsed{sf, p, reported})
+		files = append(files, parsed{sf, row, p, err != nil})
 	}
 
 	var items []*Item
@@ -89,10 +97,12 @@ func Assemble(entries []Entry) ([]Item, []error) {
 		runDirs[path.Dir(f.file.Name)] = true
 	}
 	// Attachments go to the runs under the nearest folder that has runs below it.
+	rowOf := map[*model.SourceFile]*Format{}
 	for _, f := range files {
-		if f.p.Kind == model.KindResult || f.p.Kind == model.KindCompanion {
+		if f.file.Kind == model.KindResult || f.file.Kind == model.KindCompanion {
 			continue
 		}
+		rowOf[f.file] = f.row
 		dir := attachDir(path.Dir(f.file.Name), runDirs)
 		taken := false
 		for _, it := range items {
@@ -101,12 +111,13 @@ func Assemble(entries []Entry) ([]Item, []error) {
 				taken = true
 			}
 		}
-		if why := unread(f.p.Kind, f.p.Why, taken); why != "" && !f.reported {
+		if why := unread(f.file.Kind, f.p.Why, taken); why != "" && !f.reported {
 			errs = append(errs, &position.Error{File: f.file.Name, Offset: -1, Err: &Skip{Why: why}})
 		}
 	}
 	out := make([]Item, 0, len(items))
 	for _, it := range items {
+		it.Readings = readings(it.Attachments, rowOf)
 		it.Run.Manifest = manifestFor(path.Dir(it.Result.Name), manifests)
 		applyManifest(it.Run)
 		result.Settle(it.Run)
@@ -170,7 +181,7 @@ func summaryTwin(items []*Item, csv *Item) *Item {
 	return nil
 }
 
-func pairPart(items []*Item, file *model.SourceFile, part *result.Part) *Item {
+func pairPart(items []*Item, file *model.SourceFile, part *format.Part) *Item {
 	dir := path.Dir(file.Name)
 	var same []*Item
 	for _, it := range items {
@@ -189,7 +200,7 @@ func pairPart(items []*Item, file *model.SourceFile, part *result.Part) *Item {
 	return nil
 }
 
-func mergePart(run *model.Run, part *result.Part) {
+func mergePart(run *model.Run, part *format.Part) {
 	run.Requests = part.Requests
 	if part.Warmup > 0 {
 		w := &model.Warmup{Requests: part.Warmup, InFile: true, Setting: "records marked as warm-up by the tool (" + part.Tool + ")"}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"benchlens/importers/result"
+	"benchlens/importers/format"
 	"benchlens/model"
 )
 
@@ -25,12 +25,13 @@ func TestEvidenceSniffedAsItsKind(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := result.ParseFile(filepath.Base(tt.file), data)
-		if err != nil || p.Kind != tt.kind {
-			t.Errorf("%s: kind %q, error %v; want %q", tt.file, p.Kind, err, tt.kind)
+		row, p, err := identify(&format.File{Name: filepath.Base(tt.file), Data: data})
+		if kind := storedKind(row, p); err != nil || kind != tt.kind {
+			t.Errorf("%s: kind %q, error %v; want %q", tt.file, kind, err, tt.kind)
+			continue
 		}
-		f := &model.SourceFile{Name: tt.file, Kind: p.Kind, Data: data}
-		if ev, err := ReadEvidence(f, DefaultLimits); err != nil || ev == nil {
+		f := &model.SourceFile{Name: tt.file, Kind: row.Kind, Data: data}
+		if ev, err := ReadEvidence(Reading{Format: row, Files: []*model.SourceFile{f}}, DefaultLimits); err != nil || ev == nil {
 			t.Errorf("%s: read as evidence: %v", tt.file, err)
 		}
 	}

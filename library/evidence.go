@@ -9,18 +9,16 @@ import (
 	"benchlens/store"
 )
 
-// readEvidence reads every attached log, utilisation trace and profiler trace of the items
-// once, classifies utilisation shapes with the default thresholds, and returns the evidence
+// readEvidence reads the evidence of the items' attachments (every log, utilisation trace,
+// profiler trace, … and multi-file capture) once, classifies utilisation shapes with the default thresholds, and returns the evidence
 // by file name. Files the library has already read are skipped.
 func readEvidence(st *store.Store, items []importers.Item, lim importers.Limits, fileID func(string) int64) (map[string]*model.Evidence, []error) {
 	out := map[string]*model.Evidence{}
 	var errs []error
 	for _, it := range items {
-		for _, f := range it.Attachments {
+		for _, r := range it.Readings {
+			f := r.Files[0] // a capture's evidence is stored with its first file
 			if _, done := out[f.Name]; done || f.Data == nil {
-				continue
-			}
-			if f.Kind != model.KindLog && f.Kind != model.KindUtilisation && f.Kind != model.KindTrace {
 				continue
 			}
 			if id := fileID(f.Name); id > 0 {
@@ -31,7 +29,7 @@ func readEvidence(st *store.Store, items []importers.Item, lim importers.Limits,
 			}
 			var ev *model.Evidence
 			err := importers.Guard(f.Name, func() (err error) {
-				ev, err = importers.ReadEvidence(f, lim)
+				ev, err = importers.ReadEvidence(r, lim)
 				return err
 			})
 			if err != nil {

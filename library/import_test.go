@@ -7,6 +7,7 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"benchlens/analysis/stats"
+	"benchlens/importers/format"
 	"benchlens/importers/result"
 	"bytes"
 	"compress/gzip"
@@ -480,7 +481,7 @@ func TestLargeFileIsMappedAndImportsTheSame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := result.ParseFile("big.json", data)
+	p, err := result.ReadJSON(&format.File{Name: "big.json", Data: data})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"benchlens/importers/format"
 	"benchlens/importers/jsonx"
 	"benchlens/model"
 )
@@ -36,7 +37,7 @@ func isAIPerfRecord(obj map[string]any) bool {
 // parseAIPerfRecord reads one per-request record: TTFT, latency and AIPerf's per-request
 // inter_token_latency (vLLM's TPOT), the inter-chunk gaps (vLLM's pooled ITL), lengths,
 // the start time and the error.
-func parseAIPerfRecord(name string, obj map[string]any) (*Part, error) {
+func parseAIPerfRecord(name string, obj map[string]any) (*format.Part, error) {
 	r := model.Request{InputLen: -1, OutputLen: -1, TTFT: math.NaN(), TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN()}
 	md := jsonx.Object(obj["metadata"])
 	if ns, ok := jsonx.Float(md["request_start_ns"]); ok {
@@ -105,7 +106,7 @@ func parseAIPerfRecord(name string, obj map[string]any) (*Part, error) {
 	} else if md["was_cancelled"] == true {
 		r.Error = "cancelled"
 	}
-	part := &Part{Tool: "aiperf", Stem: partDir(name), Requests: []model.Request{r},
+	part := &format.Part{Tool: "aiperf", Stem: partDir(name), Requests: []model.Request{r},
 		Extra: map[string]any{"per_request_source": "AIPerf profile_export.jsonl: TPOT is AIPerf's per-request inter_token_latency, ITL its inter_chunk_latency gaps"}}
 	if md["benchmark_phase"] == "warmup" {
 		part.Requests, part.Warmup = nil, 1

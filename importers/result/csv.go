@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"benchlens/importers/format"
 	"benchlens/importers/position"
 	"benchlens/model"
 )
@@ -19,14 +20,14 @@ import (
 // {model}-{service_kind}-{backend|endpoint_type}-{concurrencyN|request_rateR}.
 var csvArtifactDir = regexp.MustCompile(`^(.+)-(openai|triton|tensorrtllm_engine|dynamic_grpc|torchserve|openai_[a-z]+)-([A-Za-z0-9_]+)-(?:concurrency(\d+)|request_rate([\d.]+))$`)
 
-// parseCSV reads the summary CSV of genai-perf (profile_export_genai_perf.csv,
-// formats/results.md 3.3) and of AIPerf (profile_export_aiperf.csv, as AIPerf's docs show it).
-// ok is false for every other CSV, so utilisation and profiler CSVs stay with their importers.
-func parseCSV(name string, data []byte) (Parsed, bool, error) {
-	text := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
-	if !bytes.HasPrefix(text, []byte("Metric,avg,")) {
-		return Parsed{}, false, nil
-	}
+// IsSummaryCSV sniffs the summary CSV of genai-perf (profile_export_genai_perf.csv,
+// formats/results.md 3.3) and of AIPerf (profile_export_aiperf.csv, as AIPerf's docs show it):
+// a "Metric,avg," header. Utilisation and profiler CSVs have their own rows.
+func IsSummaryCSV(f *format.File) bool { return bytes.HasPrefix(f.Lead(), []byte("Metric,avg,")) }
+
+// ReadSummaryCSV reads a genai-perf or AIPerf summary CSV into its run.
+func ReadSummaryCSV(f *format.File) (format.Parsed, error) {
+	name, data, text := f.Name, f.Data, f.Lead()
 	lead := bytes.Count(data[:len(data)-len(text)], []byte{'\n'})
 	r := csv.NewReader(bytes.NewReader(text))
 	r.FieldsPerRecord = -1
@@ -44,9 +45,9 @@ func parseCSV(name string, data []byte) (Parsed, bool, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return Parsed{Kind: model.KindResult}, true, &position.Error{File: name, Line: pe.Line + lead, Offset: -1, Err: pe.Err}
+				return format.Parsed{}, &position.Error{File: name, Line: pe.Line + lead, Offset: -1, Err: pe.Err}
 			}
-			return Parsed{Kind: model.KindResult}, true, position.InFile(name, err)
+			return format.Parsed{}, position.InFile(name, err)
 		}
 		line, _ := r.FieldPos(0)
 		line += lead
@@ -87,7 +88,7 @@ func parseCSV(name string, data []byte) (Parsed, bool, error) {
 			}
 			x, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				return Parsed{Kind: model.KindResult}, true, &position.Error{File: name, Line: line, Offset: -1,
+				return format.Parsed{}, &position.Error{File: name, Line: line, Offset: -1,
 					Err: fmt.Errorf("%s, column %q: %q is not a number", rec[0], header[i], rec[i])}
 			}
 			stat := header[i]
@@ -117,7 +118,7 @@ func parseCSV(name string, data []byte) (Parsed, bool, error) {
 	}
 	known, err := readNVMetrics(run, obj, aiperf)
 	if err != nil {
-		return Parsed{Kind: model.KindResult}, true, err
+		return format.Parsed{}, position.InFile(name, err)
 	}
 	if aiperf {
 		run.Definitions = map[string]string{
@@ -138,9 +139,8 @@ func parseCSV(name string, data []byte) (Parsed, bool, error) {
 		}
 		setExtra(run, "model_from", "artifact directory name (genai-perf writes / in the model as _)")
 	}
-	run.Warnings = append(run.Warnings, warnings...)
 	keepRest(run, obj, known)
-	return Parsed{Kind: model.KindResult, Runs: []*model.Run{run}}, true, nil
+	return format.Parsed{Runs: []*model.Run{run}, Warnings: warnings}, nil
 }
 
 // csvMetricKey turns a row name back into the metric key: "Time To First Token (ms)" is

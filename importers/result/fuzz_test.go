@@ -32,6 +32,6 @@ func FuzzParseFile(f *testing.F) {
 		f.Add("f.json", []byte(s))
 	}
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
-		_, _ = ParseFile(name, data)
+		_, _ = parseFile(name, data)
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"benchlens/importers/format"
 	"benchlens/importers/jsonx"
 	"benchlens/model"
 )
@@ -338,12 +339,12 @@ func parseAIPerf(obj map[string]any) (*model.Run, error) {
 
 // parseGenAIPerfRaw reads perf_analyzer's profile_export.json (formats/results.md 3.1):
 // nanosecond timestamps per request and per streamed chunk.
-func parseGenAIPerfRaw(name string, obj map[string]any) (*Part, error) {
+func parseGenAIPerfRaw(name string, obj map[string]any) (*format.Part, error) {
 	exps, ok := obj["experiments"].([]any)
 	if !ok {
 		return nil, shapeError("experiments", "an array", obj["experiments"])
 	}
-	part := &Part{Tool: "genai-perf", Stem: artifactDir(name), Extra: map[string]any{
+	part := &format.Part{Tool: "genai-perf", Stem: artifactDir(name), Extra: map[string]any{
 		"request_output_len": "count of streamed chunks with content, not tokens " +
 			"(genai-perf retokenizes the text)",
 	}}

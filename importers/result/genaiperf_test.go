@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"benchlens/importers/format"
 	"benchlens/importers/position"
 	"benchlens/model"
 )
@@ -118,12 +119,12 @@ func TestGenAIPerfCSV(t *testing.T) {
 		t.Errorf("goodput %v warnings %q", run.Goodput, run.Warnings)
 	}
 	bad := strings.Replace(string(data), "16.82", "fast", 1)
-	_, err := ParseFile("p.csv", []byte(bad))
+	_, err := parseFile("p.csv", []byte(bad))
 	var fe *position.Error
 	if !errors.As(err, &fe) || fe.Line != 5 || !strings.Contains(err.Error(), "Inter Token Latency") {
 		t.Errorf("error %v, want line 5 naming the row", err)
 	}
-	_, err = ParseFile("p.csv", []byte("Metric,avg,min\nTime To First Token (ms),\"1,2"))
+	_, err = parseFile("p.csv", []byte("Metric,avg,min\nTime To First Token (ms),\"1,2"))
 	if !errors.As(err, &fe) || fe.Line != 2 {
 		t.Errorf("unterminated quote: error %v, want line 2", err)
 	}
@@ -158,8 +159,8 @@ func TestCSVNotClaimed(t *testing.T) {
 	}
 	others["kernel_details.csv"] = data
 	for name, data := range others {
-		if _, ok, err := parseCSV(name, data); ok || err != nil {
-			t.Errorf("%s claimed as a genai-perf CSV (err %v)", name, err)
+		if IsSummaryCSV(&format.File{Name: name, Data: data}) {
+			t.Errorf("%s claimed as a genai-perf CSV", name)
 		}
 	}
 }
@@ -168,12 +169,12 @@ func TestGenAIPerfRaw(t *testing.T) {
 	// Imitates perf_analyzer's profile_export.json from genai-perf ≈0.0.8 against an OpenAI
 	// chat endpoint: a role-only first chunk, an empty final delta, two SSE events in one
 	// response, data: [DONE].
-	p, err := ParseFile("testdata/genaiperf/profile_export.json", loadTestdata(t, "genaiperf/profile_export.json"))
+	p, err := parseFile("testdata/genaiperf/profile_export.json", loadTestdata(t, "genaiperf/profile_export.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Kind != model.KindCompanion || p.Part == nil || p.Part.Tool != "genai-perf" || p.Part.Stem != "genaiperf" {
-		t.Fatalf("kind %q part %+v", p.Kind, p.Part)
+	if len(p.Runs) != 0 || p.Part == nil || p.Part.Tool != "genai-perf" || p.Part.Stem != "genaiperf" {
+		t.Fatalf("%d runs, part %+v", len(p.Runs), p.Part)
 	}
 	reqs := p.Part.Requests
 	if len(reqs) != 2 {
@@ -207,7 +208,7 @@ func TestGenAIPerfRaw(t *testing.T) {
 	two := `{"experiments": [
 	  {"experiment": {"mode": "concurrency", "value": 1}, "requests": [{"timestamp": 100, "response_timestamps": [150, 200], "response_outputs": [{"text_output": "a"}, {"text_output": "b"}]}]},
 	  {"experiment": {"mode": "concurrency", "value": 2}, "requests": [{"timestamp": 1000, "response_timestamps": [1500]}, {"timestamp": 2000, "response_timestamps": []}]}]}`
-	p, err = ParseFile("profile_export.json", []byte(two))
+	p, err = parseFile("profile_export.json", []byte(two))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"benchlens/importers/format"
 	"benchlens/importers/jsonx"
 	"benchlens/model"
 )
@@ -127,7 +128,7 @@ func isLLMPerfResponses(arr []any) bool {
 var llmperfForkSuffix = regexp.MustCompile(`_\d+_[A-Za-z][\w-]*$`)
 
 // parseLLMPerfResponses reads the per-request records; times are seconds.
-func parseLLMPerfResponses(name string, arr []any) (*Part, error) {
+func parseLLMPerfResponses(name string, arr []any) (*format.Part, error) {
 	stem := path.Base(strings.ReplaceAll(name, `\`, "/"))
 	stem = strings.TrimSuffix(stem, ".json")
 	stem = strings.TrimSuffix(stem, "_individual_responses")
@@ -164,7 +165,7 @@ func parseLLMPerfResponses(name string, arr []any) (*Part, error) {
 			return nil, errf("element %d: %w", i, f.err)
 		}
 	}
-	return &Part{
+	return &format.Part{
 		Tool:     "llmperf",
 		Stem:     stem,
 		Requests: reqs,

@@ -53,12 +53,12 @@ func TestLLMPerfSummaryFixture(t *testing.T) {
 func TestLLMPerfResponsesFixture(t *testing.T) {
 	// Fixture 12: the individual responses paired with fixture 03; named as llmperf names it.
 	name := "yi/01-ai-Yi-1-5-34B-Chat_550_150_individual_responses.json"
-	p, err := ParseFile(name, loadResultFixture(t, "12_01-ai-Yi-1-5-34B-Chat_550_150_individual_responses.json"))
+	p, err := parseFile(name, loadResultFixture(t, "12_01-ai-Yi-1-5-34B-Chat_550_150_individual_responses.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Kind != model.KindCompanion || p.Part == nil {
-		t.Fatalf("kind %q part %v", p.Kind, p.Part)
+	if len(p.Runs) != 0 || p.Part == nil {
+		t.Fatalf("%d runs, part %v", len(p.Runs), p.Part)
 	}
 	part := p.Part
 	if part.Tool != "llmperf" || part.Stem != "01-ai-Yi-1-5-34B-Chat_550_150" || len(part.Requests) != 80 {
@@ -91,7 +91,7 @@ func TestLLMPerfResponsesVariants(t *testing.T) {
 		{`C:\out\llama_100_100_32_stream_individual_responses.json`, "llama_100_100"}, // fork: _{conc}_{mode}
 	}
 	for _, tt := range tests {
-		p, err := ParseFile(tt.name, []byte(data))
+		p, err := parseFile(tt.name, []byte(data))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,41 +2,15 @@ package result
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strings"
 
+	"benchlens/importers/format"
 	"benchlens/importers/jsonx"
 	"benchlens/importers/position"
-	"benchlens/importers/serverlog"
-	"benchlens/importers/trace"
-	"benchlens/importers/utilisation"
 	"benchlens/internal/textsafe"
 	"benchlens/model"
 )
-
-// Parsed is what one file turned out to hold.
-type Parsed struct {
-	Kind string       // a model.Kind* constant
-	Runs []*model.Run // benchmark runs, for results
-	// Part holds per-request records that belong to a summary in another file of the same
-	// folder (llmperf individual responses, a genai-perf raw profile export).
-	Part *Part
-	// Why says what a file that looks like a result holds instead (an AIPerf roll-up over
-	// runs), for the line the import report gives it.
-	Why string
-}
-
-// Part is per-request data waiting for its summary.
-type Part struct {
-	Tool     string
-	Stem     string // the run's file stem, to pair with its summary
-	Requests []model.Request
-	Extra    map[string]any
-	// Warmup counts records the tool marked as warm-up (AIPerf's benchmark_phase "warmup"):
-	// left out of Requests, as the tool left them out of its statistics.
-	Warmup int
-}
 
 // maxString bounds a string kept from a result: no field benchlens reads is longer, and a
 // file holding one giant string must not need its size again in heap.
@@ -46,89 +20,56 @@ const maxString = 1 << 20
 // --save-detailed file.
 var skipKeys = map[string]bool{"generated_texts": true}
 
-// ParseFile sniffs a file by content and parses it. Results come back as runs; logs, traces,
-// utilisation and manifests come back with their kind only, for later stages to read. A file
-// that looks like a result but is broken returns the runs read before the fault and a
-// *position.Error naming the spot.
-func ParseFile(name string, data []byte) (Parsed, error) {
-	return ParseFileDropping(name, data, nil)
+// IsJSON sniffs a JSON result: text that starts as JSON, or a file named like one (.json,
+// .jsonl), whose fault is then a result gone wrong.
+func IsJSON(f *format.File) bool {
+	lead := f.Lead()
+	return len(lead) > 0 && (lead[0] == '{' || lead[0] == '[') || NamedLikeResult(f)
 }
 
-// ParseFileDropping is ParseFile for a mapped file: drop is told how far parsing has got,
-// so the pages before can leave memory.
-func ParseFileDropping(name string, data []byte, drop func(upTo int)) (Parsed, error) {
-	if isManifestName(name) {
-		return Parsed{Kind: model.KindManifest}, nil
-	}
-	trimmed := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
-	if len(trimmed) == 0 {
-		if looksLikeResultName(name) {
-			return Parsed{Kind: model.KindOther}, position.InFile(name, errors.New("empty file"))
+// ReadJSON reads the results of a JSON file: one object, JSONL, concatenated objects or an
+// array of run objects, of every tool and era this package knows. A file that holds none is
+// format.ErrUnrecognized (a vLLM log written as JSON lines, rocm-smi --json); one that
+// looks like a result but is broken returns the runs read before the fault and a
+// *position.Error naming the spot.
+func ReadJSON(f *format.File) (format.Parsed, error) {
+	if c := f.Lead()[0]; c != '{' && c != '[' {
+		// Named like JSON but is not: decoding reports the spot.
+		if _, err := jsonx.NewDecoder(f.Data).Decode(); err != nil {
+			return format.Parsed{}, position.InFile(f.Name, err)
 		}
-		return Parsed{Kind: model.KindOther}, nil
+		return format.Parsed{}, format.ErrUnrecognized
 	}
-	// Evidence first: a profiler trace can be a 100 MB JSON that is no result.
-	if trace.Sniff(name, data) {
-		return Parsed{Kind: model.KindTrace}, nil
-	}
-	if why := csvRollup(trimmed); why != "" {
-		return Parsed{Kind: model.KindOther, Why: why}, nil
-	}
-	if p, ok, err := parseCSV(name, data); ok {
-		if err != nil {
-			return p, position.InFile(name, err)
-		}
-		return p, nil
-	}
-	if bytes.HasPrefix(data, []byte("\xff\xfe")) || bytes.HasPrefix(data, []byte("\xfe\xff")) {
-		if looksLikeResultName(name) {
-			return Parsed{Kind: model.KindOther}, &position.Error{File: name, Line: 1, Offset: 0, Err: errors.New("UTF-16 text: save it as UTF-8")}
-		}
-		return Parsed{Kind: model.KindOther}, nil
-	}
-	if c := trimmed[0]; c != '{' && c != '[' {
-		if looksLikeResultName(name) {
-			// Named like JSON but is not: decoding reports the spot.
-			_, err := jsonx.NewDecoder(data).Decode()
-			if err != nil {
-				return Parsed{Kind: model.KindOther}, position.InFile(name, err)
-			}
-		}
-		return Parsed{Kind: sniffText(name, trimmed)}, nil
-	}
-	p, err := parseJSON(name, data, drop)
+	p, err := parseJSON(f)
 	if err != nil {
-		return p, position.InFile(name, err)
-	}
-	if p.Kind == model.KindOther {
-		// JSON that is no result may still be evidence: a vLLM log written as JSON lines,
-		// rocm-smi --json.
-		p.Kind = sniffText(name, trimmed)
+		return p, position.InFile(f.Name, err)
 	}
 	return p, nil
 }
 
+// NamedLikeResult is used only to decide whether a broken file deserves an error: a broken
+// .json or .jsonl is a result gone wrong, not an attachment.
+func NamedLikeResult(f *format.File) bool { return f.NameEnds(".json", ".jsonl") }
+
 // parseJSON reads every value of a JSON file (one object, JSONL, concatenated objects or an
 // array of run objects) and turns each into runs.
-func parseJSON(name string, data []byte, drop func(int)) (Parsed, error) {
+func parseJSON(f *format.File) (format.Parsed, error) {
+	name, data := f.Name, f.Data
 	dec := jsonx.NewDecoder(data)
 	dec.SkipKeys = skipKeys
-	dec.Progress = drop
+	dec.Progress = f.Drop
 	dec.MaxString = maxString
-	p := Parsed{Kind: model.KindOther}
+	var p format.Parsed
 	for first := true; dec.More(); first = false {
 		start := dec.Offset()
 		v, err := dec.Decode()
 		if err != nil {
-			if first && !looksLikeResultName(name) {
+			if first && !NamedLikeResult(f) {
 				// Text that merely starts with '{' or '[' (an SGLang log's "[2025-…"): the
 				// text formats get their turn.
-				return Parsed{Kind: sniffText(name, data)}, nil
+				return format.Parsed{}, format.ErrUnrecognized
 			}
 			return p, err
-		}
-		if first {
-			p.Kind = sniffJSON(v)
 		}
 		values := []any{v}
 		if arr, ok := v.([]any); ok && isRunArray(arr) {
@@ -136,41 +77,32 @@ func parseJSON(name string, data []byte, drop func(int)) (Parsed, error) {
 		}
 		if obj := jsonx.Object(v); first && obj != nil {
 			if why := aiperfRollup(obj); why != "" {
-				return Parsed{Kind: model.KindOther, Why: why}, nil
+				return format.Parsed{Why: why}, nil
 			}
 		}
 		for _, val := range values {
-			kind, runs, part, err := parseValue(name, val)
+			runs, part, err := parseValue(name, val)
 			if err != nil {
 				line := 1 + bytes.Count(data[:start], []byte{'\n'})
 				return p, &position.Error{File: name, Line: line, Offset: start, Err: err}
 			}
-			switch kind {
-			case model.KindResult:
-				p.Kind = model.KindResult
-				p.Runs = append(p.Runs, runs...)
-			case model.KindCompanion:
-				if p.Kind != model.KindResult {
-					p.Kind = model.KindCompanion
-				}
-				if p.Part != nil && p.Part.Tool == part.Tool {
-					p.Part.Requests = append(p.Part.Requests, part.Requests...) // one record per line
-					p.Part.Warmup += part.Warmup
-				} else {
-					p.Part = part
-				}
+			p.Runs = append(p.Runs, runs...)
+			switch {
+			case part == nil:
+			case p.Part != nil && p.Part.Tool == part.Tool:
+				p.Part.Requests = append(p.Part.Requests, part.Requests...) // one record per line
+				p.Part.Warmup += part.Warmup
+			default:
+				p.Part = part
 			}
 		}
-		if p.Kind != model.KindResult && p.Kind != model.KindCompanion {
-			return p, nil // a trace or other JSON: its own importer reads it
+		if len(p.Runs) == 0 && p.Part == nil {
+			return p, format.ErrUnrecognized // other JSON: a log or utilisation row may read it
 		}
 	}
 	if dec.Replaced > 0 {
-		w := fmt.Sprintf("%s%s from byte %d: %d strings had characters replaced; save it as UTF-8 (it may be Latin-1)",
-			model.EncodingPrefix, textsafe.Quote(name), dec.FirstReplaced, dec.Replaced)
-		for _, r := range p.Runs {
-			r.Warnings = append(r.Warnings, w)
-		}
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s%s from byte %d: %d strings had characters replaced; save it as UTF-8 (it may be Latin-1)",
+			model.EncodingPrefix, textsafe.Quote(name), dec.FirstReplaced, dec.Replaced))
 	}
 	return p, nil
 }
@@ -254,31 +186,32 @@ func isGenAIPerfSummary(obj map[string]any) bool {
 	return false
 }
 
-// parseValue turns one decoded JSON value into runs or a per-request part.
-func parseValue(name string, v any) (string, []*model.Run, *Part, error) {
+// parseValue turns one decoded JSON value into runs or a per-request part; a value of no
+// result gives neither.
+func parseValue(name string, v any) ([]*model.Run, *format.Part, error) {
 	if arr, ok := v.([]any); ok {
 		if isLLMPerfResponses(arr) {
 			part, err := parseLLMPerfResponses(name, arr)
-			return model.KindCompanion, nil, part, err
+			return nil, part, err
 		}
 		if isVLLMNightlyTable(arr) {
-			return model.KindResult, nil, nil, errVLLMNightlyTable
+			return nil, nil, errVLLMNightlyTable
 		}
-		return model.KindOther, nil, nil, nil
+		return nil, nil, nil
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return model.KindOther, nil, nil, nil
+		return nil, nil, nil
 	}
 	if isAIPerfRecord(obj) {
 		part, err := parseAIPerfRecord(name, obj)
-		return model.KindCompanion, nil, part, err
+		return nil, part, err
 	}
 	id := identify(obj)
 	if id.tool == "" {
 		if keys := wrapperKeys(obj); keys != nil {
 			runs, err := parseWrapper(name, obj, keys)
-			return model.KindResult, runs, nil, err
+			return runs, nil, err
 		}
 	}
 	var run *model.Run
@@ -297,65 +230,20 @@ func parseValue(name string, v any) (string, []*model.Run, *Part, error) {
 		run, err = parseGenAIPerfSummary(obj)
 	case "genai-perf-raw":
 		part, err := parseGenAIPerfRaw(name, obj)
-		return model.KindCompanion, nil, part, err
+		return nil, part, err
 	case "guidellm":
 		runs, err = parseGuideLLM(obj)
 		for _, r := range runs {
 			r.IdentifiedBy = id.signal
 		}
-		return model.KindResult, runs, nil, err
+		return runs, nil, err
 	default:
-		return model.KindOther, nil, nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return model.KindResult, nil, nil, err
+		return nil, nil, err
 	}
 	run.IdentifiedBy = id.signal
 	loadFromFolders(run, name)
-	return model.KindResult, []*model.Run{run}, nil, nil
-}
-
-// sniffJSON classifies JSON that is not a result.
-func sniffJSON(v any) string {
-	switch x := v.(type) {
-	case map[string]any:
-		if _, ok := x["traceEvents"]; ok {
-			return model.KindTrace
-		}
-	case []any:
-		if len(x) > 0 {
-			if e := jsonx.Object(x[0]); e != nil && e["ph"] != nil && e["ts"] != nil {
-				return model.KindTrace // Ascend trace_view.json: a bare array of events
-			}
-		}
-	}
-	return model.KindOther
-}
-
-// sniffText classifies a text file that is not a result: logs and utilisation traces are read
-// by their own importers; here they only need a kind. A server log's markers are asked first:
-// a log's lines can pass for utilisation rows (Ray's "2024-05-02 14:03:13,502	INFO …" looks
-// like an nvidia-smi query row), while no utilisation tool prints those markers.
-func sniffText(name string, data []byte) string {
-	switch {
-	case serverlog.Sniff(data):
-		return model.KindLog
-	case utilisation.Sniff(name, data):
-		return model.KindUtilisation
-	case strings.HasSuffix(strings.ToLower(name), ".log"):
-		return model.KindLog
-	}
-	return model.KindOther
-}
-
-func isManifestName(name string) bool {
-	base := name[strings.LastIndexAny(name, `/\`)+1:]
-	return base == "bundle.yaml" || base == "bundle.yml"
-}
-
-// looksLikeResultName is used only to decide whether a broken file deserves an error: a
-// broken .json or .jsonl is a result gone wrong, not an attachment.
-func looksLikeResultName(name string) bool {
-	lower := strings.TrimSuffix(strings.ToLower(name), ".gz") // read through the gzip
-	return strings.HasSuffix(lower, ".json") || strings.HasSuffix(lower, ".jsonl")
+	return []*model.Run{run}, nil, nil
 }

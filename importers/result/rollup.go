@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"benchlens/importers/format"
 	"benchlens/importers/jsonx"
 )
 
@@ -33,6 +34,14 @@ func aiperfRollup(obj map[string]any) string {
 		return "an AIPerf collated export (the requests of several runs pooled)" + rollupWhy
 	}
 	return ""
+}
+
+// IsRollupCSV sniffs AIPerf's roll-up tables over runs.
+func IsRollupCSV(f *format.File) bool { return csvRollup(f.Lead()) != "" }
+
+// ReadRollupCSV says which roll-up table the file is; it holds no run of its own.
+func ReadRollupCSV(f *format.File) (format.Parsed, error) {
+	return format.Parsed{Why: csvRollup(f.Lead())}, nil
 }
 
 // csvRollup says whether a CSV is AIPerf's aggregate table (metric,mean,std,… over runs) or

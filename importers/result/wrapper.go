@@ -50,7 +50,7 @@ func wrapperKeys(obj map[string]any) []string {
 func parseWrapper(name string, obj map[string]any, keys []string) ([]*model.Run, error) {
 	var runs []*model.Run
 	for _, k := range keys {
-		_, inner, _, err := parseValue(name, obj[k])
+		inner, _, err := parseValue(name, obj[k])
 		if err != nil {
 			return runs, fmt.Errorf("key %q: %w", k, err)
 		}

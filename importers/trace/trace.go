@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,7 +24,7 @@ import (
 // DefaultMaxBytes caps the decompressed size of a gzip trace when Parse is given maxBytes <= 0.
 const DefaultMaxBytes = 1 << 30
 
-// sniffBytes is how much of a file (decompressed) Sniff looks at.
+// sniffBytes is how much of a file (decompressed) Detect looks at.
 const sniffBytes = 64 << 10
 
 // ErrTooLarge is wrapped by the error Parse returns when a gzip trace decompresses beyond the cap.
@@ -78,34 +79,78 @@ func trimLead(b []byte) []byte {
 	return bytes.TrimLeft(b, " \t\r\n")
 }
 
-// Sniff reports whether data (raw file bytes; may be gzip) is a profiler trace this package reads:
-// Kineto / PyTorch profiler Chrome trace JSON (.json or .json.gz), Ascend trace_view.json (bare array),
-// Ascend kernel_details.csv, op_statistic.csv, step_trace_time.csv (incl. cluster_step_trace_time.csv).
-// The decision is made on content; name is not consulted.
-func Sniff(name string, data []byte) bool {
+// Layout is a file layout this package reads; the importers' registry gives each its row.
+type Layout int
+
+// The layouts, as Detect tells them apart.
+const (
+	NotTrace      Layout = iota
+	Kineto               // PyTorch profiler / Kineto Chrome-trace object (plain or gzip)
+	EventArray           // a bare Chrome-trace event array (torch_npu trace_view.json)
+	KernelDetails        // Ascend kernel_details.csv, msprof op_summary_*.csv
+	OpStatistic          // Ascend op_statistic.csv
+	StepTrace            // Ascend step_trace_time.csv, cluster_step_trace_time.csv
+)
+
+// Detect tells the layout of data (raw file bytes; may be gzip) from its first 64 KiB: the one
+// place that decides whether a file is a profiler trace.
+func Detect(data []byte) Layout {
 	h := trimLead(head(data))
 	if len(h) == 0 {
-		return false
+		return NotTrace
 	}
 	switch h[0] {
 	case '{':
-		if bytes.Contains(h, []byte(`"traceEvents"`)) {
-			return true
+		if bytes.Contains(h, []byte(`"traceEvents"`)) || bytes.Contains(h, []byte(`"schemaVersion"`)) &&
+			(bytes.Contains(h, []byte(`"deviceProperties"`)) || bytes.Contains(h, []byte(`"computeProperties"`))) {
+			return Kineto
 		}
-		return bytes.Contains(h, []byte(`"schemaVersion"`)) &&
-			(bytes.Contains(h, []byte(`"deviceProperties"`)) || bytes.Contains(h, []byte(`"computeProperties"`)))
+		return NotTrace
 	case '[':
-		// A Chrome-trace event array: the first object has ph, pid and name (M events carry no ts).
-		end := bytes.IndexByte(h, '}')
-		if end < 0 {
-			end = len(h)
+		if isEvent(firstElement(h)) {
+			return EventArray
 		}
-		first := h[:end]
-		return bytes.Contains(first, []byte(`"ph"`)) && bytes.Contains(first, []byte(`"pid"`)) &&
-			bytes.Contains(first, []byte(`"name"`))
+		return NotTrace
 	}
-	return csvKindOf(h) != csvNone
+	switch csvKindOf(h) {
+	case csvKernelDetails:
+		return KernelDetails
+	case csvOpStatistic:
+		return OpStatistic
+	case csvStepTrace:
+		return StepTrace
+	}
+	return NotTrace
 }
+
+// firstElement returns the keys of the first object of a JSON array, read from the head
+// alone; a first object longer than the head gives the keys before the cut.
+func firstElement(h []byte) map[string]bool {
+	dec := json.NewDecoder(bytes.NewReader(h))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return nil
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	keys := map[string]bool{}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			break
+		}
+		key, _ := k.(string)
+		keys[key] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			break
+		}
+	}
+	return keys
+}
+
+// isEvent tells a Chrome-trace event by its keys: ph, and ts or pid (M events carry no ts).
+func isEvent(keys map[string]bool) bool { return keys["ph"] && (keys["ts"] || keys["pid"]) }
 
 // Parse reduces a trace to model.TraceEvidence. Gzip is detected by magic bytes and read in memory,
 // with a cap on the decompressed size (parameter maxBytes; refuse beyond it with a clear error).

@@ -24,7 +24,7 @@ func parseFile(t testing.TB, path string) *model.TraceEvidence {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !Sniff(filepath.Base(path), data) {
+	if Detect(data) == NotTrace {
 		t.Errorf("%s: Sniff = false", path)
 	}
 	ev, err := Parse(filepath.Base(path), data, 0)
@@ -262,13 +262,13 @@ func TestSniffNegative(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if Sniff(f, data) {
-			t.Errorf("%s: Sniff = true", f)
+		if Detect(data) != NotTrace {
+			t.Errorf("%s: detected as a trace", f)
 		}
 	}
 	for _, s := range []string{"", "{}", "[]", "[1,2]", `{"traces": []}`, "a,b\n1,2\n", "Step,Foo\n"} {
-		if Sniff("x", []byte(s)) {
-			t.Errorf("Sniff(%q) = true", s)
+		if Detect([]byte(s)) != NotTrace {
+			t.Errorf("Detect(%q) = %v", s, Detect([]byte(s)))
 		}
 	}
 }
@@ -375,7 +375,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		Sniff("f", data)
+		Detect(data)
 		ev, err := Parse("f", data, 1<<22)
 		if err != nil {
 			var te *position.Error

@@ -43,7 +43,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sniffed := Sniff("f", data)
+		sniffed := Detect(data) != ""
 		ev, warns, err := Parse("f", data)
 		if err != nil {
 			var e *position.Error
@@ -53,7 +53,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		if !sniffed {
-			t.Fatal("Parse succeeded on data Sniff refused")
+			t.Fatal("Parse succeeded on data Detect refused")
 		}
 		if ev == nil || len(ev.Devices) == 0 {
 			t.Fatalf("no devices and no error (warnings %q)", warns)

@@ -27,8 +27,8 @@ func TestParse(t *testing.T) {
 			rec := record{Evidence: ev, Warnings: warns}
 			if err != nil {
 				rec.Error = err.Error()
-			} else if !Sniff(name, data) {
-				t.Errorf("Sniff = false, yet Parse reads it")
+			} else if Detect(data) == "" {
+				t.Errorf("Detect found no tool, yet Parse reads it")
 			}
 			if ev != nil {
 				for _, d := range ev.Devices {
@@ -86,8 +86,8 @@ func TestSniffRejects(t *testing.T) {
 		"a,b,c\n1,2,3\n",
 		"# a comment\nplain text\n",
 	} {
-		if Sniff("x", []byte(s)) {
-			t.Errorf("Sniff accepted %q", s)
+		if Detect([]byte(s)) != "" {
+			t.Errorf("Detect accepted %q", s)
 		}
 	}
 }

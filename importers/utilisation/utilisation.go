@@ -39,17 +39,11 @@ const (
 	unknownFormat = "not a utilisation trace of a supported tool (nvidia-smi dmon or --query-gpu CSV, dcgmi dmon, npu-smi, rocm-smi)"
 )
 
-// Sniff reports whether data is output of one of the supported tools, judging by its first
-// lines (the header); name is not needed and may be empty.
-func Sniff(name string, data []byte) bool {
-	return detect(data) != ""
-}
-
 // Parse reads a utilisation trace into per-device busy series. T is seconds from the file's
 // first sample. Warnings report skipped rows, inferred columns and assumed sampling periods.
 // Errors name the file and the line ("%s: line %d: …").
 func Parse(name string, data []byte) (*model.UtilEvidence, []string, error) {
-	tool := detect(data)
+	tool := Detect(data)
 	if tool == "" {
 		return nil, nil, &position.Error{File: name, Offset: -1, Err: errors.New(unknownFormat)}
 	}
@@ -165,8 +159,9 @@ func statedPeriod(ls []string, tool string, unit float64, flags []string) (float
 	return 0, "", false
 }
 
-// detect names the tool that wrote data, "" when none.
-func detect(data []byte) string {
+// Detect names the tool (one of the Tool constants) that wrote data, judging by its first
+// lines, or "" when none: the importers' registry gives each tool its row.
+func Detect(data []byte) string {
 	head := data[:min(len(data), headBytes)]
 	head = bytes.TrimPrefix(head, []byte("\ufeff"))
 	if t := bytes.TrimSpace(head); len(t) > 0 && t[0] == '{' {

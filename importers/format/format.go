@@ -1,0 +1,101 @@
+// Package format is the contract between the importers' registry (importers.Formats) and the
+// reader of each file format: the File a format is offered, the Parsed it gives back, and
+// ErrUnrecognized, the answer of a reader that finds, reading further than its sniff looked,
+// that the file is another format's (pprof's profile.ParseData and its errUnrecognized are
+// the model). It sits below every reader package, which is why it holds no format itself.
+package format
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+
+	"benchlens/model"
+)
+
+// ErrUnrecognized is what Parse returns for a file that is not its format after all; the
+// registry then asks the next row. Any other error refuses the file.
+var ErrUnrecognized = errors.New("not this format")
+
+// File is one file offered to the formats. Data may be mapped: readers never write to it.
+type File struct {
+	Name string // path inside the bundle, slash-separated
+	Data []byte
+	// Drop, when set, is told how far a reader has got, so the pages of a mapped file before
+	// that offset can leave memory.
+	Drop func(upTo int)
+	// MaxBytes bounds what a compressed file may expand to; 0 leaves the reader's default.
+	MaxBytes int64
+
+	lead    []byte
+	leadSet bool
+}
+
+// Lead is the file without a UTF-8 byte-order mark and leading white space: where content
+// sniffers look.
+func (f *File) Lead() []byte {
+	if !f.leadSet {
+		f.lead = bytes.TrimLeft(bytes.TrimPrefix(f.Data, []byte("\xef\xbb\xbf")), " \t\r\n")
+		f.leadSet = true
+	}
+	return f.lead
+}
+
+// Base is the file's name without its folders.
+func (f *File) Base() string { return f.Name[strings.LastIndexAny(f.Name, `/\`)+1:] }
+
+// NameEnds reports whether the name ends in one of suffixes, case-insensitively, a ".gz"
+// after it ignored (the bundle reader has decompressed it).
+func (f *File) NameEnds(suffixes ...string) bool {
+	lower := strings.TrimSuffix(strings.ToLower(f.Name), ".gz")
+	for _, s := range suffixes {
+		if strings.HasSuffix(lower, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Parsed is what a file turned out to hold. A result's reader fills Runs or Part; an
+// evidence reader fills Evidence; a reader of a file recognised but not read says Why.
+type Parsed struct {
+	Runs []*model.Run // benchmark runs of a result
+	// Part holds per-request records that belong to a summary in another file of the same
+	// folder (llmperf individual responses, a genai-perf raw export, AIPerf records).
+	Part *Part
+	// Evidence is what a log, utilisation or profiler trace (or any other attached file) says;
+	// its Kind is the row's, and Format, when the reader leaves it empty, the kind.
+	Evidence *model.Evidence
+	// Manifest is a bundle.yaml's keys.
+	Manifest model.Manifest
+	// Why says what a recognised file holds instead of a run (an AIPerf roll-up over runs, a
+	// report that needs exporting first), for the line the import report gives it.
+	Why string
+	// Warnings are what the reader noticed and let through. The registry adds them to every
+	// run of the file, or to its evidence.
+	Warnings []string
+}
+
+// Part is per-request data waiting for its summary.
+type Part struct {
+	Tool     string
+	Stem     string // the run's file stem, to pair with its summary
+	Requests []model.Request
+	Extra    map[string]any
+	// Warmup counts records the tool marked as warm-up (AIPerf's benchmark_phase "warmup"):
+	// left out of Requests, as the tool left them out of its statistics.
+	Warmup int
+}
+
+// Unread is the Parse of a format benchlens recognises and keeps beside the runs without
+// reading: why says what it is and what to do instead ("an Nsight Systems report: export it
+// with nsys export --type sqlite").
+func Unread(why string) func(*File) (Parsed, error) {
+	return func(*File) (Parsed, error) { return Parsed{Why: why}, nil }
+}
+
+// Refuse is the Parse of a format benchlens recognises only to refuse it: the import reports
+// the file as rejected, saying what it is and why.
+func Refuse(why string) func(*File) (Parsed, error) {
+	return func(*File) (Parsed, error) { return Parsed{}, errors.New(why) }
+}

@@ -1,0 +1,118 @@
+package importers
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+
+	"benchlens/importers/format"
+	"benchlens/importers/result"
+	"benchlens/importers/serverlog"
+	"benchlens/importers/trace"
+	"benchlens/importers/utilisation"
+	"benchlens/model"
+)
+
+// Formats is the registry: every kind of file benchlens recognises, asked in this order. A
+// row stands before a broader one that would claim its files: profiler traces before the JSON
+// results (a 100 MB trace is not worth decoding as a result), results before logs (a vLLM log
+// written as JSON lines is JSON that holds no result), server logs before the utilisation
+// tools (a log's lines can pass for an nvidia-smi query row; no utilisation tool prints a
+// log's markers).
+var Formats = []Format{
+	{Name: "bundle.yaml manifest", Kind: model.KindManifest, Sniff: isManifest, Parse: readManifest},
+	{Name: "empty file", Kind: model.KindOther, Sniff: isEmpty, Parse: readEmpty},
+
+	{Name: "PyTorch profiler / Kineto trace (JSON, gzip)", Kind: model.KindTrace, Sniff: traceLayout(trace.Kineto), Parse: readTrace},
+	{Name: "Chrome-trace event array (torch_npu trace_view.json)", Kind: model.KindTrace, Sniff: traceLayout(trace.EventArray), Parse: readTrace},
+	{Name: "Ascend kernel_details.csv / msprof op_summary", Kind: model.KindTrace, Sniff: traceLayout(trace.KernelDetails), Parse: readTrace},
+	{Name: "Ascend op_statistic.csv", Kind: model.KindTrace, Sniff: traceLayout(trace.OpStatistic), Parse: readTrace},
+	{Name: "Ascend step_trace_time.csv", Kind: model.KindTrace, Sniff: traceLayout(trace.StepTrace), Parse: readTrace},
+
+	{Name: "AIPerf roll-up table over runs (CSV)", Kind: model.KindOther, Sniff: result.IsRollupCSV, Parse: result.ReadRollupCSV},
+	{Name: "genai-perf / AIPerf summary CSV", Kind: model.KindResult, Sniff: result.IsSummaryCSV, Parse: result.ReadSummaryCSV},
+	{Name: "UTF-16 text", Kind: model.KindOther, Sniff: isUTF16, Parse: readUTF16},
+	{Name: "benchmark result JSON (vLLM, SGLang, llmperf, genai-perf, AIPerf, GuideLLM)", Kind: model.KindResult, Sniff: result.IsJSON, Parse: result.ReadJSON},
+
+	{Name: "vLLM / vllm-ascend / SGLang server log", Kind: model.KindLog, Sniff: isServerLog, Parse: readLog},
+
+	{Name: "nvidia-smi dmon", Kind: model.KindUtilisation, Sniff: utilTool(utilisation.ToolDmon), Parse: readUtilisation},
+	{Name: "nvidia-smi --query-gpu CSV", Kind: model.KindUtilisation, Sniff: utilTool(utilisation.ToolQuery), Parse: readUtilisation},
+	{Name: "dcgmi dmon", Kind: model.KindUtilisation, Sniff: utilTool(utilisation.ToolDCGM), Parse: readUtilisation},
+	{Name: "npu-smi info watch", Kind: model.KindUtilisation, Sniff: utilTool(utilisation.ToolNPUWatch), Parse: readUtilisation},
+	{Name: "npu-smi info table", Kind: model.KindUtilisation, Sniff: utilTool(utilisation.ToolNPUInfo), Parse: readUtilisation},
+	{Name: "rocm-smi", Kind: model.KindUtilisation, Sniff: utilTool(utilisation.ToolROCm), Parse: readUtilisation},
+	{Name: "rocm-smi --csv", Kind: model.KindUtilisation, Sniff: utilTool(utilisation.ToolROCmCSV), Parse: readUtilisation},
+	{Name: "rocm-smi --json", Kind: model.KindUtilisation, Sniff: utilTool(utilisation.ToolROCmJSON), Parse: readUtilisation},
+
+	{Name: "server log (by its .log name)", Kind: model.KindLog, Sniff: namedLog, Parse: readLog},
+}
+
+func isManifest(f *format.File) bool {
+	base := f.Base()
+	return base == "bundle.yaml" || base == "bundle.yml"
+}
+
+func readManifest(f *format.File) (format.Parsed, error) {
+	m, err := ParseManifest(f.Name, f.Data)
+	return format.Parsed{Manifest: m}, err
+}
+
+func isEmpty(f *format.File) bool { return len(f.Lead()) == 0 }
+
+// readEmpty refuses an empty file named like a result: a result gone wrong, not an attachment.
+func readEmpty(f *format.File) (format.Parsed, error) {
+	if result.NamedLikeResult(f) {
+		return format.Parsed{}, errors.New("empty file")
+	}
+	return format.Parsed{}, nil
+}
+
+func isUTF16(f *format.File) bool {
+	return bytes.HasPrefix(f.Data, []byte("\xff\xfe")) || bytes.HasPrefix(f.Data, []byte("\xfe\xff"))
+}
+
+func readUTF16(f *format.File) (format.Parsed, error) {
+	if result.NamedLikeResult(f) {
+		return format.Parsed{}, errors.New("UTF-16 text: save it as UTF-8")
+	}
+	return format.Parsed{}, nil
+}
+
+func traceLayout(l trace.Layout) func(*format.File) bool {
+	return func(f *format.File) bool { return trace.Detect(f.Data) == l }
+}
+
+func readTrace(f *format.File) (format.Parsed, error) {
+	t, err := trace.Parse(f.Name, f.Data, f.MaxBytes)
+	if err != nil {
+		return format.Parsed{}, err
+	}
+	return format.Parsed{Evidence: &model.Evidence{Trace: t, Format: t.Source}}, nil
+}
+
+func isServerLog(f *format.File) bool { return serverlog.Sniff(f.Lead()) }
+
+// namedLog takes a text file named .log that no format claimed for a server log, which then
+// says what it found in it (often nothing).
+func namedLog(f *format.File) bool { return strings.HasSuffix(strings.ToLower(f.Name), ".log") }
+
+func readLog(f *format.File) (format.Parsed, error) {
+	l, err := serverlog.Parse(f.Name, f.Data)
+	if err != nil {
+		return format.Parsed{}, err
+	}
+	return format.Parsed{Evidence: &model.Evidence{Log: l, Format: l.Engine + " server log"}}, nil
+}
+
+func utilTool(tool string) func(*format.File) bool {
+	return func(f *format.File) bool { return utilisation.Detect(f.Lead()) == tool }
+}
+
+func readUtilisation(f *format.File) (format.Parsed, error) {
+	u, warnings, err := utilisation.Parse(f.Name, f.Data)
+	if err != nil {
+		return format.Parsed{}, err
+	}
+	return format.Parsed{Evidence: &model.Evidence{Utilisation: u, Format: u.Tool}, Warnings: warnings}, nil
+}
