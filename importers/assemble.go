@@ -39,6 +39,7 @@ func Assemble(entries []Entry) ([]Item, []error) {
 	}
 	files := make([]parsed, 0, len(entries))
 	manifests := map[string]model.Manifest{}
+	var phaseLists []phaseList
 	for _, e := range entries {
 		sf := NewSourceFile(e.Path, e.Data)
 		var row *Format
@@ -65,6 +66,9 @@ func Assemble(entries []Entry) ([]Item, []error) {
 		}
 		for _, r := range p.Runs {
 			r.Warnings = append(r.Warnings, p.Warnings...)
+		}
+		if row != nil && row.Kind == model.KindPhases {
+			phaseLists = append(phaseLists, phaseList{file: e.Path, dir: path.Dir(e.Path), entries: p.Phases})
 		}
 		files = append(files, parsed{sf, row, p, err != nil})
 	}
@@ -115,11 +119,19 @@ func Assemble(entries []Entry) ([]Item, []error) {
 			errs = append(errs, &position.Error{File: f.file.Name, Offset: -1, Err: &Skip{Why: why}})
 		}
 	}
-	out := make([]Item, 0, len(items))
+	for dir, m := range manifests {
+		if sec, ok := m["phases"].(map[string]any); ok {
+			phaseLists = append(phaseLists, phaseList{file: path.Join(dir, "bundle.yaml"), dir: dir, entries: phaseMap(sec)})
+		}
+	}
 	for _, it := range items {
 		it.Readings = readings(it.Attachments, rowOf)
 		it.Run.Manifest = manifestFor(path.Dir(it.Result.Name), manifests)
 		applyManifest(it.Run)
+	}
+	markPhases(items, phaseLists)
+	out := make([]Item, 0, len(items))
+	for _, it := range items {
 		result.Settle(it.Run)
 		out = append(out, *it)
 	}

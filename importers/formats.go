@@ -45,6 +45,8 @@ var Formats = []Format{
 	{Name: "rocm-smi --csv", Kind: model.KindUtilisation, Sniff: utilTool(utilisation.ToolROCmCSV), Parse: readUtilisation},
 	{Name: "rocm-smi --json", Kind: model.KindUtilisation, Sniff: utilTool(utilisation.ToolROCmJSON), Parse: readUtilisation},
 
+	{Name: "phase list (which results were warm-up runs: windows.jsonl, phases.json, …)", Kind: model.KindPhases, Sniff: isPhaseList, Parse: readPhases},
+
 	{Name: "server log (by its .log name)", Kind: model.KindLog, Sniff: namedLog, Parse: readLog},
 }
 

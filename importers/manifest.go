@@ -36,6 +36,9 @@ func ParseManifest(name string, data []byte) (model.Manifest, error) {
 	if err := checkChange(m["change"]); err != nil {
 		return nil, &position.Error{File: name, Offset: -1, Err: err}
 	}
+	if err := checkPhases(m); err != nil {
+		return nil, &position.Error{File: name, Offset: -1, Err: err}
+	}
 	return model.Manifest(m), nil
 }
 

@@ -14,7 +14,7 @@ type Format struct {
 	// Name says what the file is ("nvidia-smi dmon", "vLLM / SGLang benchmark result JSON").
 	Name string
 	// Kind is what the file is to a run, a model.Kind* constant. Results (model.KindResult:
-	// runs, or per-request records for a summary beside them), manifests and model.KindOther
+	// runs, or per-request records for a summary beside them), manifests, phase lists and model.KindOther
 	// (recognised, then kept unread or refused) are read as the bundle is assembled. Every
 	// other kind is evidence (log, utilisation, trace, ...): read by ReadEvidence once the file
 	// has found its runs, and only then.
@@ -36,7 +36,7 @@ type Format struct {
 // results, manifests or files kept unread.
 func (f *Format) Evidence() bool {
 	switch f.Kind {
-	case model.KindResult, model.KindCompanion, model.KindManifest, model.KindOther:
+	case model.KindResult, model.KindCompanion, model.KindManifest, model.KindPhases, model.KindOther:
 		return false
 	}
 	return true

@@ -24,6 +24,15 @@ const (
 	EncodingPrefix    = "not valid UTF-8: "
 )
 
+// Phases of a run: a measured run (PhaseMeasured, stored as "") or a warm-up run.
+const (
+	PhaseWarmup   = "warmup"
+	PhaseMeasured = "measured"
+)
+
+// IsWarmup reports whether the run is a warm-up run saved beside the measured ones.
+func (r *Run) IsWarmup() bool { return r.Phase == PhaseWarmup }
+
 // Run is one benchmark execution, normalised across tools and eras.
 type Run struct {
 	ID     int64  `json:"id"`
@@ -80,6 +89,12 @@ type Run struct {
 	// ToolWarmup is the warm-up and cool-down the tool itself kept out of its statistics:
 	// the run's declared warm-up (METHOD.md rule 2). Records of them are not in Requests.
 	ToolWarmup *Warmup `json:"tool_warmup,omitempty"`
+
+	// Phase is PhaseWarmup for a warm-up run saved beside the measured ones (METHOD.md rule
+	// 12): not a repeat, it is the arm's warm-up. PhaseWhy says what marked it (its name,
+	// bundle.yaml's phase, a phase list's record).
+	Phase    string `json:"phase,omitempty"`
+	PhaseWhy string `json:"phase_why,omitempty"`
 
 	Metadata map[string]string `json:"metadata,omitempty"` // --metadata pairs
 	Extra    map[string]any    `json:"extra,omitempty"`    // every other key the file held

@@ -8,6 +8,7 @@ const (
 	KindLog         = "log"         // a server log
 	KindUtilisation = "utilisation" // nvidia-smi, dcgmi, npu-smi, rocm-smi output
 	KindTrace       = "trace"       // profiler trace
+	KindPhases      = "phases"      // a phase list: which result files were warm-up, which measured
 	KindOther       = "other"       // kept, not understood
 )
 

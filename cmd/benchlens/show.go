@@ -29,6 +29,8 @@ type runDetail struct {
 	Recomputed   map[string]model.Stats `json:"recomputed"`
 	Used         map[string]string      `json:"used"` // per metric: "tool" or "recomputed"
 	IdentifiedBy string                 `json:"identified_by"`
+	Phase        string                 `json:"phase,omitempty"` // "warmup" for a warm-up run saved beside measured ones
+	PhaseWhy     string                 `json:"phase_why,omitempty"`
 	Definitions  map[string]string      `json:"definitions"`
 	Metadata     map[string]string      `json:"metadata"`
 	Extra        map[string]any         `json:"extra"`
@@ -81,6 +83,7 @@ func (c *cli) show(st *store.Store, id int64, asJSON bool) int {
 		InputTput: r.InputThroughput, Summary: r.Summary, Recomputed: r.Recomputed, Definitions: r.Definitions,
 		Metadata: r.Metadata, Extra: r.Extra, Manifest: r.Manifest, Warnings: r.Warnings, Files: files}
 	d.IdentifiedBy, d.Used = r.IdentifiedBy, map[string]string{}
+	d.Phase, d.PhaseWhy = r.Phase, r.PhaseWhy
 	for _, src := range []map[string]model.Stats{r.Summary, r.Recomputed} {
 		for m := range src {
 			d.Used[m] = r.Used(m)
@@ -136,6 +139,9 @@ func writeDetail(w io.Writer, d runDetail) {
 			where = "their records set aside"
 		}
 		line("warm-up (tool's)", fmt.Sprintf("%d warm-up, %d cool-down requests excluded by the tool, %s; %s", w.Requests, w.Cooldown, where, w.Setting))
+	}
+	if d.Phase == model.PhaseWarmup {
+		line("phase", "warm-up run: the arm's warm-up, not a repeat ("+q(d.PhaseWhy)+")")
 	}
 	if sm := d.Sampled; sm != nil {
 		line("records", fmt.Sprintf("a sample: %d of %d successful requests (%s)", sm.Records, sm.Population, sm.Why))

@@ -74,6 +74,16 @@ type Parsed struct {
 	// Warnings are what the reader noticed and let through. The registry adds them to every
 	// run of the file, or to its evidence.
 	Warnings []string
+	// Phases are a phase list's records: which result files beside it were warm-up runs and
+	// which were measured (METHOD.md rule 12).
+	Phases []Phase
+}
+
+// Phase is one record of a phase list: a result file (or a folder of them) and its phase.
+type Phase struct {
+	File   string // as the list names it: a path below the list's folder, a tail of one, or the lab's absolute path
+	Phase  string // model.PhaseWarmup or model.PhaseMeasured
+	Record int    // 1-based record (line of a CSV) that says so; 0 in bundle.yaml
 }
 
 // Part is per-request data waiting for its summary.

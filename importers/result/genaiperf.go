@@ -73,6 +73,12 @@ func readNVMetrics(run *model.Run, obj map[string]any, aiperf bool) (map[string]
 			run.Completed = f.num("avg")
 		case "error_request_count":
 			run.Failed = f.num("avg")
+		case "total_isl": // AIPerf's totals: the request shape of a summary-only run (METHOD.md rule 12)
+			run.TotalInputTokens = f.num("avg")
+		case "total_osl", "total_output_tokens":
+			if !run.TotalOutputTokens.Known() {
+				run.TotalOutputTokens = f.num("avg")
+			}
 		case "benchmark_duration":
 			run.DurationS = f.num("avg")
 			if ms, ok := msPer(unit); ok {
@@ -86,8 +92,10 @@ func readNVMetrics(run *model.Run, obj map[string]any, aiperf bool) (map[string]
 				}
 				isTime = isTimeMetricName(k)
 			}
-			if !isTime {
-				continue // token counts, per-user throughput, bytes: kept whole in Extra
+			if !isTime || strings.HasSuffix(k, "_timestamp") {
+				// token counts, per-user throughput, bytes, and AIPerf's min_request_timestamp /
+				// max_response_timestamp (epoch ns: points in time, not durations): kept whole in Extra
+				continue
 			}
 			if err := readNVStats(run, k, m, factor); err != nil {
 				return nil, err

@@ -51,6 +51,30 @@ func TestAIPerfFixture(t *testing.T) {
 	}
 }
 
+// AIPerf ≥0.3 writes min_request_timestamp and max_response_timestamp with unit "ns": epoch
+// nanoseconds, points in time. They are no latency (as one they read 1.8e12 ms, "implausible"),
+// and the totals give a summary-only run its request shape.
+func TestAIPerfTimestampsAndTotals(t *testing.T) {
+	data := []byte(`{"schema_version": "1.3", "aiperf_version": "0.10.0", "benchmark_id": "x",
+ "request_count": {"unit": "requests", "avg": 96.0},
+ "time_to_first_token": {"unit": "ms", "avg": 118.1, "p50": 117.3, "count": 96},
+ "min_request_timestamp": {"unit": "ns", "avg": 1.759522419158355e18, "min": 1.759522419158355e18, "max": 1.759522419158355e18},
+ "max_response_timestamp": {"unit": "ns", "avg": 1.759522447630562e18},
+ "total_isl": {"unit": "tokens", "avg": 44878.0}, "total_osl": {"unit": "tokens", "avg": 21911.0},
+ "total_output_tokens": {"unit": "tokens", "avg": 21911.0}}`)
+	run := parseRuns(t, "c8/profile_export_aiperf.json", data, 1)[0]
+	Settle(run)
+	for _, k := range []string{"min_request_timestamp", "max_response_timestamp"} {
+		if run.Summary[k] != nil || run.Extra[k] == nil {
+			t.Errorf("%s: summary %v, kept in extra %v", k, run.Summary[k], run.Extra[k] != nil)
+		}
+	}
+	for _, w := range run.Warnings {
+		t.Errorf("warning %q", w)
+	}
+	checkNums(t, "field", fieldsOf(run), map[string]float64{"completed": 96, "total_input_tokens": 44878, "total_output_tokens": 21911})
+}
+
 func TestGenAIPerfSummary(t *testing.T) {
 	// Imitates genai-perf ≈0.0.4-0.0.8 (2024): flat input_config, and the perf_analyzer
 	// revision whose _add_units labels every non-time metric requests/sec.
