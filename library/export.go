@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"benchlens/analysis/chart"
@@ -95,7 +96,17 @@ func Entries(st *store.Store, ids []int64, withRequests bool) ([]report.Entry, e
 		if err := json.Unmarshal(c.Record, &rec); err != nil {
 			return nil, fmt.Errorf("comparison %d: damaged record: %w", id, err)
 		}
-		if !hasRecipe(rec.Reproduce) { // saved before records carried it
+		// A run deleted since is left out, said in the record's warnings: the saved verdict
+		// still exports, and so do the other comparisons.
+		gone, err := st.GoneRuns(c)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range gone {
+			rec.Warnings = append(rec.Warnings, fmt.Sprintf("run %d is no longer in the library (%s): the verdict is as saved; the run's own rows and charts are left out", g.ID, g.Why))
+		}
+		c.BaselineRuns, c.CandidateRuns = present(c.BaselineRuns, gone), present(c.CandidateRuns, gone)
+		if !hasRecipe(rec.Reproduce) && len(c.BaselineRuns) > 0 && len(c.CandidateRuns) > 0 { // saved before records carried it
 			if rec.Reproduce, err = Recipe(st, Selector(c.BaselineRuns), Selector(c.CandidateRuns)); err != nil {
 				return nil, fmt.Errorf("comparison %d: %w", id, err)
 			}
@@ -140,16 +151,32 @@ func Entries(st *store.Store, ids []int64, withRequests bool) ([]report.Entry, e
 	return out, nil
 }
 
+// present returns the ids not among the gone runs.
+func present(ids []int64, gone []store.GoneRun) []int64 {
+	return slices.DeleteFunc(slices.Clone(ids), func(id int64) bool {
+		return slices.ContainsFunc(gone, func(g store.GoneRun) bool { return g.ID == id })
+	})
+}
+
 // renderCharts renders every comparison's charts as PNG and SVG into dir, from the renderer
-// the app uses.
+// the app uses. A comparison one of whose arms has no run left in the library has none.
 func renderCharts(st *store.Store, dir string, entries []report.Entry) ([]outFile, error) {
 	var files []outFile
 	for _, e := range entries {
-		base, err := LoadArm(st, Selector(e.Record.Arms.Baseline.Runs))
+		held := func(ids []int64) []int64 {
+			return slices.DeleteFunc(slices.Clone(ids), func(id int64) bool {
+				return !slices.ContainsFunc(e.Runs, func(r *model.Run) bool { return r.ID == id })
+			})
+		}
+		baseRuns, candRuns := held(e.Record.Arms.Baseline.Runs), held(e.Record.Arms.Candidate.Runs)
+		if len(baseRuns) == 0 || len(candRuns) == 0 {
+			continue
+		}
+		base, err := LoadArm(st, Selector(baseRuns))
 		if err != nil {
 			return nil, err
 		}
-		cand, err := LoadArm(st, Selector(e.Record.Arms.Candidate.Runs))
+		cand, err := LoadArm(st, Selector(candRuns))
 		if err != nil {
 			return nil, err
 		}

@@ -91,3 +91,36 @@ func (s *Store) Comparison(id int64) (Comparison, error) {
 	c.Settings, c.Record = json.RawMessage(settings), json.RawMessage(record)
 	return c, nil
 }
+
+// GoneRun is a run a saved comparison compared that the library no longer holds.
+type GoneRun struct {
+	ID  int64
+	Why string // "deleted", or why the run now under its id is another
+}
+
+// reuseSlack is how much later than a comparison's saving a run it names may have been
+// imported and still be the run compared: the clocks of two machines writing one team library.
+const reuseSlack = time.Minute
+
+// GoneRuns lists the runs of a saved comparison that are no longer in the library: deleted,
+// or, in a library whose ids a benchlens before schema 9 handed out again, replaced under
+// their id by a run imported after the comparison was saved.
+func (s *Store) GoneRuns(c Comparison) ([]GoneRun, error) {
+	saved, _ := time.Parse(time.RFC3339, c.CreatedAt)
+	var out []GoneRun
+	for _, id := range append(append([]int64(nil), c.BaselineRuns...), c.CandidateRuns...) {
+		var imported string
+		err := s.db.QueryRow(`SELECT imported_at FROM runs WHERE id = ?`, id).Scan(&imported)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			out = append(out, GoneRun{id, "deleted"})
+		case err != nil:
+			return nil, err
+		default:
+			if at, err := time.Parse(time.RFC3339, imported); err == nil && !saved.IsZero() && at.After(saved.Add(reuseSlack)) {
+				out = append(out, GoneRun{id, fmt.Sprintf("its id now names a run imported %s, after the comparison was saved at %s", imported, c.CreatedAt)})
+			}
+		}
+	}
+	return out, nil
+}

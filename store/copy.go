@@ -7,20 +7,11 @@ import (
 	"strings"
 )
 
-// copiedTable is one table backup copies.
-type copiedTable struct {
-	table    string
-	identity bool // PostgreSQL hands out its ids: the sequence continues after the copy
-}
-
-// copied lists the library's tables in an order that satisfies their foreign keys, and the
-// ones keyed by an identity PostgreSQL must continue after the copied ids. In-flight claims
-// are not copied: they belong to imports running on the source.
-var copied = []copiedTable{
-	{"source_files", true}, {"file_chunks", false}, {"runs", true}, {"run_files", false},
-	{"requests", false}, {"evidence", false}, {"comparisons", true}, {"annotations", true},
-	{"settings", false},
-}
+// copied lists the library's tables in an order that satisfies their foreign keys. In-flight
+// claims are not copied: they belong to imports running on the source. The id counters
+// (sqlite_sequence, PostgreSQL's sequences) are carried as the high-water marks of
+// identityTables.
+var copied = []string{"source_files", "file_chunks", "runs", "run_files", "requests", "evidence", "comparisons", "annotations", "settings"}
 
 // CopyTo copies the whole library into dst, an empty library of either engine, keeping every
 // id, in one transaction on dst: all of it or nothing. The source is read in one snapshot.
@@ -49,13 +40,18 @@ func (s *Store) CopyTo(dst *Store) error {
 	}
 	defer tx.Rollback()
 	for _, t := range copied {
-		if err := copyTable(src, tx, t.table); err != nil {
-			return fmt.Errorf("copying %s: %w", t.table, err)
+		if err := copyTable(src, tx, t); err != nil {
+			return fmt.Errorf("copying %s: %w", t, err)
 		}
-		if t.identity && dst.db.d.postgres {
-			if _, err := tx.Exec(`SELECT setval(pg_get_serial_sequence(?, 'id'), coalesce(max(id), 0) + 1, false) FROM `+t.table, t.table); err != nil {
-				return err
-			}
+	}
+	// Ids the source handed out and deleted stay used in the copy.
+	for _, t := range identityTables {
+		hw, err := highWater(src, s.db.d, t)
+		if err != nil {
+			return fmt.Errorf("reading the ids of %s: %w", t, err)
+		}
+		if err := setHighWater(tx, t, hw); err != nil {
+			return fmt.Errorf("carrying the ids of %s: %w", t, err)
 		}
 	}
 	return tx.Commit()
@@ -72,7 +68,7 @@ func copyTable(src *sql.Tx, dst *txn, table string) error {
 	if err != nil {
 		return err
 	}
-	if dst.session != nil {
+	if dst.d.postgres {
 		return pgCopy(dst.session, table, cols, &rowSource{rows: rows, n: len(cols)})
 	}
 	stmt, err := dst.Prepare(`INSERT INTO ` + table + ` (` + strings.Join(cols, ", ") + `) VALUES (` +

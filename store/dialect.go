@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"regexp"
 	"strconv"
@@ -84,8 +85,12 @@ var pgAfter = map[int][]string{
 
 // migration returns the statements of migration v in the engine's words.
 func (d *dialect) migration(v int) []string {
+	text := migrations[v]
+	if pg, ok := pgMigrations[v]; ok && d.postgres {
+		text = pg
+	}
 	var out []string
-	for _, stmt := range strings.Split(migrations[v], ";\n") {
+	for _, stmt := range strings.Split(text, ";\n") {
 		if stmt = d.schema(stmt); strings.TrimSpace(stmt) != "" {
 			out = append(out, stmt)
 		}
@@ -104,13 +109,14 @@ func (d *dialect) deferForeignKeys() string {
 	return `PRAGMA defer_foreign_keys = ON`
 }
 
-// nextRunID reserves a run id before the run's row is written. PostgreSQL's sequence hands
-// distinct ids to concurrent writers; SQLite has one writer at a time.
+// nextRunID reserves a run id before the run's row is written, never one handed out before
+// (see migration 9). PostgreSQL's sequence hands distinct ids to concurrent writers; SQLite
+// has one writer at a time, and its AUTOINCREMENT counter, which the row's insert moves on.
 func (d *dialect) nextRunID() string {
 	if d.postgres {
 		return `SELECT nextval(pg_get_serial_sequence('runs', 'id'))`
 	}
-	return `SELECT coalesce(max(id), 0) + 1 FROM runs`
+	return `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'runs'), 0), coalesce((SELECT max(id) FROM runs), 0)) + 1`
 }
 
 // isUnique reports a unique-constraint violation in either engine.
@@ -172,11 +178,34 @@ func (c conn) Begin() (*txn, error) {
 	return &txn{Tx: tx, d: c.d, session: session}, nil
 }
 
+// beginForeignKeysOff starts an SQLite transaction on a session of its own with foreign keys
+// off (SQLite reads the setting only outside a transaction); the session gets them back when
+// the transaction ends.
+func (c conn) beginForeignKeysOff() (*txn, error) {
+	ctx := context.Background()
+	session, err := c.DB.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := session.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		session.Close()
+		return nil, err
+	}
+	tx, err := session.BeginTx(ctx, nil)
+	if err != nil {
+		session.ExecContext(ctx, `PRAGMA foreign_keys = ON`)
+		session.Close()
+		return nil, err
+	}
+	return &txn{Tx: tx, d: c.d, session: session, restore: `PRAGMA foreign_keys = ON`}, nil
+}
+
 // txn is a transaction that adapts its queries to the engine.
 type txn struct {
 	*sql.Tx
 	d       *dialect
 	session *sql.Conn // PostgreSQL: the transaction's session
+	restore string    // run on the session when the transaction ends, before it goes back
 }
 
 // Commit ends the transaction and gives its session back to the pool.
@@ -194,9 +223,18 @@ func (t *txn) Rollback() error {
 }
 
 func (t *txn) release() {
-	if t.session != nil {
-		t.session.Close()
+	if t.session == nil {
+		return
 	}
+	if t.restore != "" {
+		if _, err := t.session.ExecContext(context.Background(), t.restore); err != nil {
+			// A session that cannot be set back is not given back to the pool.
+			t.session.Raw(func(any) error { return driver.ErrBadConn })
+		}
+		t.restore = ""
+	}
+	t.session.Close()
+	t.session = nil
 }
 
 func (t *txn) Query(q string, args ...any) (*sql.Rows, error) {

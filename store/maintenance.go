@@ -165,14 +165,12 @@ func (s *Store) Check() (CheckReport, error) {
 		return r, err
 	}
 	for _, c := range list {
-		for _, id := range append(append([]int64(nil), c.BaselineRuns...), c.CandidateRuns...) {
-			var n int
-			if err := s.db.QueryRow(`SELECT count(*) FROM runs WHERE id = ?`, id).Scan(&n); err != nil {
-				return r, err
-			}
-			if n == 0 {
-				r.BadSaved = append(r.BadSaved, fmt.Sprintf("comparison %d: run %d is gone", c.ID, id))
-			}
+		gone, err := s.GoneRuns(c)
+		if err != nil {
+			return r, err
+		}
+		for _, g := range gone {
+			r.BadSaved = append(r.BadSaved, fmt.Sprintf("comparison %d: run %d is gone (%s)", c.ID, g.ID, g.Why))
 		}
 	}
 	return r, nil

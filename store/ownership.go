@@ -53,14 +53,22 @@ func readHeader(path string) (header, bool, error) {
 // applicationIDSince is the first schema whose libraries carry ApplicationID.
 var applicationIDSince = 1 + slices.IndexFunc(migrations, func(m string) bool { return strings.Contains(m, "PRAGMA application_id") })
 
-var createTable = regexp.MustCompile(`CREATE TABLE (\w+)`)
+var tableChange = regexp.MustCompile(`(CREATE|DROP) TABLE (\w+)|ALTER TABLE (\w+) RENAME TO (\w+)`)
 
-// schemaTables lists the tables a library of this schema version has.
+// schemaTables lists the tables a library of this schema version has, following the
+// migrations' CREATE, DROP and RENAME of tables.
 func schemaTables(version int) []string {
 	var out []string
 	for _, m := range migrations[:min(version, len(migrations))] {
-		for _, t := range createTable.FindAllStringSubmatch(m, -1) {
-			out = append(out, t[1])
+		for _, t := range tableChange.FindAllStringSubmatch(m, -1) {
+			switch {
+			case t[1] == "CREATE":
+				out = append(out, t[2])
+			case t[1] == "DROP":
+				out = slices.DeleteFunc(out, func(x string) bool { return x == t[2] })
+			default:
+				out[slices.Index(out, t[3])] = t[4]
+			}
 		}
 	}
 	return out

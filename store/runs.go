@@ -197,7 +197,7 @@ func insertRequests(tx *txn, runID int64, reqs []model.Request) error {
 	if len(reqs) == 0 {
 		return nil
 	}
-	if tx.session != nil {
+	if tx.d.postgres {
 		return copyRequests(tx.session, runID, reqs)
 	}
 	stmt, err := tx.Prepare(`INSERT INTO requests (` + strings.Join(requestColumns, ", ") + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)

@@ -3,6 +3,8 @@ package store
 import (
 	"database/sql"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // migrations bring the schema from version i to i+1; PRAGMA user_version records where a
@@ -144,6 +146,102 @@ CREATE UNIQUE INDEX annotations_version ON annotations(comparison_id, replaces);
 ALTER TABLE file_claims ADD COLUMN host TEXT NOT NULL DEFAULT '';
 ALTER TABLE file_claims ADD COLUMN claimed_at TEXT NOT NULL DEFAULT '';
 `,
+	// 9: ids are never reused: a deleted run's id handed to the next import made a saved
+	// comparison point at an unrelated run. SQLite gives the largest id again unless the
+	// key is AUTOINCREMENT, which needs each table rebuilt (foreign keys are off meanwhile and
+	// checked before commit, see migrateStep); a run id a saved comparison names is never
+	// handed out either. PostgreSQL's identities never go back: its version of this step
+	// only moves the run sequence past the ids comparisons name (pgMigrations).
+	`
+CREATE TABLE source_files_v9 (
+	id          INTEGER PRIMARY KEY AUTOINCREMENT,
+	sha256      TEXT NOT NULL UNIQUE,
+	name        TEXT NOT NULL,
+	size        INTEGER NOT NULL,
+	kind        TEXT NOT NULL,
+	imported_at TEXT NOT NULL
+);
+INSERT INTO source_files_v9 (id, sha256, name, size, kind, imported_at)
+	SELECT id, sha256, name, size, kind, imported_at FROM source_files;
+DROP TABLE source_files;
+ALTER TABLE source_files_v9 RENAME TO source_files;
+CREATE TABLE runs_v9 (
+	id           INTEGER PRIMARY KEY AUTOINCREMENT,
+	fingerprint  TEXT NOT NULL UNIQUE,
+	source_id    INTEGER NOT NULL REFERENCES source_files(id),
+	source_index INTEGER NOT NULL,
+	bundle       TEXT NOT NULL,
+	label        TEXT NOT NULL,
+	role         TEXT NOT NULL,
+	tool         TEXT NOT NULL,
+	model        TEXT NOT NULL,
+	date         TEXT NOT NULL,
+	header       TEXT NOT NULL,
+	summary      TEXT NOT NULL,
+	recomputed   TEXT NOT NULL,
+	extra        TEXT NOT NULL,
+	manifest     TEXT NOT NULL,
+	imported_at  TEXT NOT NULL
+);
+INSERT INTO runs_v9 (id, fingerprint, source_id, source_index, bundle, label, role, tool, model, date,
+		header, summary, recomputed, extra, manifest, imported_at)
+	SELECT id, fingerprint, source_id, source_index, bundle, label, role, tool, model, date,
+		header, summary, recomputed, extra, manifest, imported_at FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_v9 RENAME TO runs;
+CREATE INDEX runs_label ON runs(label);
+CREATE INDEX runs_source ON runs(source_id);
+CREATE TABLE comparisons_v9 (
+	id             INTEGER PRIMARY KEY AUTOINCREMENT,
+	created_at     TEXT NOT NULL,
+	baseline       TEXT NOT NULL,
+	candidate      TEXT NOT NULL,
+	baseline_runs  TEXT NOT NULL,
+	candidate_runs TEXT NOT NULL,
+	settings       TEXT NOT NULL,
+	status         TEXT NOT NULL,
+	record         TEXT NOT NULL
+);
+INSERT INTO comparisons_v9 (id, created_at, baseline, candidate, baseline_runs, candidate_runs, settings, status, record)
+	SELECT id, created_at, baseline, candidate, baseline_runs, candidate_runs, settings, status, record FROM comparisons;
+DROP TABLE comparisons;
+ALTER TABLE comparisons_v9 RENAME TO comparisons;
+CREATE TABLE annotations_v9 (
+	id              INTEGER PRIMARY KEY AUTOINCREMENT,
+	comparison_id   INTEGER NOT NULL REFERENCES comparisons(id) ON DELETE CASCADE,
+	at              TEXT NOT NULL,
+	author          TEXT NOT NULL,
+	note            TEXT NOT NULL,
+	tags            TEXT NOT NULL,
+	status_override TEXT NOT NULL,
+	override_reason TEXT NOT NULL,
+	replaces        INTEGER NOT NULL DEFAULT 0,
+	revision        INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO annotations_v9 (id, comparison_id, at, author, note, tags, status_override, override_reason, replaces, revision)
+	SELECT id, comparison_id, at, author, note, tags, status_override, override_reason, replaces, revision FROM annotations;
+DROP TABLE annotations;
+ALTER TABLE annotations_v9 RENAME TO annotations;
+CREATE INDEX annotations_comparison ON annotations(comparison_id, id);
+CREATE UNIQUE INDEX annotations_version ON annotations(comparison_id, replaces);
+DELETE FROM sqlite_sequence WHERE name = 'runs';
+INSERT INTO sqlite_sequence (name, seq) SELECT 'runs', hw FROM (SELECT max(id) AS hw FROM (
+	SELECT max(id) AS id FROM runs
+	UNION ALL SELECT max(CAST(j.value AS INTEGER)) FROM comparisons, json_each(comparisons.baseline_runs) j
+	UNION ALL SELECT max(CAST(j.value AS INTEGER)) FROM comparisons, json_each(comparisons.candidate_runs) j)) WHERE hw IS NOT NULL;
+`,
+}
+
+// pgMigrations replace, for a team library, the migrations that PostgreSQL does otherwise.
+var pgMigrations = map[int]string{
+	8: `
+SELECT setval(pg_get_serial_sequence('runs', 'id'), hw, true) FROM (SELECT greatest(
+	coalesce(pg_sequence_last_value(pg_get_serial_sequence('runs', 'id')::regclass), 0),
+	(SELECT coalesce(max(id), 0) FROM runs),
+	(SELECT coalesce(max(v::bigint), 0) FROM comparisons, jsonb_array_elements_text(baseline_runs::jsonb) v),
+	(SELECT coalesce(max(v::bigint), 0) FROM comparisons, jsonb_array_elements_text(candidate_runs::jsonb) v)) AS hw) x
+WHERE hw > 0
+`,
 }
 
 // ApplicationID ("BLNS") marks a benchlens library in the SQLite header.
@@ -209,9 +307,17 @@ func (s *Store) schemaVersion(q querier) (int, error) {
 }
 
 // migrateStep applies migration v → v+1 in one write transaction, unless another process
-// (two imports starting on a new library) applied it first.
+// (two imports starting on a new library) applied it first. On SQLite the step runs with
+// foreign keys off, so a table it rebuilds is dropped without its rows' cascades, and with
+// every foreign key checked before it commits.
 func (s *Store) migrateStep(v int) error {
-	tx, err := s.db.Begin() // SQLite: BEGIN IMMEDIATE, one migrator at a time
+	var tx *txn
+	var err error
+	if s.db.d.postgres {
+		tx, err = s.db.Begin()
+	} else {
+		tx, err = s.db.beginForeignKeysOff()
+	}
 	if err != nil {
 		return err
 	}
@@ -249,9 +355,27 @@ func (s *Store) migrateStep(v int) error {
 			}
 		}
 	}
+	// Foreign keys are off during an SQLite step: it may not add a row pointing at nothing
+	// (one a damaged library had before is check's to report, not a reason never to open).
+	const brokenKeys = `SELECT "table" || ' row ' || rowid || ' → ' || parent FROM pragma_foreign_key_check`
+	var brokenBefore []string
+	if !s.db.d.postgres {
+		if brokenBefore, err = column[string](tx, brokenKeys); err != nil {
+			return err
+		}
+	}
 	for _, stmt := range s.db.d.migration(v) {
 		if _, err := tx.Exec(stmt); err != nil {
 			return fmt.Errorf("migrating to schema %d: %w", v+1, err)
+		}
+	}
+	if !s.db.d.postgres {
+		broken, err := column[string](tx, brokenKeys)
+		if err != nil {
+			return err
+		}
+		if broken = slices.DeleteFunc(broken, func(b string) bool { return slices.Contains(brokenBefore, b) }); len(broken) > 0 {
+			return fmt.Errorf("migrating to schema %d: it would leave rows pointing at nothing: %s", v+1, strings.Join(broken, "; "))
 		}
 	}
 	set := fmt.Sprintf(`PRAGMA user_version = %d`, v+1)
