@@ -12,33 +12,39 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"gonum.org/v1/plot"
 
 	"benchlens/analysis/chart"
+	"benchlens/analysis/report"
 )
 
 // chartView shows a chart rendered off-screen (gonum/plot in analysis/chart) at the size the
 // layout gives it. A resize renders again off the UI thread after a short pause; the old image
 // stays until the new one is ready, so nothing flickers. A chart given its plot (setPlot)
-// reads out the axes' values under the mouse.
+// reads out what lies under the mouse: each curve's value at the x (its point marked on the
+// curve), the bar's change with its interval and p, else the axes' values. The readout sits
+// beside the pointer inside the data area, never over the title.
 type chartView struct {
 	widget.BaseWidget
 	img     *canvas.Image
 	render  func(w, h int) (image.Image, error)
-	plot    *plot.Plot     // for readouts; nil without
-	at      chart.SeriesAt // what each series reads at an x; nil: the axes' values only
+	plot    *plot.Plot   // for readouts; nil without
+	read    chart.Reader // what the chart reads at the pointer
 	readout *canvas.Text
 	readBox *fyne.Container
-	overlay *fyne.Container // lays the readout over the image
+	marks   []*canvas.Circle // each curve's point under the pointer
+	overlay *fyne.Container  // lays the readout and the marks over the image
 
 	mu       sync.Mutex
 	rendered fyne.Size
 	timer    *time.Timer
 	gen      int
 }
+
+// markRadius is the radius of a curve's mark under the pointer.
+const markRadius = 4
 
 func newChartView(render func(w, h int) (image.Image, error)) *chartView {
 	c := &chartView{img: canvas.NewImageFromImage(nil), render: render}
@@ -49,7 +55,7 @@ func newChartView(render func(w, h int) (image.Image, error)) *chartView {
 	bg := canvas.NewRectangle(color.NRGBA{R: 0x30, G: 0x30, B: 0x30, A: 0xe8}) // dark on the white chart
 	c.readBox = container.NewStack(bg, container.NewPadded(c.readout))
 	c.readBox.Hide()
-	c.overlay = container.NewVBox(container.NewHBox(c.readBox, layout.NewSpacer()))
+	c.overlay = container.NewWithoutLayout(c.readBox)
 	c.ExtendBaseWidget(c)
 	return c
 }
@@ -58,12 +64,12 @@ func (c *chartView) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(container.NewStack(c.img, c.overlay))
 }
 
-// setPlot shows p and reads out its values under the mouse: the series' values at the
-// mouse's x when at is given, else the axes' values.
-func (c *chartView) setPlot(p *plot.Plot, at chart.SeriesAt) {
+// setPlot shows p and reads it out under the mouse with r.
+func (c *chartView) setPlot(p *plot.Plot, r chart.Reader) {
 	c.mu.Lock()
-	c.plot, c.at = p, at
+	c.plot, c.read = p, r
 	c.mu.Unlock()
+	c.hideReadout()
 	c.setRender(func(w, h int) (image.Image, error) {
 		if p == nil {
 			return nil, nil
@@ -73,47 +79,122 @@ func (c *chartView) setPlot(p *plot.Plot, at chart.SeriesAt) {
 }
 
 // MouseIn, MouseMoved and MouseOut make the chart a desktop.Hoverable: the readout follows the
-// mouse over the data area, in the axes' own units.
+// mouse over the data area.
 func (c *chartView) MouseIn(e *desktop.MouseEvent) { c.MouseMoved(e) }
 
 func (c *chartView) MouseMoved(e *desktop.MouseEvent) {
 	c.mu.Lock()
-	p, at, size := c.plot, c.at, c.rendered
+	p, r, size := c.plot, c.read, c.rendered
 	c.mu.Unlock()
 	scale := c.scale() // the image has the widget's size in pixels
-	text := readoutText(p, at, fyne.NewSize(size.Width*scale, size.Height*scale), fyne.NewPos(e.Position.X*scale, e.Position.Y*scale))
-	if text == "" {
-		c.readBox.Hide()
+	px := fyne.NewSize(size.Width*scale, size.Height*scale)
+	at := readoutAt(p, r, px, fyne.NewPos(e.Position.X*scale, e.Position.Y*scale))
+	if at.text == "" {
+		c.hideReadout()
 		return
 	}
-	c.readout.Text = text
+	c.readout.Text = at.text
 	c.readout.Refresh()
+	for len(c.marks) < len(at.marks) {
+		m := canvas.NewCircle(color.Transparent)
+		m.StrokeWidth = 2
+		c.marks = append(c.marks, m)
+		c.overlay.Objects = append([]fyne.CanvasObject{m}, c.overlay.Objects...) // under the readout
+	}
+	for i, m := range c.marks {
+		if i >= len(at.marks) {
+			m.Hide()
+			continue
+		}
+		mk := at.marks[i]
+		m.StrokeColor = mk.col
+		m.FillColor = color.White
+		m.Move(fyne.NewPos(mk.pos.X/scale-markRadius, mk.pos.Y/scale-markRadius))
+		m.Resize(fyne.NewSize(2*markRadius, 2*markRadius))
+		m.Show()
+		m.Refresh()
+	}
+	box := c.readBox.MinSize()
+	c.readBox.Resize(box)
+	c.readBox.Move(readoutPlace(e.Position, box, c.Size(), at.top/scale))
 	c.readBox.Show()
-	c.overlay.Refresh() // lay the box out at the text's size
+	c.overlay.Refresh()
 }
 
-func (c *chartView) MouseOut() { c.readBox.Hide() }
+func (c *chartView) MouseOut() { c.hideReadout() }
 
-// readoutText is what lies under pos on a chart drawn at size: with at, the x value and each
+func (c *chartView) hideReadout() {
+	c.readBox.Hide()
+	for _, m := range c.marks {
+		m.Hide()
+	}
+}
+
+// readoutPlace puts a readout of size box beside the pointer at pos in a chart of size
+// chartSize: below and right of it, else left or above where it would leave the chart, never
+// above the data area's top (where the title is).
+func readoutPlace(pos fyne.Position, box, chartSize fyne.Size, top float32) fyne.Position {
+	const gap = 14
+	x, y := pos.X+gap, pos.Y+gap
+	if x+box.Width > chartSize.Width {
+		x = pos.X - gap - box.Width
+	}
+	if y+box.Height > chartSize.Height {
+		y = pos.Y - gap - box.Height
+	}
+	return fyne.NewPos(max(x, 0), max(y, top))
+}
+
+// reading is what a readout shows at a point: its text, each curve's point to mark there (in
+// pixels of the drawn image) and the top of the data area.
+type reading struct {
+	text  string
+	marks []mark
+	top   float32
+}
+
+type mark struct {
+	pos fyne.Position
+	col color.Color
+}
+
+// readoutAt is what lies under pos on a chart drawn at size: with curves, the x value and each
 // series' value there (a CDF's quantiles: "12.3 ms · baseline p62 · candidate p71"; a
-// timeline's busy: "… (s) 41 · device 0 83% busy"), else "x-axis label: x · y-axis label: y".
-func readoutText(p *plot.Plot, at chart.SeriesAt, size fyne.Size, pos fyne.Position) string {
+// timeline's busy: "… (s) 41 · device 0 83% busy"), each marked on its curve; with bars, the
+// bar's change ("TPOT +4.3 % [+2.7, +6.1], p=0.008"); else "x-axis label: x · y-axis label: y".
+func readoutAt(p *plot.Plot, r chart.Reader, size fyne.Size, pos fyne.Position) reading {
 	if p == nil || size.Width < 10 || size.Height < 10 {
-		return ""
+		return reading{}
 	}
-	x, y, ok := chart.Readout(p, int(size.Width), int(size.Height), float64(pos.X), float64(pos.Y))
+	w, h := int(size.Width), int(size.Height)
+	x, y, ok := chart.Readout(p, w, h, float64(pos.X), float64(pos.Y))
 	if !ok {
-		return ""
+		return reading{}
 	}
-	if at != nil {
+	top, _ := chart.DataTop(p, w, h)
+	out := reading{top: float32(top)}
+	switch {
+	case r.Series != nil:
 		axis, _, _ := strings.Cut(p.X.Label.Text, " · ") // without the clipping note
-		s := axis + " " + plain(x)
-		for _, sv := range at(x) {
-			s += " · " + sv.Label + " " + sv.Text
+		out.text = axis + " " + plain(x)
+		for _, sv := range r.Series(x) {
+			out.text += " · " + sv.Label + " " + sv.Text
+			if mx, my, ok := chart.Pixel(p, w, h, x, sv.Y); ok {
+				col := sv.Color
+				if col == nil {
+					col = chart.InkColor
+				}
+				out.marks = append(out.marks, mark{fyne.NewPos(float32(mx), float32(my)), col})
+			}
 		}
-		return s
+	case r.Bars != nil:
+		if b, ok := r.Bars.At(x); ok {
+			out.text = report.BarText(b.Name, b.Delta)
+		}
+	default:
+		out.text = fmt.Sprintf("%s: %s · %s: %s", p.X.Label.Text, plain(x), p.Y.Label.Text, plain(y))
 	}
-	return fmt.Sprintf("%s: %s · %s: %s", p.X.Label.Text, plain(x), p.Y.Label.Text, plain(y))
+	return out
 }
 
 // MinSize keeps charts readable and still fits a 1024×700 window.
@@ -138,7 +219,7 @@ func (c *chartView) clear() {
 	c.render, c.plot = nil, nil
 	c.gen++
 	c.mu.Unlock()
-	c.readBox.Hide()
+	c.hideReadout()
 	c.img.Image = nil
 	c.img.Refresh()
 }

@@ -223,7 +223,7 @@ func (v *compareView) schedule() {
 		c, errC := cache.get(st, cand)
 		var rec compare.Record
 		var plots map[string]*plot.Plot
-		var reads map[string]chart.SeriesAt
+		var reads map[string]chart.Reader
 		err := firstErr(errB, errC)
 		if err == nil {
 			err = library.DistinctArms(b, c)
@@ -333,7 +333,7 @@ func statusImportance(status model.Status) widget.Importance {
 }
 
 // display shows a comparison; savedID is the saved comparison it repeats, if any.
-func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, reads map[string]chart.SeriesAt, base, cand string, savedID int64) {
+func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, reads map[string]chart.Reader, base, cand string, savedID int64) {
 	v.record, v.sels, v.savedID = &rec, [2]string{base, cand}, savedID
 	v.showSaved()
 	v.save.Enable()

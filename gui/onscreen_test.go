@@ -9,6 +9,9 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
+	"benchlens/analysis/chart"
+	"benchlens/analysis/report"
+	"benchlens/model"
 	"benchlens/store"
 )
 
@@ -143,4 +146,73 @@ func TestVerdictViewShowsTheComparisonOnScreen(t *testing.T) {
 	if !strings.Contains(text, "the gain is inside the noise") {
 		t.Errorf("after a restart the verdict view shows: %s", text)
 	}
+}
+
+// hover moves the mouse over a chart at the pixel of data point (x, y) and returns what the
+// chart then draws.
+func hover(t *testing.T, c *chartView, x, y float64) string {
+	t.Helper()
+	s := c.Size()
+	px, py, ok := chart.Pixel(c.plot, int(s.Width), int(s.Height), x, y)
+	if !ok {
+		t.Fatalf("(%v, %v) is outside the chart's data area", x, y)
+	}
+	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(float32(px), float32(py))}})
+	return drawnText(c)
+}
+
+// Hovering a bar reads out the bar's change, interval and p, not a fractional category index;
+// hovering a CDF marks each curve's point under the pointer; no readout covers a title.
+func TestHoverReadsTheThingUnderThePointer(t *testing.T) {
+	u := newDemoApp(t)
+	ui(func() { u.showView(viewCompare) })
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "established") })
+	shown(t, u, "baseline", "established")
+	bars := u.compare.charts["stage_deltas"]
+	eventually(t, "the stage chart laid out", func() bool { return bars.plot != nil && bars.Size().Width > 100 })
+	ui(func() {
+		tpot := u.compare.record.Perf[model.TPOT]
+		want := report.BarText("TPOT", tpot) // "TPOT −9.1 % [−9.9, −8.3], p=0.00794"
+		if !strings.Contains(want, "[") || !strings.Contains(want, "p=") {
+			t.Fatalf("the TPOT change has no interval or p: %q", want)
+		}
+		if text := hover(t, bars, 1, tpot.Delta.F()/2); !strings.Contains(text, want) {
+			t.Errorf("over the TPOT bar the chart draws %q, want …%s…", text, want)
+		}
+		if strings.Contains(drawnText(bars), "stage (latencies: lower is better): 1.") {
+			t.Error("the readout gives the category axis' fraction")
+		}
+	})
+
+	cdf := u.compare.charts["tpot_cdf"]
+	eventually(t, "the TPOT CDF laid out", func() bool { return cdf.plot != nil && cdf.Size().Width > 100 })
+	ui(func() {
+		p := cdf.plot
+		x := p.X.Min + 0.5*(p.X.Max-p.X.Min)
+		text := hover(t, cdf, x, 0.97) // near the top of the data area, under the title
+		if !strings.Contains(text, " · baseline p") || !strings.Contains(text, " · established p") {
+			t.Errorf("CDF readout %q", text)
+		}
+		s := cdf.Size()
+		reads := u.compare.charts["tpot_cdf"].read.Series(x)
+		shown := 0
+		for i, m := range cdf.marks {
+			if !m.Visible() {
+				continue
+			}
+			shown++
+			wx, wy, _ := chart.Pixel(p, int(s.Width), int(s.Height), x, reads[i].Y)
+			if c := m.Position().AddXY(markRadius, markRadius); abs32(c.X-float32(wx)) > 1 || abs32(c.Y-float32(wy)) > 1 {
+				t.Errorf("%s's mark at %v, its point at (%v, %v)", reads[i].Label, c, wx, wy)
+			}
+		}
+		if shown != 2 {
+			t.Errorf("%d curves marked, want both arms'", shown)
+		}
+		top, _ := chart.DataTop(p, int(s.Width), int(s.Height))
+		if y := cdf.readBox.Position().Y; y < float32(top) {
+			t.Errorf("the readout at y=%v covers the title (the data area starts at %v)", y, top)
+		}
+	})
 }

@@ -94,9 +94,9 @@ func (v *runView) blank() {
 	v.summary.RemoveAll()
 	v.backend.SetText("")
 	for _, c := range v.charts {
-		c.setPlot(nil, nil)
+		c.setPlot(nil, chart.Reader{})
 	}
-	v.util.setPlot(nil, nil)
+	v.util.setPlot(nil, chart.Reader{})
 	v.utilNote.SetText("")
 	v.overhead.SetText("")
 }
@@ -179,14 +179,14 @@ func (v *runView) display(rd compare.RunData) {
 			if key == model.ITL {
 				p.Y.Label.Text = v.u.chartTr("share of token gaps")
 			}
-			v.charts[m.key+"_cdf"].setPlot(p, at)
+			v.charts[m.key+"_cdf"].setPlot(p, chart.Reader{Series: at})
 		} else {
-			v.charts[m.key+"_cdf"].setPlot(nil, nil)
+			v.charts[m.key+"_cdf"].setPlot(nil, chart.Reader{})
 		}
 		if p, at, err := chart.HistogramWith(title, axis, 40, chart.Series{Label: r.Label, Values: xs}); err == nil {
-			v.charts[m.key+"_hist"].setPlot(p, at)
+			v.charts[m.key+"_hist"].setPlot(p, chart.Reader{Series: at})
 		} else {
-			v.charts[m.key+"_hist"].setPlot(nil, nil)
+			v.charts[m.key+"_hist"].setPlot(nil, chart.Reader{})
 		}
 	}
 	var lines []chart.TimelineSeries
@@ -206,9 +206,9 @@ func (v *runView) display(rd compare.RunData) {
 	v.utilNote.SetText(strings.Join(notes, "\n"))
 	if p, err := chart.Timeline(lang.L("Device utilisation"), lines...); err == nil {
 		p.X.Label.Text, p.Y.Label.Text = v.u.chartTr(p.X.Label.Text), v.u.chartTr(p.Y.Label.Text)
-		v.util.setPlot(p, chart.TimelineAt(lines...))
+		v.util.setPlot(p, chart.Reader{Series: chart.TimelineAt(lines...)})
 	} else {
-		v.util.setPlot(nil, nil)
+		v.util.setPlot(nil, chart.Reader{})
 	}
 	v.overhead.SetText(overheadText(rd))
 }

@@ -82,7 +82,8 @@ func setX(p *plot.Plot, clean [][]float64, axis XAxis, tr func(string) string) {
 
 // logTicks mark 1, 2 and 5 of each decade with labels (every digit when that leaves fewer than
 // three labels) and the other digits without: gonum's LogTicks labels only powers of ten,
-// which leaves a CDF spanning 20-90 ms with no number on its axis.
+// which leaves a CDF spanning 20-90 ms with no number on its axis. An axis spanning less than
+// a digit's step (12-18 ms) gets evenly spaced ticks.
 type logTicks struct{}
 
 func (logTicks) Ticks(min, max float64) []plot.Tick {
@@ -109,8 +110,10 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 		}
 		return n
 	}
-	if labelled(false) < 3 {
-		labelled(true)
+	if labelled(false) < 3 && labelled(true) < 2 {
+		// Less than a decade between two digits (12-18 ms): evenly spaced numbers instead,
+		// so the axis still has a scale to read.
+		return niceTicks{n: 4}.Ticks(min, max)
 	}
 	return ts
 }

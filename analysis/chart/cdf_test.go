@@ -167,8 +167,8 @@ func TestShareAxes(t *testing.T) {
 		t.Fatalf("shared x: a %v..%v, b %v..%v", a.X.Min, a.X.Max, b.X.Min, b.X.Max)
 	}
 	rec := synthRecord()
-	s, _ := chart.StageDeltas("s", rec)
-	bk, _ := chart.BucketDeltas("b", rec)
+	s, _, _ := chart.StageDeltas("s", rec)
+	bk, _, _ := chart.BucketDeltas("b", rec)
 	chart.ShareY(s, bk)
 	if s.Y.Min != bk.Y.Min || s.Y.Max != bk.Y.Max {
 		t.Fatalf("shared y: %v..%v vs %v..%v", s.Y.Min, s.Y.Max, bk.Y.Min, bk.Y.Max)

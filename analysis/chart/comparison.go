@@ -54,11 +54,11 @@ func ForComparison(base, cand compare.Arm, rec compare.Record) (map[string]*plot
 }
 
 // ForComparisonWith is ForComparison with options (the CDFs' x axis, translated titles and
-// axes), and what each CDF's series read at an x, keyed like the charts.
-func ForComparisonWith(base, cand compare.Arm, rec compare.Record, opt Options) (map[string]*plot.Plot, map[string]SeriesAt, error) {
+// axes), and how each chart reads out under the mouse, keyed like the charts.
+func ForComparisonWith(base, cand compare.Arm, rec compare.Record, opt Options) (map[string]*plot.Plot, map[string]Reader, error) {
 	bl, cl := armLabels(base.Label, cand.Label)
 	out := map[string]*plot.Plot{}
-	reads := map[string]SeriesAt{}
+	reads := map[string]Reader{}
 	titles := map[string]string{"ttft_cdf": TitleTTFT, "tpot_cdf": TitleTPOT, "itl_cdf": TitleITL}
 	for _, dc := range distCharts {
 		var series []Series
@@ -90,24 +90,24 @@ func ForComparisonWith(base, cand compare.Arm, rec compare.Record, opt Options) 
 			return nil, nil, fmt.Errorf("%s: %w", dc.key, err)
 		}
 		p.Y.Label.Text = opt.tr(dc.yLabel)
-		out[dc.key], reads[dc.key] = p, at
+		out[dc.key], reads[dc.key] = p, Reader{Series: at}
 	}
 	if len(rec.Perf) > 0 {
-		p, err := StageDeltas(opt.tr(TitleStageDeltas), rec)
+		p, bars, err := StageDeltas(opt.tr(TitleStageDeltas), rec)
 		if err != nil {
 			return nil, nil, fmt.Errorf("stage_deltas: %w", err)
 		}
-		out["stage_deltas"] = p
+		out["stage_deltas"], reads["stage_deltas"] = p, Reader{Bars: bars}
 		if p, err := Spread(opt.tr(TitleSpread), rec); err == nil {
 			out["spread"] = p
 		}
 	}
 	if len(rec.Buckets.Rows) > 0 {
-		p, err := BucketDeltas(opt.tr(TitleBucketDeltas), rec)
+		p, bars, err := BucketDeltas(opt.tr(TitleBucketDeltas), rec)
 		if err != nil {
 			return nil, nil, fmt.Errorf("bucket_deltas: %w", err)
 		}
-		out["bucket_deltas"] = p
+		out["bucket_deltas"], reads["bucket_deltas"] = p, Reader{Bars: bars}
 	}
 	ShareY(out["stage_deltas"], out["bucket_deltas"])
 	lines := append(utilLines(base, bl, BaselineColor), utilLines(cand, cl, CandidateColor)...)
@@ -116,9 +116,9 @@ func ForComparisonWith(base, cand compare.Arm, rec compare.Record, opt Options) 
 		if err != nil {
 			return nil, nil, fmt.Errorf("utilisation: %w", err)
 		}
-		out["utilisation"], reads["utilisation"] = p, TimelineAt(lines...)
+		out["utilisation"], reads["utilisation"] = p, Reader{Series: TimelineAt(lines...)}
 	}
-	if err := loadCharts(out, rec); err != nil {
+	if err := loadCharts(out, reads, rec); err != nil {
 		return nil, nil, err
 	}
 	for k, p := range out {
@@ -130,7 +130,7 @@ func ForComparisonWith(base, cand compare.Arm, rec compare.Record, opt Options) 
 }
 
 // loadCharts adds the load-point charts of a sweep.
-func loadCharts(out map[string]*plot.Plot, rec compare.Record) error {
+func loadCharts(out map[string]*plot.Plot, reads map[string]Reader, rec compare.Record) error {
 	if len(rec.LoadPoints) == 0 {
 		return nil
 	}
@@ -143,11 +143,11 @@ func loadCharts(out map[string]*plot.Plot, rec compare.Record) error {
 		out[c.key] = p
 	}
 	ShareX(out["load_ttft"], out["load_tpot"])
-	p, err := LoadDeltas(TitleLoadDeltas, rec)
+	p, bars, err := LoadDeltas(TitleLoadDeltas, rec)
 	if err != nil {
 		return fmt.Errorf("load_deltas: %w", err)
 	}
-	out["load_deltas"] = p
+	out["load_deltas"], reads["load_deltas"] = p, Reader{Bars: bars}
 	return nil
 }
 

@@ -23,6 +23,9 @@ type Delta struct {
 	Value, Low, High float64 // the change and its interval; NaN when unknown
 	Significant      bool    // p < alpha and beyond the noise floor
 	Better, Worse    bool    // significant, in the good or the bad direction
+	// Name and Of are what the bar stands for and the change it draws, for a readout.
+	Name string
+	Of   compare.StageDelta
 }
 
 // Deltas draws changes as bars from zero, filled by outcome (BetterColor, WorseColor,
@@ -224,15 +227,36 @@ func deltaIn(x float64, deltas map[string]compare.StageDelta, stage string) Delt
 func deltaOf(x float64, s compare.StageDelta) Delta {
 	return Delta{
 		X: x, Value: s.Delta.F(), Low: s.CILow.F(), High: s.CIHigh.F(),
-		Significant: s.Significant, Better: s.Better, Worse: s.Worse,
+		Significant: s.Significant, Better: s.Better, Worse: s.Worse, Of: s,
 	}
 }
 
+// named is d with its readout's name.
+func named(d Delta, name string) Delta {
+	d.Name = name
+	return d
+}
+
+// tickName is a tick label's first line: "TPOT\ndecode" names the bar "TPOT".
+func tickName(tick string) string {
+	name, _, _ := strings.Cut(tick, "\n")
+	return name
+}
+
+// barsOf are the bars of a chart of items, for its readout.
+func barsOf(items []Delta, width float64) BarsAt {
+	bars := make(BarsAt, len(items))
+	for i, it := range items {
+		bars[i] = Bar{Name: it.Name, Delta: it.Of, X: it.X, Width: width}
+	}
+	return bars
+}
+
 // deltaPlot is the common frame of StageDeltas and BucketDeltas.
-func deltaPlot(title, xLabel string, items []Delta, width float64, ticks []plot.Tick, xmin, xmax float64, rec compare.Record) (*plot.Plot, error) {
+func deltaPlot(title, xLabel string, items []Delta, width float64, ticks []plot.Tick, xmin, xmax float64, rec compare.Record) (*plot.Plot, BarsAt, error) {
 	d, err := NewDeltas(items)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d.Width = width
 	p := newPlot(title, xLabel, DeltaYLabel)
@@ -257,7 +281,7 @@ func deltaPlot(title, xLabel string, items []Delta, width float64, ticks []plot.
 	}
 	lg.add(ci, whiskerThumb{d.Whisker})
 	lg.commit(true, false)
-	return p, nil
+	return p, barsOf(items, width), nil
 }
 
 // whiskerThumb is a vertical whisker legend icon.
@@ -274,8 +298,8 @@ func (t whiskerThumb) Thumbnail(c *draw.Canvas) {
 // StageDeltas draws rec.Perf: per stage metric (TTFT, TPOT, ITL, E2E latency, end-to-end
 // throughput; those present) the change vs baseline in % as a bar filled by outcome, its
 // interval as a whisker, the value written beyond it, and a zero line. It is an error when
-// rec.Perf holds none of them.
-func StageDeltas(title string, rec compare.Record) (*plot.Plot, error) {
+// rec.Perf holds none of them. The bars read out their stage's change.
+func StageDeltas(title string, rec compare.Record) (*plot.Plot, BarsAt, error) {
 	var items []Delta
 	var ticks []plot.Tick
 	for _, s := range stageNames {
@@ -284,11 +308,11 @@ func StageDeltas(title string, rec compare.Record) (*plot.Plot, error) {
 			continue
 		}
 		x := float64(len(items))
-		items = append(items, deltaOf(x, sd))
+		items = append(items, named(deltaOf(x, sd), tickName(s.tick)))
 		ticks = append(ticks, plot.Tick{Value: x, Label: s.tick})
 	}
 	if len(items) == 0 {
-		return nil, errors.New("chart: the record compares no stage")
+		return nil, nil, errors.New("chart: the record compares no stage")
 	}
 	return deltaPlot(title, "stage (latencies: lower is better)", items, 0.55, ticks, -0.6, float64(len(items))-0.4, rec)
 }
@@ -297,10 +321,10 @@ func StageDeltas(title string, rec compare.Record) (*plot.Plot, error) {
 // buckets' token edges under the stage names) and stage (TTFT, TPOT, ITL) the change vs
 // baseline in %, as StageDeltas does. It is an error when the record has no buckets (no
 // per-request input lengths).
-func BucketDeltas(title string, rec compare.Record) (*plot.Plot, error) {
+func BucketDeltas(title string, rec compare.Record) (*plot.Plot, BarsAt, error) {
 	rows := orderedRows(rec.Buckets.Rows)
 	if len(rows) == 0 {
-		return nil, errors.New("chart: the record has no load buckets (no per-request input lengths)")
+		return nil, nil, errors.New("chart: the record has no load buckets (no per-request input lengths)")
 	}
 	const step, width = 0.28, 0.24
 	var items []Delta
@@ -308,7 +332,7 @@ func BucketDeltas(title string, rec compare.Record) (*plot.Plot, error) {
 	for g, row := range rows {
 		for k, s := range bucketStages {
 			x := float64(g) + float64(k-1)*step
-			items = append(items, deltaIn(x, row.Stages, s.key))
+			items = append(items, named(deltaIn(x, row.Stages, s.key), s.tick+" · "+bucketName(row.Bucket, rec.Buckets)))
 			// Every label has two lines, so the stage names line up.
 			label := s.tick + "\n "
 			if k == 1 {

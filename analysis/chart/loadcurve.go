@@ -195,9 +195,9 @@ var loadDeltaStages = []struct{ key, tick string }{
 
 // LoadDeltas draws each matched load point's stage changes (TTFT, TPOT, ITL, output
 // throughput) as BucketDeltas draws buckets. It is an error when the record has no load points.
-func LoadDeltas(title string, rec compare.Record) (*plot.Plot, error) {
+func LoadDeltas(title string, rec compare.Record) (*plot.Plot, BarsAt, error) {
 	if len(rec.LoadPoints) == 0 {
-		return nil, errors.New("chart: the record has no load points")
+		return nil, nil, errors.New("chart: the record has no load points")
 	}
 	const step, width = 0.235, 0.19
 	var items []Delta
@@ -205,7 +205,7 @@ func LoadDeltas(title string, rec compare.Record) (*plot.Plot, error) {
 	for g, lp := range rec.LoadPoints {
 		for k, s := range loadDeltaStages {
 			x := float64(g) + (float64(k)-1.5)*step
-			items = append(items, deltaIn(x, lp.Deltas, s.key))
+			items = append(items, named(deltaIn(x, lp.Deltas, s.key), s.tick+" · "+lp.Label))
 			label := s.tick + "\n "
 			if k == 1 {
 				label = s.tick + "\n" + cmp.Or(shortPoint(lp.LoadPoint), lp.Label) + " " + string(lp.Status)

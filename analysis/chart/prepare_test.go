@@ -23,7 +23,8 @@ func TestTickLabelsUnkerned(t *testing.T) {
 	}
 }
 
-// A log axis labels 1, 2 and 5 of each decade, every digit when that leaves too few.
+// A log axis labels 1, 2 and 5 of each decade, every digit when that leaves too few, and evenly
+// spaced numbers over less than a digit's step (the TPOT of one load point: 12.1-18.5 ms).
 func TestLogTicks(t *testing.T) {
 	for _, tc := range []struct {
 		min, max float64
@@ -31,6 +32,9 @@ func TestLogTicks(t *testing.T) {
 	}{
 		{20, 90, "20 30 40 50 60 70 80 90"},
 		{0.25, 600, "0.5 1 2 5 10 20 50 100 200 500"},
+		{12.1, 18.5, "14 16 18"},
+		{10.5, 19.5, "12.5 15.0 17.5"},
+		{7.2, 7.6, "7.2 7.3 7.4 7.5 7.6"},
 	} {
 		var got []string
 		for _, tk := range (logTicks{}).Ticks(tc.min, tc.max) {

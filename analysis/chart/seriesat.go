@@ -2,6 +2,7 @@ package chart
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"sort"
 )
@@ -16,6 +17,7 @@ type SeriesValue struct {
 	Label string
 	Y     float64
 	Text  string
+	Color color.Color // the series' colour, to mark its point under the mouse
 }
 
 type labelled struct {
@@ -34,7 +36,7 @@ func (c cdfAt) read(x float64) []SeriesValue {
 		if n > 0 {
 			y = xys[n-1].Y
 		}
-		out[i] = SeriesValue{Label: l.label, Y: y, Text: fmt.Sprintf("p%g", math.Round(1000*y)/10)}
+		out[i] = SeriesValue{Label: l.label, Y: y, Text: fmt.Sprintf("p%g", math.Round(1000*y)/10), Color: l.e.LineStyle.Color}
 	}
 	return out
 }

@@ -20,11 +20,11 @@ func TestTimelineAt(t *testing.T) {
 		x    float64
 		want []SeriesValue
 	}{
-		{0, []SeriesValue{{"baseline", 80, "80% busy"}, {"candidate", 20, "20% busy"}}},
-		{1, []SeriesValue{{"baseline", 70, "70% busy"}, {"candidate", 30, "30% busy"}}},
-		{1.5, []SeriesValue{{"baseline", 70, "70% busy"}}}, // candidate has ended
-		{2, []SeriesValue{{"baseline", 50, "50% busy"}}},   // baseline's first series is missing there
-		{3, []SeriesValue{{"baseline", 40, "40% busy"}}},
+		{0, []SeriesValue{{"baseline", 80, "80% busy", nil}, {"candidate", 20, "20% busy", nil}}},
+		{1, []SeriesValue{{"baseline", 70, "70% busy", nil}, {"candidate", 30, "30% busy", nil}}},
+		{1.5, []SeriesValue{{"baseline", 70, "70% busy", nil}}}, // candidate has ended
+		{2, []SeriesValue{{"baseline", 50, "50% busy", nil}}},   // baseline's first series is missing there
+		{3, []SeriesValue{{"baseline", 40, "40% busy", nil}}},
 		{4, nil},
 		{-1, nil},
 	} {
@@ -47,8 +47,8 @@ func TestHistogramAt(t *testing.T) {
 		x    float64
 		want []SeriesValue
 	}{
-		{0.5, []SeriesValue{{"baseline", 12.5, "12.5% in 0-1"}, {"candidate", 0, "0.0% in 0-1"}}},
-		{3.5, []SeriesValue{{"baseline", 50, "50.0% in 3-4"}, {"candidate", 100, "100.0% in 3-4"}}},
+		{0.5, []SeriesValue{{"baseline", 12.5, "12.5% in 0-1", nil}, {"candidate", 0, "0.0% in 0-1", nil}}},
+		{3.5, []SeriesValue{{"baseline", 50, "50.0% in 3-4", nil}, {"candidate", 100, "100.0% in 3-4", nil}}},
 		{5, nil},
 	} {
 		if got := at(tt.x); !reflect.DeepEqual(got, tt.want) {

@@ -191,7 +191,7 @@ func TimelineAt(lines ...TimelineSeries) SeriesAt {
 			if !ok {
 				j = len(out)
 				at[s.Label] = j
-				out = append(out, SeriesValue{Label: s.Label})
+				out = append(out, SeriesValue{Label: s.Label, Color: s.Color})
 			}
 			out[j].Y += s.Busy[i]
 			n[s.Label]++
