@@ -56,12 +56,20 @@ var DefaultLimits = Limits{MaxBytes: 8 << 30, MaxEntries: 100_000, MaxDepth: 3, 
 // is refused after a few megabytes whatever its members declare.
 const ratioFloor = 4 << 20
 
+// OwnFile is a file an import must never read as input: the library it writes to, or one of
+// its side files. It is known by identity (os.SameFile), so no other name, hard link or
+// mount of it gets in.
+type OwnFile struct {
+	Info os.FileInfo
+	What string // what it is, for the line that says it was skipped
+}
+
 // ReadBundle reads a file, a folder (recursively), a .zip, a .tar, a .tar.gz / .tgz or a
 // gzipped file. Archives found inside a folder or another archive are opened too. Unreadable
-// parts are reported and skipped; so is every file not read (links, devices, pipes): Skipped
-// names them.
-func ReadBundle(root string, lim Limits) (entries []Entry, errs []error) {
-	r := &reader{lim: lim}
+// parts are reported and skipped; so is every file not read (links, devices, pipes, the own
+// files): Skipped names them.
+func ReadBundle(root string, lim Limits, own ...OwnFile) (entries []Entry, errs []error) {
+	r := &reader{lim: lim, own: own}
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, []error{&position.Error{File: root, Offset: -1, Err: errors.Unwrap(err)}}
@@ -82,6 +90,7 @@ func ReadBundle(root string, lim Limits) (entries []Entry, errs []error) {
 
 type reader struct {
 	lim     Limits
+	own     []OwnFile
 	total   int64
 	members int // archive members seen, whatever their kind
 	entries []Entry
@@ -190,6 +199,12 @@ func (r *reader) openFile(p, name string) {
 	if !info.Mode().IsRegular() {
 		r.skip(p, kindOf(info.Mode())+": only regular files are read")
 		return
+	}
+	for _, o := range r.own {
+		if os.SameFile(info, o.Info) {
+			r.skip(p, o.What+": never imported into itself")
+			return
+		}
 	}
 	var magic [4]byte
 	n, _ := f.ReadAt(magic[:], 0)

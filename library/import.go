@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -86,11 +87,12 @@ func Import(st *store.Store, paths []string, opt Options) Report {
 		rep.Errors = append(rep.Errors, err)
 		return rep
 	}
+	own := ownFiles(st)
 	for _, p := range paths {
 		if stopped(opt.Stop) {
 			break
 		}
-		entries, errs := importers.ReadBundle(p, lim)
+		entries, errs := importers.ReadBundle(p, lim, own...)
 		rep.note(errs...)
 		if len(entries) == 0 && len(errs) == 0 {
 			rep.Errors = append(rep.Errors, &position.Error{File: p, Offset: -1, Err: errors.New("no files")})
@@ -108,6 +110,22 @@ func Import(st *store.Store, paths []string, opt Options) Report {
 		rep.Errors = append(rep.Errors, ErrInterrupted)
 	}
 	return rep
+}
+
+// ownFiles are the library's file and side files as they are now: an import of the folder
+// holding them never stores the library in itself.
+func ownFiles(st *store.Store) []importers.OwnFile {
+	var own []importers.OwnFile
+	for i, p := range store.LibraryFiles(st.Path()) {
+		if fi, err := os.Stat(p); err == nil {
+			what := "the library this import writes to"
+			if i > 0 {
+				what = "a side file of the library this import writes to"
+			}
+			own = append(own, importers.OwnFile{Info: fi, What: what})
+		}
+	}
+	return own
 }
 
 func (r *Report) add(o Report) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"benchlens/store"
 )
 
 // outFile is one file an export is about to write.
@@ -40,9 +42,9 @@ func CheckTarget(libPath, path string) error { return checkTarget(libPath, path,
 // checkTarget refuses a path that is the library or one of its side files (by file identity
 // when both exist, else by resolved path), a folder, or an existing file without force.
 func checkTarget(libPath, path string, force bool) error {
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-		if sameFile(libPath+suffix, path) {
-			return fmt.Errorf("%s is the library itself (%s); refusing to overwrite it", path, libPath+suffix)
+	for _, lib := range store.LibraryFiles(libPath) {
+		if sameFile(lib, path) {
+			return fmt.Errorf("%s is the library itself (%s); refusing to overwrite it", path, lib)
 		}
 	}
 	fi, err := os.Stat(path)

@@ -29,8 +29,8 @@ func (s *Store) Backup(dest string) error {
 	}
 	tmp.Close()
 	fail := func(err error) error {
-		for _, side := range []string{"", "-journal", "-wal", "-shm"} {
-			os.Remove(tmp.Name() + side)
+		for _, f := range LibraryFiles(tmp.Name()) {
+			os.Remove(f)
 		}
 		return fmt.Errorf("backup %s: %w", dest, err)
 	}
