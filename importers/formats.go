@@ -116,5 +116,5 @@ func readUtilisation(f *format.File) (format.Parsed, error) {
 	if err != nil {
 		return format.Parsed{}, err
 	}
-	return format.Parsed{Evidence: &model.Evidence{Utilisation: u, Format: u.Tool}, Warnings: warnings}, nil
+	return format.Parsed{Evidence: &model.Evidence{Utilisation: u, Format: u.Tool, Facts: utilisation.Facts(u)}, Warnings: warnings}, nil
 }

@@ -69,9 +69,14 @@ func LoadRun(st *store.Store, id int64) (compare.RunData, error) {
 	}
 	for i := range evs {
 		ev := &evs[i]
+		if ev.Facts != nil {
+			rd.Facts = append(rd.Facts, ev.Facts)
+		}
 		switch {
 		case ev.Log != nil:
 			rd.Logs = append(rd.Logs, ev.Log)
+		case ev.Utilisation != nil && ev.Utilisation.Snapshot:
+			// a one-off table: what the machine is (its Facts), no timeline
 		case ev.Utilisation != nil:
 			rd.Util = append(rd.Util, ev.Utilisation)
 		case ev.Trace != nil:

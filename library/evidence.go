@@ -37,7 +37,7 @@ func readEvidence(st *store.Store, items []importers.Item, lim importers.Limits,
 				out[f.Name] = nil
 				continue
 			}
-			if ev != nil && ev.Utilisation != nil {
+			if ev != nil && ev.Utilisation != nil && !ev.Utilisation.Snapshot {
 				for i := range ev.Utilisation.Devices {
 					d := &ev.Utilisation.Devices[i]
 					sh := shape.ClassifyRun(*d, shape.DefaultThresholds)

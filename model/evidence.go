@@ -12,7 +12,20 @@ type Evidence struct {
 	Log         *LogEvidence   `json:"log,omitempty"`
 	Utilisation *UtilEvidence  `json:"utilisation,omitempty"`
 	Trace       *TraceEvidence `json:"trace,omitempty"`
-	Warnings    []string       `json:"warnings,omitempty"`
+	// Facts is what the file says of the run's conditions (METHOD.md rule 1) beside what it is
+	// read for: an npu-smi table's driver and devices, a profiler's GPUs or stack versions.
+	Facts    *Facts   `json:"facts,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Facts is what a file states of the stack fingerprint and the hardware (the record's
+// stack_fingerprint and hardware_sku), as the file states it, and where: the comparison sets
+// it beside what bundle.yaml declares.
+type Facts struct {
+	BaseStackVersion string `json:"base_stack_version,omitempty"` // "CANN 8.0.RC3, torch_npu 2.5.1"
+	DriverVersion    string `json:"driver_version,omitempty"`
+	HardwareSKU      string `json:"hardware_sku,omitempty"` // "8 × 910B3, 65536 MB HBM each"
+	Source           string `json:"source,omitempty"`       // where in the file: "npu-smi banner and device rows"
 }
 
 // Line is a quoted line of a file, with its 1-based number: the proof behind a finding.
@@ -107,6 +120,41 @@ var ShapeClasses = []ShapeClass{ShapeSustainedHigh, ShapeIntermittent, ShapeLow}
 type UtilEvidence struct {
 	Tool    string         `json:"tool"` // nvidia-smi dmon, nvidia-smi query, dcgmi dmon, npu-smi watch, npu-smi info, rocm-smi
 	Devices []DeviceSeries `json:"devices"`
+	// Snapshot marks a one-off table (one npu-smi info): one sample per device, which says what
+	// the machine is (Inventory, Facts) but is no timeline and has no shape.
+	Snapshot  bool       `json:"snapshot,omitempty"`
+	Inventory *Inventory `json:"inventory,omitempty"`
+}
+
+// Inventory is what a device tool's table says of the machine beside busy %: versions, each
+// device's state and the processes holding the devices (which server owns the cards).
+type Inventory struct {
+	ToolVersion   string          `json:"tool_version,omitempty"`   // "npu-smi 24.1.0.3"
+	DriverVersion string          `json:"driver_version,omitempty"` // the banner's "Version:"
+	Devices       []DeviceInfo    `json:"devices"`
+	Processes     []DeviceProcess `json:"processes,omitempty"`
+}
+
+// DeviceInfo is one device (an NPU chip) as a snapshot table shows it. Memory is MB.
+type DeviceInfo struct {
+	ID         string `json:"id"` // as DeviceSeries.ID: "3", or "3-1" for chip 1 of NPU 3
+	Name       string `json:"name,omitempty"`
+	BusID      string `json:"bus_id,omitempty"`
+	Health     string `json:"health,omitempty"`
+	PowerW     Num    `json:"power_w"`
+	TempC      Num    `json:"temp_c"`
+	BusyPct    Num    `json:"busy_pct"` // AICore(%), or NPU Util(%) on A5
+	BusyColumn string `json:"busy_column,omitempty"`
+	HBMUsedMB  Num    `json:"hbm_used_mb"`
+	HBMTotalMB Num    `json:"hbm_total_mb"`
+}
+
+// DeviceProcess is a process holding a device, from the table below the devices.
+type DeviceProcess struct {
+	Device   string `json:"device"`
+	PID      int64  `json:"pid"`
+	Name     string `json:"name"`
+	MemoryMB Num    `json:"memory_mb"`
 }
 
 // DeviceSeries is one device's busy timeline. T is seconds from the first sample of the file.

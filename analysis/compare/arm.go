@@ -17,6 +17,9 @@ type RunData struct {
 	Logs   []*model.LogEvidence
 	Util   []*model.UtilEvidence
 	Traces []*model.TraceEvidence
+	// Facts are what the attached files state of the stack and hardware (npu-smi's driver and
+	// devices, a profiler's GPUs): the observed side of rule 1's fingerprint fields.
+	Facts []*model.Facts
 }
 
 // Arm is the runs that repeat one condition.

@@ -229,3 +229,32 @@ func TestTails(t *testing.T) {
 		}
 	}
 }
+
+// What the files state of the stack and hardware (an npu-smi table's driver and devices) is
+// the observed side of rule 1: the same manifest on both sides, different drivers in the
+// files, is environment_differs naming driver_version, with the manifest's value noted.
+func TestConditionsReadTheFilesFacts(t *testing.T) {
+	b := baseline.Build(1)
+	c := candidate(func(a *armtest.Spec) { a.TPOT = 10.8 }).Build(100)
+	for i := range b.Runs {
+		b.Runs[i].Facts = []*model.Facts{{DriverVersion: "24.1.0.3", HardwareSKU: "8 × 910B3, 65536 MB HBM each"}}
+	}
+	for i := range c.Runs {
+		c.Runs[i].Facts = []*model.Facts{{DriverVersion: "26.1.0.b087", HardwareSKU: "8 × 910B3, 65536 MB HBM each"}}
+	}
+	rec := compare.Compare(b, c, compare.DefaultSettings)
+	drv := rec.StackFingerprint["driver_version"]
+	if drv.State != model.ConditionDiffers || drv.Baseline != "24.1.0.3" || drv.Candidate != "26.1.0.b087" || !strings.Contains(drv.Note, "bundle.yaml says") {
+		t.Errorf("driver_version %+v", drv)
+	}
+	if rec.HardwareSKU.State != model.ConditionSame || rec.HardwareSKU.Baseline != "8 × 910B3, 65536 MB HBM each" {
+		t.Errorf("hardware_sku %+v", rec.HardwareSKU)
+	}
+	found := false
+	for _, cause := range rec.Causes {
+		found = found || cause.Code == model.EnvironmentDiffers && strings.Contains(cause.Reason, "driver_version (24.1.0.3 vs 26.1.0.b087)")
+	}
+	if !found {
+		t.Errorf("causes %+v", rec.Causes)
+	}
+}

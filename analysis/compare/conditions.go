@@ -19,10 +19,10 @@ type conditionField struct {
 }
 
 var conditionFields = []conditionField{
-	{"stack_fingerprint", "base_stack_version", false, nil},
-	{"stack_fingerprint", "driver_version", false, nil},
+	{"stack_fingerprint", "base_stack_version", false, fact(func(f *model.Facts) string { return f.BaseStackVersion })},
+	{"stack_fingerprint", "driver_version", false, fact(func(f *model.Facts) string { return f.DriverVersion })},
 	{"stack_fingerprint", "engine_version", false, engineVersion},
-	{"hardware_sku", "", false, nil},
+	{"hardware_sku", "", false, fact(func(f *model.Facts) string { return f.HardwareSKU })},
 	{"node", "machine", false, nil},
 	{"node", "node", false, nil},
 	{"node", "numa", false, nil},
@@ -57,6 +57,20 @@ func extraString(r *model.Run, key string) string {
 		return v
 	}
 	return ""
+}
+
+// fact is what the run's files state of a field (RunData.Facts): the one value they give,
+// or every distinct one joined by " | " when they disagree.
+func fact(get func(*model.Facts) string) func(RunData) string {
+	return func(rd RunData) string {
+		var vals []string
+		for _, f := range rd.Facts {
+			if v := get(f); v != "" && !slices.Contains(vals, v) {
+				vals = append(vals, v)
+			}
+		}
+		return strings.Join(vals, " | ")
+	}
 }
 
 func engineVersion(rd RunData) string {

@@ -26,6 +26,7 @@ func writeEvidence(w io.Writer, evs []model.Evidence) {
 		default:
 			continue
 		}
+		writeFacts(w, e.Facts)
 		for _, warn := range e.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", q(warn))
 		}
@@ -66,7 +67,13 @@ func writeLog(w io.Writer, head string, l *model.LogEvidence) {
 }
 
 func writeUtilisation(w io.Writer, head string, u *model.UtilEvidence) {
+	if u.Snapshot {
+		fmt.Fprintf(w, "\n%s: a snapshot of %s, no timeline\n", head, plural(len(u.Devices), "device"))
+		writeInventory(w, u.Inventory)
+		return
+	}
 	fmt.Fprintf(w, "\n%s: %s\n", head, plural(len(u.Devices), "device"))
+	defer writeInventory(w, u.Inventory)
 	for _, d := range u.Devices {
 		span := 0.0
 		if n := len(d.T); n > 1 {
@@ -83,6 +90,52 @@ func writeUtilisation(w io.Writer, head string, u *model.UtilEvidence) {
 		}
 		fmt.Fprintf(w, "  %s: %s, median busy %.0f%%, %.0f%% of %s idle (< %.0f%%), %s%s, over %.0f s\n",
 			name, sh.Class, sh.MedianBusy, 100*sh.IdleShare, plural(sh.Samples, "sample"), sh.IdleBelow, plural(sh.IdleGaps, "idle gap"), longGaps(sh), span)
+	}
+}
+
+// writeInventory lists what a device table says of each device and which processes hold them.
+func writeInventory(w io.Writer, inv *model.Inventory) {
+	if inv == nil {
+		return
+	}
+	fmt.Fprintf(w, "  %s, driver %s\n", q(orDash(inv.ToolVersion)), q(orDash(inv.DriverVersion)))
+	for _, d := range inv.Devices {
+		busy := d.BusyPct.Readable()
+		if d.BusyPct.Known() {
+			busy += "%"
+		}
+		fmt.Fprintf(w, "  %s %s: %s, %s %s, HBM %s / %s MB, %s W, %s C\n", q(d.ID), q(d.Name), q(orDash(d.Health)),
+			q(strings.TrimSuffix(orDash(d.BusyColumn), "(%)")), busy, d.HBMUsedMB.Readable(), d.HBMTotalMB.Readable(), d.PowerW.Readable(), d.TempC.Readable())
+	}
+	count, mem := map[string]int{}, map[string]float64{}
+	var names []string
+	for _, p := range inv.Processes {
+		if count[p.Name] == 0 {
+			names = append(names, p.Name)
+		}
+		count[p.Name]++
+		if p.MemoryMB.Known() {
+			mem[p.Name] += p.MemoryMB.F()
+		}
+	}
+	for _, n := range names {
+		fmt.Fprintf(w, "  processes: %d × %s, %s MB\n", count[n], q(n), model.Num(mem[n]).Readable())
+	}
+}
+
+// writeFacts says what a file states of the run's conditions, the observed side of rule 1.
+func writeFacts(w io.Writer, f *model.Facts) {
+	if f == nil {
+		return
+	}
+	var said []string
+	for _, kv := range [][2]string{{"base_stack_version", f.BaseStackVersion}, {"driver_version", f.DriverVersion}, {"hardware_sku", f.HardwareSKU}} {
+		if kv[1] != "" {
+			said = append(said, kv[0]+" "+q(kv[1]))
+		}
+	}
+	if len(said) > 0 {
+		fmt.Fprintf(w, "  conditions: %s (%s)\n", strings.Join(said, ", "), q(f.Source))
 	}
 }
 

@@ -28,6 +28,15 @@ func seeds(t testing.TB) map[string][]byte {
 		}
 		out[filepath.Base(n)] = data
 	}
+	// The real npu-smi info tables (A2 910B3, A3) of the fixtures.
+	real, _ := filepath.Glob("../../testdata/fixtures/turn3/npu_*_npusmi_*")
+	for _, n := range real {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out["fixture-"+filepath.Base(n)] = data
+	}
 	for _, arm := range []string{"baseline", "offset"} {
 		data, err := os.ReadFile(filepath.Join("../../demo/samples", arm, "run-1/gpu.csv"))
 		if err != nil {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"benchlens/model"
 )
 
 // npuNames splits an `npu-smi info watch` header into column names. Names contain single
@@ -120,108 +122,274 @@ func (p *parser) npuWatch() {
 	p.npuIDs()
 }
 
-// npuIDs drops the chip from "npu-chip" ids unless some NPU shows more than one chip.
-func (p *parser) npuIDs() {
+// npuIDs drops the chip from "npu-chip" ids unless some NPU shows more than one chip, and
+// returns the renaming it applied.
+func (p *parser) npuIDs() func(string) string {
 	chips := map[string]int{}
 	for _, id := range p.b.order {
 		npu, _, _ := strings.Cut(id, "-")
 		chips[npu]++
 		if chips[npu] > 1 {
-			return
+			return func(id string) string { return id }
 		}
 	}
-	p.b.rename(func(id string) string { npu, _, _ := strings.Cut(id, "-"); return npu })
+	drop := func(id string) string { npu, _, _ := strings.Cut(id, "-"); return npu }
+	p.b.rename(drop)
+	return drop
 }
 
-// npuInfo reads `npu-smi info` snapshot tables (§7.4): two rows per chip, the NPU row
-// (id, name) then the chip row (chip[, phy-id], bus id, AICore(%) …). Each table is one
-// sample per chip; several tables (a watch loop) are successive samples. The process
-// table below each snapshot is ignored.
+// npuInfo reads `npu-smi info` snapshot tables (§7.4, more-formats.md §3.5) of every layout:
+// A2 (`NPU Name | Health | …` over `Chip | Bus-Id | AICore(%) …`), A3 (`Chip Phy-ID`, two
+// chips per NPU, each with its own NPU row) and A5 (`NPU ID | Name | Health | …` over an
+// empty `| | | Bus-Id | NPU Util(%) …` row). Columns are found by their header names. Each
+// table is one sample per chip; several tables (a watch loop) are successive samples. The
+// first table's devices, versions and process table are kept as the Inventory.
 func (p *parser) npuInfo() {
 	spacing := p.clockless("npu-smi", 1) // applies only when there are several snapshots
-	inProc := false
-	npu, name := "", ""
-	var chipCols []string
+	var t npuTable
 	for ln, l := range p.ls {
 		line := ln + 1
-		t := strings.TrimSpace(l)
-		if t == "" || t[0] == '+' {
-			continue
-		}
-		if strings.Contains(t, "npu-smi") && strings.Contains(t, "Version:") {
-			p.b.newTick()
-			inProc, npu = false, ""
-			continue
-		}
-		if t[0] != '|' {
-			continue
-		}
-		cells := strings.Split(strings.Trim(t, "|"), "|")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
-		first := strings.Fields(cells[0])
+		s := strings.TrimSpace(l)
 		switch {
-		case len(first) == 0:
+		case s == "":
 			continue
-		case first[0] == "NPU" && len(cells) > 1 && strings.HasPrefix(cells[1], "Process"),
-			len(first) > 1 && first[0] == "NPU" && first[1] == "Chip":
-			inProc = true
+		case s[0] == '+':
+			t.border()
 			continue
-		case first[0] == "NPU":
+		case strings.Contains(s, "npu-smi") && strings.Contains(s, "Version:"):
 			p.b.newTick()
-			inProc, npu = false, ""
+			if p.inv == nil || len(p.inv.Devices) == 0 {
+				p.inv = &model.Inventory{}
+				p.inv.ToolVersion, p.inv.DriverVersion = npuBanner(s)
+			}
+			t = npuTable{}
+			continue
+		case s[0] != '|':
+			continue
+		}
+		cells := splitCells(s)
+		switch {
+		case hasCell(cells, "health"):
+			p.b.newTick()
+			t.header(cells)
+			if p.inv == nil {
+				p.inv = &model.Inventory{}
+			}
 			if p.headerLine == 0 {
 				p.headerLine = line
 			}
 			continue
-		case first[0] == "Chip":
-			if len(cells) >= 3 {
-				chipCols = strings.Fields(cells[2])
-			}
+		case hasCell(cells, "process id"):
+			t.procHeader(cells)
+			continue
+		case t.procs != nil:
+			p.npuProcess(&t, cells)
+			continue
+		case t.row1 != nil && t.expect == 2:
+			p.npuChip(&t, cells, line)
+			continue
+		case t.row1 != nil && t.row2 == nil:
+			t.row2 = t.columns(cells) // the second header row
 			continue
 		}
-		if inProc || len(cells) < 3 {
+		if t.row2 == nil {
 			continue
 		}
-		if _, err := strconv.ParseUint(first[0], 10, 16); err != nil {
-			continue // a note such as "No running processes found"
+		v := t.values(t.row1, cells)
+		if _, err := strconv.ParseUint(v.get("npu", "npu id"), 10, 16); err != nil {
+			continue // a note such as "No running processes found in NPU 2"
 		}
-		if !isBusID(cells[1]) {
-			npu, name = first[0], strings.Join(first[1:], " ")
-			continue
-		}
-		if npu == "" {
-			p.n.skip(line, "chip row without its NPU row")
-			continue
-		}
-		vals := strings.Fields(slashes(cells[2]))
-		at := 0
-		if len(chipCols) == len(vals) {
-			for i, c := range chipCols {
-				if npuKey(c) == "aicore(%)" {
-					at = i
-				}
-			}
-		}
-		if len(vals) == 0 {
-			p.n.skip(line, "chip row without values")
-			continue
-		}
-		busy, ok := value(vals[at])
-		if !ok {
-			p.n.skip(line, "AICore(%) is not a number")
-			continue
-		}
-		id := npu + "-" + first[0]
-		p.b.add(id, name, p.b.tickTime(id), busy, math.NaN())
+		t.npu, t.expect = v, 2
 	}
 	if p.b.tick > 0 {
 		p.n.add("%s", spacing)
-	} else {
-		p.n.add("npu-smi info is a snapshot: one sample per chip, no timeline")
 	}
-	p.npuIDs()
+	rename := p.npuIDs()
+	if p.inv != nil {
+		for i := range p.inv.Devices {
+			p.inv.Devices[i].ID = rename(p.inv.Devices[i].ID)
+		}
+		for i := range p.inv.Processes {
+			p.inv.Processes[i].Device = rename(p.inv.Processes[i].Device)
+		}
+	}
+}
+
+// npuBanner reads "npu-smi 24.1.0.3   Version: 24.1.0.3": the tool's and the driver's version.
+func npuBanner(s string) (tool, driver string) {
+	s = strings.Trim(s, "| ")
+	head, ver, _ := strings.Cut(s, "Version:")
+	return strings.Join(strings.Fields(head), " "), strings.TrimSpace(ver)
+}
+
+// npuTable is the state of one npu-smi info table: its two header rows' column names per
+// cell, the NPU row read and waiting for its chip row, and the process table's columns.
+type npuTable struct {
+	row1, row2 [][]string
+	npu        npuValues
+	expect     int // 2 after an NPU row: its chip row comes next
+	procs      [][]string
+}
+
+// border is a +---+ line: it ends an NPU's pair of rows.
+func (t *npuTable) border() { t.expect = 0 }
+
+func (t *npuTable) header(cells []string) {
+	*t = npuTable{row1: t.columns(cells)}
+}
+
+func (t *npuTable) procHeader(cells []string) { t.procs = t.columns(cells) }
+
+// columns splits each header cell into its column names ("Power(W)  Temp(C)", "NPU Util(%)").
+func (t *npuTable) columns(cells []string) [][]string {
+	out := make([][]string, len(cells))
+	for i, c := range cells {
+		for _, n := range npuNames(c) {
+			out[i] = append(out[i], npuKey(n))
+		}
+	}
+	return out
+}
+
+// npuValues maps normalised column names to a row's values.
+type npuValues map[string]string
+
+func (v npuValues) get(keys ...string) string {
+	for _, k := range keys {
+		if s, ok := v[strings.ReplaceAll(k, " ", "")]; ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// values reads a row by its header: a cell of one column is its whole text, a cell of several
+// is split into words ("98.9  38  0 / 0"), any extra words joining the cell's last column.
+func (t *npuTable) values(cols [][]string, cells []string) npuValues {
+	v := npuValues{}
+	for i, names := range cols {
+		if i >= len(cells) || len(names) == 0 {
+			continue
+		}
+		if len(names) == 1 {
+			v[names[0]] = cells[i]
+			continue
+		}
+		words := strings.Fields(slashes(cells[i]))
+		for j, n := range names {
+			switch {
+			case j >= len(words):
+			case j == len(names)-1:
+				v[n] = strings.Join(words[j:], " ")
+			default:
+				v[n] = words[j]
+			}
+		}
+	}
+	return v
+}
+
+// npuChip reads the chip row below an NPU row: its busy sample and its inventory entry.
+func (p *parser) npuChip(t *npuTable, cells []string, line int) {
+	t.expect = 0
+	v := t.values(t.row2, cells)
+	chip := v.get("chip")
+	if chip == "" {
+		chip = "0" // A5: one chip per NPU, no Chip column
+	}
+	if _, err := strconv.ParseUint(chip, 10, 16); err != nil {
+		p.n.skip(line, "chip id is not a number")
+		return
+	}
+	busyCol := "aicore(%)"
+	if _, ok := v[busyCol]; !ok {
+		busyCol = "npuutil(%)"
+	}
+	raw, ok := v[busyCol]
+	if !ok {
+		p.n.skip(line, "chip row without an AICore(%) or NPU Util(%) value")
+		return
+	}
+	if busyCol != "aicore(%)" {
+		p.n.add("no AICore(%%) column: busy is NPU Util(%%)")
+	}
+	busy, ok := value(raw)
+	if !ok {
+		p.n.skip(line, "busy value is not a number")
+		return
+	}
+	id := t.npu.get("npu", "npu id") + "-" + chip
+	name := t.npu.get("name")
+	p.b.add(id, name, p.b.tickTime(id), busy, math.NaN())
+	if p.b.tick > 0 || p.inv == nil {
+		return // the first table is the inventory
+	}
+	used, total := usedTotal(v.get("hbm-usage(mb)"))
+	p.inv.Devices = append(p.inv.Devices, model.DeviceInfo{ID: id, Name: name, BusID: missingAs(v.get("bus-id")),
+		Health: t.npu.get("health"), PowerW: num(t.npu.get("power(w)")), TempC: num(t.npu.get("temp(c)")), BusyPct: model.Num(busy),
+		BusyColumn: map[string]string{"aicore(%)": "AICore(%)", "npuutil(%)": "NPU Util(%)"}[busyCol],
+		HBMUsedMB:  used, HBMTotalMB: total})
+}
+
+// npuProcess reads a row of the process table ("| 0 0 | 3224097 | VLLMWorker_DP | 34309 | NA |").
+func (p *parser) npuProcess(t *npuTable, cells []string) {
+	if p.b.tick > 0 || p.inv == nil {
+		return
+	}
+	v := t.values(t.procs, cells)
+	pid, err := strconv.ParseInt(v.get("process id"), 10, 64)
+	if err != nil {
+		return // "No running processes found in NPU n"
+	}
+	chip := v.get("chip")
+	if chip == "" {
+		chip = "0"
+	}
+	p.inv.Processes = append(p.inv.Processes, model.DeviceProcess{Device: v.get("npu", "npu id") + "-" + chip, PID: pid,
+		Name: v.get("process name"), MemoryMB: num(v.get("process memory(mb)"))})
+}
+
+// usedTotal reads "37397/65536" (spaces already joined by slashes).
+func usedTotal(s string) (used, total model.Num) {
+	a, b, ok := strings.Cut(slashes(s), "/")
+	if !ok {
+		return model.Unknown, model.Unknown
+	}
+	return num(a), num(b)
+}
+
+// num reads a table's number, unknown when it is missing or no number.
+func num(s string) model.Num {
+	if v, ok := value(s); ok {
+		return model.Num(v)
+	}
+	return model.Unknown
+}
+
+func missingAs(s string) string {
+	if s == "NA" || s == "-" || s == "N/A" {
+		return ""
+	}
+	return s
+}
+
+// splitCells splits a |-delimited table row into its trimmed cells.
+func splitCells(s string) []string {
+	cells := strings.Split(strings.Trim(s, "|"), "|")
+	for i := range cells {
+		cells[i] = strings.TrimSpace(cells[i])
+	}
+	return cells
+}
+
+// hasCell reports whether a cell, lower-cased, starts with want.
+func hasCell(cells []string, want string) bool {
+	for _, c := range cells {
+		if strings.HasPrefix(strings.ToLower(c), want) {
+			return true
+		}
+	}
+	return false
 }
 
 // slashes joins "3419 / 65536" into "3419/65536".

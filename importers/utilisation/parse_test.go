@@ -64,6 +64,8 @@ func TestParseErrors(t *testing.T) {
 		{"nounits-ts.csv", "2025/03/25 22:31:57.123, 0, 64, 20\n", "nounits-ts.csv: line 1: noheader CSV without units"},
 		{"cut.json", "{\"card0\":\n {\"GPU use (%)\": \"9\"\n\n", "cut.json: line 2: bad JSON"},
 		{"bad.json", "{\"card0\":\n {\"GPU use (%)\": 9,,}}\n", "bad.json: line 2: bad JSON"},
+		// `npu-smi info -t usages` without -i (more-formats.md §3.5): its help text is no sample.
+		{"usages.txt", "This command must input card id.\nUsage: npu-smi info -t usages -i <card_id> [-c <chip_id>]\n\nOptions:\n  -i      card id\n", "usages.txt: not a utilisation trace"},
 	}
 	for _, tc := range tests {
 		_, _, err := Parse(tc.name, []byte(tc.data))

@@ -76,7 +76,12 @@ func Parse(name string, data []byte) (*model.UtilEvidence, []string, error) {
 		}
 		return nil, p.n.list(), &position.Error{File: name, Line: max(p.headerLine, 1), Offset: -1, Err: errors.New("no samples")}
 	}
-	return p.b.result(tool), p.n.list(), nil
+	ev := p.b.result(tool)
+	if p.inv != nil && len(p.inv.Devices) > 0 {
+		ev.Inventory = p.inv
+	}
+	ev.Snapshot = tool == ToolNPUInfo && p.b.tick == 0
+	return ev, p.n.list(), nil
 }
 
 // parser is the state shared by the format readers.
@@ -86,6 +91,7 @@ type parser struct {
 	b          *builder
 	n          notes
 	headerLine int // line of the first header, for errors
+	inv        *model.Inventory
 }
 
 // noClock spaces samples by the stated period or 1 s, with a warning.
