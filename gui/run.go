@@ -157,7 +157,7 @@ func (v *runView) display(rd compare.RunData) {
 	add("Hardware SKU", r.Manifest.String("hardware_sku"))
 	add("Change", r.Manifest.Change().What)
 	for _, l := range rd.Logs {
-		add("Engine", strings.TrimSpace(fmt.Sprintf("%s %s on %s, dtype %s, %s", l.Engine, l.Version, l.Platform, l.Dtype, l.Eager)))
+		add("Engine", strings.TrimSpace(fmt.Sprintf("%s on %s, dtype %s, %s", l.EngineVersion(), l.Platform, l.Dtype, l.Eager)))
 		if kv := l.KVCache; len(kv) > 0 {
 			add("KV cache", mapText(kv))
 		}
@@ -300,7 +300,11 @@ func backendText(rd compare.RunData) string {
 		if target != "" {
 			t, src, status = strings.ToUpper(target), model.TargetManifest, l.StatusFor(strings.ToUpper(target))
 		}
-		fmt.Fprintf(&b, lang.L("Target %s (%s), resolved %s: %s")+"\n", orDash(t), orDash(string(src)), orDash(l.Resolved), status)
+		resolved := orDash(l.Resolved)
+		if l.ResolvedHow == model.ResolvedInferred {
+			resolved = fmt.Sprintf(lang.L("not in the log (%s inferred)"), l.Resolved)
+		}
+		fmt.Fprintf(&b, lang.L("Target %s (%s), resolved %s: %s")+"\n", orDash(t), orDash(string(src)), resolved, status)
 		for _, p := range l.Processes {
 			fmt.Fprintf(&b, "  line %d: %s\n", p.Line.N, p.Line.Text)
 		}

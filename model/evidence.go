@@ -1,5 +1,7 @@
 package model
 
+import "strings"
+
 // Evidence is what one attached file says beyond timings: the server log's stack and path, a
 // utilisation trace's shape, a profiler trace's overhead and hotspot. Exactly one of the
 // pointers is set. Evidence is read once at import and stored beside the file.
@@ -275,7 +277,7 @@ type OpStat struct {
 type EvidenceSummary struct {
 	Kind            string        `json:"kind"`
 	TargetBackend   string        `json:"target_backend,omitempty"`
-	ResolvedBackend string        `json:"resolved_backend,omitempty"`
+	ResolvedBackend string        `json:"resolved_backend,omitempty"` // as the log names it; never an inferred one
 	BackendStatus   BackendStatus `json:"backend_status,omitempty"`
 	Shape           ShapeClass    `json:"shape,omitempty"` // the most common device shape
 }
@@ -284,7 +286,10 @@ type EvidenceSummary struct {
 func (e *Evidence) Summary() EvidenceSummary {
 	s := EvidenceSummary{Kind: e.Kind}
 	if e.Log != nil {
-		s.TargetBackend, s.ResolvedBackend, s.BackendStatus = e.Log.TargetBackend, e.Log.Resolved, e.Log.Status
+		s.TargetBackend, s.BackendStatus = e.Log.TargetBackend, e.Log.Status
+		if e.Log.ResolvedHow != ResolvedInferred {
+			s.ResolvedBackend = e.Log.Resolved // a list shows only what the log says resolved
+		}
 	}
 	if e.Utilisation != nil {
 		count := map[ShapeClass]int{}
@@ -317,4 +322,14 @@ func (l *LogEvidence) StatusFor(target string) BackendStatus {
 		return BackendFallback
 	}
 	return BackendSilentOverride
+}
+
+// EngineVersion says which server and version the log shows ("vllm 0.10.1", "sglang 0.4.9").
+// A vllm-ascend server prints only vLLM's version (its banner and engine line), never the
+// plugin's: "vLLM 0.27.1 + vllm-ascend (version not printed)".
+func (l *LogEvidence) EngineVersion() string {
+	if l.Engine != "vllm-ascend" {
+		return strings.TrimSpace(l.Engine + " " + l.Version)
+	}
+	return strings.TrimSpace("vLLM "+l.Version) + " + vllm-ascend (version not printed)"
 }

@@ -76,7 +76,7 @@ func fact(get func(*model.Facts) string) func(RunData) string {
 func engineVersion(rd RunData) string {
 	for _, l := range rd.Logs {
 		if l.Version != "" {
-			return strings.TrimSpace(l.Engine + " " + l.Version)
+			return l.EngineVersion()
 		}
 	}
 	return ""

@@ -125,7 +125,7 @@ func pins(runs []Run) []Pin {
 			}
 			if v == "" && f.name == "engine_version" {
 				if l := firstLog(r); l != nil && l.Version != "" {
-					v = l.Engine + " " + l.Version
+					v = l.EngineVersion()
 				}
 			}
 			if v != "" && !seen[v] {

@@ -45,8 +45,12 @@ func heading(kind string, e model.Evidence) string {
 
 func writeLog(w io.Writer, head string, l *model.LogEvidence) {
 	fmt.Fprintf(w, "\n%s\n", head)
-	fmt.Fprintf(w, "  %s\n", q(strings.Join(nonEmpty(l.Engine, l.Version, l.Platform), " ")))
-	fmt.Fprintf(w, "  target %s (%s), resolved %s: %s\n", q(orDash(l.TargetBackend)), orDash(string(l.TargetSource)), q(orDash(l.Resolved)), l.Status)
+	fmt.Fprintf(w, "  %s\n", q(strings.Join(nonEmpty(l.EngineVersion(), l.Platform), " ")))
+	resolved := q(orDash(l.Resolved))
+	if l.ResolvedHow == model.ResolvedInferred {
+		resolved = "not in the log (" + resolved + " inferred)"
+	}
+	fmt.Fprintf(w, "  target %s (%s), resolved %s: %s\n", q(orDash(l.TargetBackend)), orDash(string(l.TargetSource)), resolved, l.Status)
 	for _, f := range l.ServerFailure {
 		fmt.Fprintf(w, "  server failed, line %d: %s\n", f.N, q(f.Text))
 	}

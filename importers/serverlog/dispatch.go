@@ -31,7 +31,7 @@ var (
 	reInvalidEnv  = regexp.MustCompile(`Invalid attention backend '([^']+)'`)
 	reEnvAssign   = regexp.MustCompile(`(?:^|[\s"'{,])VLLM_ATTENTION_BACKEND['"]?\s*[=:]\s*['"]?([A-Za-z0-9_]+)`)
 	reErr         = regexp.MustCompile(`^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): `)
-	reGPUBlocks   = regexp.MustCompile(`# (?:GPU|cuda|npu|xpu|hpu|NPU) blocks: (\d+), # CPU blocks: (\d+)`)
+	reGPUBlocks   = regexp.MustCompile(`# (?:GPU|CUDA|cuda|npu|xpu|hpu|NPU) blocks: (\d+), # CPU blocks: (\d+)`)
 	reNumBlocks   = regexp.MustCompile(`num_gpu_blocks is: (\d+)`)
 	reKVMem       = regexp.MustCompile(`Available KV cache memory: ([\d.]+) GiB`)
 	reKVTok       = regexp.MustCompile(`GPU KV cache size: ([\d,]+) tokens`)
@@ -197,6 +197,14 @@ func (p *parser) generic(r *record, m string) {
 		if sm := reLogoVer.FindStringSubmatch(m); sm != nil && p.srvVersion == "" {
 			p.srvVersion = sm[1]
 		}
+		return
+	}
+	// vllm-ascend resets a setting it has no use for ("GPU-specific parameter is not supported
+	// on Ascend. parameter=disable_cascade_attn, value=True, action: resetting to False."): a
+	// changed setting, not an attention fallback, whatever words it uses.
+	if strings.Contains(m, "parameter=") && strings.Contains(m, "action: resetting") ||
+		strings.HasPrefix(m, "User specified attention backend") && strings.Contains(m, "Resetting to None") {
+		p.override(r)
 		return
 	}
 	// the generic guard rule: an attention line that says something is not supported / falls back

@@ -26,8 +26,11 @@ var (
 )
 
 // reMDLink is a logger file field a Markdown renderer turned into a link when the log was pasted
-// into an issue: "[cuda.py:227](http://cuda.py:227/)".
-var reMDLink = regexp.MustCompile(`\[([^\[\]\s]{1,120}:\d+)\]\(https?://[^)\s]*\)`)
+// into an issue: "[cuda.py:227](http://cuda.py:227/)". The brackets the logger wrote around
+// the field may stay beside the link: the ≤0.7 field's closing one ("INFO 02-13 15:54:31
+// [cuda.py:227](http://cuda.py:227/)] Using XFormers backend.", a link made of "cuda.py:227]"),
+// or both of the ≥0.8 field's ("[[cuda.py:227](http://cuda.py:227/)]").
+var reMDLink = regexp.MustCompile(`\[?\[([^\[\]\s]{1,120}:\d+)\]\(https?://[^)\s]*\)\]?`)
 
 // stripMarkdownLinks puts such a field back as the logger wrote it ("[cuda.py:227]").
 func stripMarkdownLinks(s string) string {

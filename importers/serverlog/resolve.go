@@ -50,7 +50,10 @@ func (v version) less(major, minor, patch int) bool {
 	return v.patch < patch
 }
 
-var mlaArchs = []string{"DeepseekV2", "DeepseekV3", "MiniCPM3", "KimiVL", "DeepseekVLV2", "KimiK2"}
+// mlaArchs are architectures whose attention is MLA (vLLM's is_deepseek_mla model types, and
+// the models built on them).
+var mlaArchs = []string{"DeepseekV2", "DeepseekV3", "DeepSeekMTP", "MiniCPM3", "KimiVL", "DeepseekVLV2", "KimiK2",
+	"KimiLinear", "LongcatFlash", "PanguUltraMoE"}
 
 // finish turns what was seen into the evidence record.
 func (p *parser) finish() *model.LogEvidence {
@@ -105,7 +108,6 @@ func (p *parser) finish() *model.LogEvidence {
 			cfg["max_model_len"] = p.maxModelLen
 		}
 	}
-	sparse := strings.Contains(p.arch, "DeepseekV32") || strings.Contains(strings.ToLower(p.modelName), "deepseek-v3.2")
 	for _, a := range mlaArchs {
 		if strings.Contains(p.arch, a) {
 			p.mla = true
@@ -173,7 +175,7 @@ func (p *parser) finish() *model.LogEvidence {
 		ev.AuxBackends = nil
 	}
 	if ev.Engine == "vllm-ascend" && ev.Resolved == "" && ev.Platform == "npu" {
-		ev.Resolved = ascendClass(p, sparse)
+		ev.Resolved = ascendClass(p.ev.Version, p.engineMode, p.ascendAttention(), p.torchair)
 		ev.ResolvedHow = model.ResolvedInferred
 		if ev.TargetBackend == "" {
 			ev.TargetBackend, ev.TargetSource = ev.Resolved, model.TargetDefault
@@ -183,28 +185,6 @@ func (p *parser) finish() *model.LogEvidence {
 		ev.Status = model.BackendUnknown
 	}
 	return ev
-}
-
-func ascendClass(p *parser, sparse bool) string {
-	v, ok := parseVersion(p.ev.Version)
-	v0 := p.engineMode == "V0" || (p.engineMode == "" && ok && v.less(0, 8, 0))
-	switch {
-	case v0 && p.mla:
-		return "AscendMLAAttentionBackend"
-	case v0:
-		return "AscendAttentionBackend"
-	case sparse && p.torchair:
-		return "AscendSFATorchairBackend"
-	case sparse:
-		return "AscendSFABackend"
-	case p.mla && p.torchair:
-		return "AscendMLATorchairBackend"
-	case p.mla:
-		return "AscendMLABackend"
-	case p.torchair:
-		return "AscendAttentionTorchairBackend"
-	}
-	return "AscendAttentionBackend"
 }
 
 // resolve sets the processes, the resolved backend and the target.

@@ -5,6 +5,8 @@ package serverlog
 //	vllm-0.4.1-turing-ray.log            vLLM 0.4.1, Ray TP=2 on Turing: FA2 guard → XFormers, bf16 cast
 //	vllm-0.5.3-fa-silent.log             vLLM 0.5.3.post1: the FLASH_ATTN path prints nothing
 //	vllm-0.6.3-fp8-mp.log                vLLM 0.6.3 V0 mp TP=2, FP8 KV guard + FlashInfer advice, eager, missing-comma quirk
+//	vllm-0.7.2-markdown-stray-bracket-t4.log vLLM 0.7.2 V0 on a T4 pasted from Markdown: "[cuda.py:227](http://cuda.py:227/)] …"
+//	                                     (links around the ≤0.7 field, its "]" left behind; the form of a real pasted log)
 //	vllm-0.7.3-ci-timestamps.log         vLLM 0.7.3 V0 in CI: ISO / gpustack wrappers, env export, truncated config line
 //	vllm-0.8.4-v1-tp2.log                vLLM 0.8.4 V1, "[file.py:N]" prefix, (VllmWorker rank=N) tags, JSON compilation_config
 //	vllm-0.9.1-journald.log              vLLM 0.9.1 V1 under systemd/journald, FlashInfer w/o reason, ViT line
@@ -25,7 +27,8 @@ package serverlog
 //	sglang-0.4.6-fp8-guard.log           SGLang ≈0.4.6 FA3 FP8 guard "Setting attention backend to triton"
 //	sglang-0.5.4-blackwell-error.log     SGLang ≈0.5.4 newest prefix, AssertionError for hybrid GDN on Blackwell
 //
-// plus the three demo logs (demo/samples/*/run-1/server.log).
+// plus the three demo logs (demo/samples/*/run-1/server.log) and the real vllm-ascend start-up
+// of the fixtures (npu_13: vLLM 0.27.1 + vllm-ascend, DeepSeek V4.1 DSA, eager).
 
 import (
 	"os"
@@ -51,6 +54,7 @@ func logFiles(t *testing.T) map[string]string {
 	for _, arm := range []string{"baseline", "fallback", "driver-change"} {
 		out["demo-"+arm+".log"] = filepath.Join("../../demo/samples", arm, "run-1/server.log")
 	}
+	out["fixture-npu_13.log"] = "../../testdata/fixtures/turn3/npu_13_vllm-ascend_0.27.1_eager_serve.EXCERPT.log"
 	return out
 }
 
@@ -76,7 +80,8 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// checkQuotes fails unless every quoted line is the original file's line, envelope removed.
+// checkQuotes fails unless every quoted line is the original file's line, envelope removed
+// (colours, and the links a Markdown paste added).
 func checkQuotes(t *testing.T, data []byte, ev *model.LogEvidence) {
 	t.Helper()
 	src := strings.Split(string(data), "\n")
@@ -95,7 +100,7 @@ func checkQuotes(t *testing.T, data []byte, ev *model.LogEvidence) {
 			t.Errorf("line %d out of range", l.N)
 			continue
 		}
-		orig := stripANSI(src[l.N-1])
+		orig := stripMarkdownLinks(stripANSI(src[l.N-1])) // as the server wrote it
 		key := l.Text
 		if len(key) > 60 {
 			key = key[len(key)-60:]
@@ -158,6 +163,10 @@ func TestSplitEnvelope(t *testing.T) {
 	}{
 		{"INFO 03-25 22:31:57 llm_engine.py:98] hello", "", "INFO", "llm_engine.py", "hello"},
 		{"INFO 03-25 22:31:57 [v1/executor/multiproc_executor.py:749] hello", "", "INFO", "v1/executor/multiproc_executor.py", "hello"},
+		// pasted from Markdown: the field made a link, the logger's brackets left around it
+		{"INFO 02-13 15:54:31 [cuda.py:227](http://cuda.py:227/) Using XFormers backend.", "", "INFO", "cuda.py", "Using XFormers backend."},
+		{"INFO 02-13 15:54:31 [cuda.py:227](http://cuda.py:227/)] Using XFormers backend.", "", "INFO", "cuda.py", "Using XFormers backend."},
+		{"INFO 02-13 15:54:31 [[cuda.py:227](http://cuda.py:227/)] Using XFormers backend.", "", "INFO", "cuda.py", "Using XFormers backend."},
 		{"INFO 03-25 22:31:57.123 [platform.py:12] [vllm-ascend] x", "", "INFO", "platform.py", "[vllm-ascend] x"},
 		{"(VllmWorker rank=3 pid=12) WARNING 03-25 22:31:57 [a.py:1] m", "(VllmWorker rank=3 pid=12)", "WARNING", "a.py", "m"},
 		{"(RayWorkerWrapper pid=5, ip=10.0.0.1) INFO 03-25 22:31:57 a.py:1] m", "(RayWorkerWrapper pid=5, ip=10.0.0.1)", "INFO", "a.py", "m"},
