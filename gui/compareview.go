@@ -390,22 +390,19 @@ func headline(status model.Status, rec compare.Record) string {
 	return h
 }
 
-// ruleStages are the stage tests rule 6 rests a gain on: prefill (TTFT), decode (TPOT, ITL).
-var ruleStages = []struct{ key, name string }{{model.TTFT, "TTFT"}, {model.TPOT, "TPOT"}, {model.ITL, "ITL"}}
-
 // attributed is the stage an established or offset gain rests on: the significantly better
 // stage of rule 6 with the smallest p (the larger change on a tie).
 func attributed(rec compare.Record) (compare.StageDelta, string, bool) {
 	var best compare.StageDelta
 	var name string
-	for _, r := range ruleStages {
-		d, ok := rec.Perf[r.key]
+	for _, r := range model.StageGainMetrics() { // the stage tests rule 6 rests a gain on
+		d, ok := rec.Perf[r.Key]
 		if !ok || !d.Better || !d.Delta.Known() {
 			continue
 		}
 		p, bp := d.P.F(), best.P.F()
 		if name == "" || d.P.Known() && (!best.P.Known() || p < bp || p == bp && math.Abs(d.Delta.F()) > math.Abs(best.Delta.F())) {
-			best, name = d, r.name
+			best, name = d, r.Short
 		}
 	}
 	return best, name, name != ""
@@ -422,13 +419,13 @@ func gainText(rec compare.Record) string {
 	}
 	var best *compare.StageDelta
 	var name string
-	for _, r := range stageRows {
-		d, ok := rec.Perf[r.key]
+	for _, r := range model.StageMetrics {
+		d, ok := rec.Perf[r.Key]
 		if !ok || !d.Delta.Known() || !d.Significant {
 			continue
 		}
 		if best == nil || math.Abs(d.Delta.F()) > math.Abs(best.Delta.F()) {
-			best, name = &d, r.title
+			best, name = &d, r.Title
 		}
 	}
 	if best == nil {
@@ -550,12 +547,6 @@ func checkRow(c compare.Check) fyne.CanvasObject {
 	return container.NewBorder(nil, nil, container.NewVBox(container.NewHBox(glyphBox, head)), nil, body)
 }
 
-// stageRows are the stages the table shows, in order.
-var stageRows = []struct{ key, title string }{
-	{model.TTFT, "TTFT (prefill)"}, {model.TPOT, "TPOT (decode)"}, {model.ITL, "ITL (decode)"},
-	{model.E2EL, "E2E latency"}, {"e2e_throughput", "output tok/s"},
-}
-
 // stageTable is the benchstat-style table of the stages: medians, the delta, its interval
 // and test, each column as wide as its widest cell so nothing wraps.
 func stageTable(rec compare.Record) fyne.CanvasObject {
@@ -569,8 +560,8 @@ func stageTable(rec compare.Record) fyne.CanvasObject {
 		bold(lang.L("stage")), bold(lang.L("baseline")), bold(lang.L("candidate")), bold(lang.L("delta")),
 		bold(over), bold(lang.L("test")), bold(lang.L("p90 / p99")),
 	}
-	for _, r := range stageRows {
-		d, ok := rec.Perf[r.key]
+	for _, r := range model.StageMetrics {
+		d, ok := rec.Perf[r.Key]
 		if !ok || !d.Baseline.Known() {
 			continue
 		}
@@ -585,10 +576,10 @@ func stageTable(rec compare.Record) fyne.CanvasObject {
 		if d.P.Known() {
 			test = fmt.Sprintf("p%s n=%d+%d", report.P(d.P.F()), d.N[0], d.N[1])
 		}
-		cells = append(cells, widget.NewLabel(r.title),
+		cells = append(cells, widget.NewLabel(r.Title),
 			widget.NewLabel(report.Value(d.Baseline)+" "+d.Unit),
 			widget.NewLabel(report.Value(d.Candidate)+" "+d.Unit),
-			delta, widget.NewLabel(intervalText(d)), widget.NewLabel(test), widget.NewLabel(tailText(rec.Tails[r.key])))
+			delta, widget.NewLabel(intervalText(d)), widget.NewLabel(test), widget.NewLabel(tailText(rec.Tails[r.Key])))
 	}
 	return container.NewHScroll(container.New(&columns{n: 7}, cells...))
 }

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -40,10 +41,12 @@ func (p *loadPointsPanel) show(rec compare.Record) {
 	}
 	rows := container.NewVBox()
 	for _, lp := range rec.LoadPoints {
-		d := func(k string) string { return report.ShortDelta(lp.Deltas[k]) }
-		l := widget.NewLabel(fmt.Sprintf("%s (%s): TTFT %s, TPOT %s, ITL %s, tok/s %s → %s", lp.Label,
-			report.FormatRepeats(lp.Repeats.Baseline, lp.Repeats.Candidate), d(model.TTFT), d(model.TPOT), d(model.ITL),
-			d("e2e_throughput"), report.PointVerdict(lp)))
+		deltas := report.PointDeltas(lp)
+		for i, m := range model.BriefMetrics() {
+			deltas[i] = m.Short + " " + deltas[i]
+		}
+		l := widget.NewLabel(fmt.Sprintf("%s (%s): %s → %s", lp.Label,
+			report.FormatRepeats(lp.Repeats.Baseline, lp.Repeats.Candidate), strings.Join(deltas, ", "), report.PointVerdict(lp)))
 		l.Importance = statusImportance(lp.Status)
 		l.Wrapping = fyne.TextWrapWord
 		rows.Add(l)

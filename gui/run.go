@@ -148,8 +148,8 @@ func (v *runView) display(rd compare.RunData) {
 	}
 	add("Load", fmt.Sprintf("rate %s req/s, max concurrency %s, burstiness %s", num(r.RequestRate), num(r.MaxConcurrency), num(r.Burstiness)))
 	add("Throughput", fmt.Sprintf("%s req/s, %s output tok/s, %s total tok/s", num(r.RequestThroughput), num(r.OutputThroughput), num(r.TotalTokenThroughput)))
-	for _, m := range []string{model.TTFT, model.TPOT, model.ITL} {
-		add(strings.ToUpper(m), latencyText(r, m))
+	for _, m := range runMetrics {
+		add(strings.ToUpper(m.key), latencyText(r, m.key))
 	}
 	add("Stack fingerprint", manifestSection(r.Manifest, "stack_fingerprint"))
 	add("Node", manifestSection(r.Manifest, "node"))

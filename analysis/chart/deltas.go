@@ -201,19 +201,9 @@ func (z zeroLine) Plot(c draw.Canvas, p *plot.Plot) {
 // DeltaYLabel is the y label of StageDeltas and BucketDeltas.
 var DeltaYLabel = "change vs baseline (%)"
 
-// stageNames are the stages StageDeltas draws, in order, with their tick labels.
-var stageNames = []struct{ key, tick string }{
-	{model.TTFT, "TTFT\nprefill"},
-	{model.TPOT, "TPOT\ndecode"},
-	{model.ITL, "ITL\ndecode"},
-	{model.E2EL, "E2E latency\nboth stages"},
-	{"e2e_throughput", "throughput\nhigher is better"},
-}
-
-// bucketStages are the stages BucketDeltas draws per bucket, with their tick labels.
-var bucketStages = []struct{ key, tick string }{
-	{model.TTFT, "TTFT"}, {model.TPOT, "TPOT"}, {model.ITL, "ITL"},
-}
+// groupScale narrows the bars of a group of n when there are more than fit drawn at full
+// width (full): the group keeps its width.
+func groupScale(n, full int) float64 { return math.Min(1, float64(full)/float64(n)) }
 
 // deltaIn is deltaOf for a stage of a delta table; a stage the table lacks is unknown.
 func deltaIn(x float64, deltas map[string]compare.StageDelta, stage string) Delta {
@@ -295,21 +285,20 @@ func (t whiskerThumb) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(t.style, x-4, hi, x+4, hi)
 }
 
-// StageDeltas draws rec.Perf: per stage metric (TTFT, TPOT, ITL, E2E latency, end-to-end
-// throughput; those present) the change vs baseline in % as a bar filled by outcome, its
+// StageDeltas draws rec.Perf: per stage metric (model.StageMetrics, those present) the change vs baseline in % as a bar filled by outcome, its
 // interval as a whisker, the value written beyond it, and a zero line. It is an error when
 // rec.Perf holds none of them. The bars read out their stage's change.
 func StageDeltas(title string, rec compare.Record) (*plot.Plot, BarsAt, error) {
 	var items []Delta
 	var ticks []plot.Tick
-	for _, s := range stageNames {
-		sd, ok := rec.Perf[s.key]
+	for _, m := range model.StageMetrics {
+		sd, ok := rec.Perf[m.Key]
 		if !ok {
 			continue
 		}
 		x := float64(len(items))
-		items = append(items, named(deltaOf(x, sd), tickName(s.tick)))
-		ticks = append(ticks, plot.Tick{Value: x, Label: s.tick})
+		items = append(items, named(deltaOf(x, sd), tickName(m.Tick)))
+		ticks = append(ticks, plot.Tick{Value: x, Label: m.Tick})
 	}
 	if len(items) == 0 {
 		return nil, nil, errors.New("chart: the record compares no stage")
@@ -318,7 +307,7 @@ func StageDeltas(title string, rec compare.Record) (*plot.Plot, BarsAt, error) {
 }
 
 // BucketDeltas draws rec.Buckets.Rows: per input-length bucket (short, long, mixed; the
-// buckets' token edges under the stage names) and stage (TTFT, TPOT, ITL) the change vs
+// buckets' token edges under the stage names) and stage (model.BucketMetrics) the change vs
 // baseline in %, as StageDeltas does. It is an error when the record has no buckets (no
 // per-request input lengths).
 func BucketDeltas(title string, rec compare.Record) (*plot.Plot, BarsAt, error) {
@@ -326,23 +315,25 @@ func BucketDeltas(title string, rec compare.Record) (*plot.Plot, BarsAt, error) 
 	if len(rows) == 0 {
 		return nil, nil, errors.New("chart: the record has no load buckets (no per-request input lengths)")
 	}
-	const step, width = 0.28, 0.24
+	stages := model.BucketMetrics()
+	n := len(stages)
+	step, width := 0.28*groupScale(n, 3), 0.24*groupScale(n, 3)
 	var items []Delta
 	var ticks []plot.Tick
 	for g, row := range rows {
-		for k, s := range bucketStages {
-			x := float64(g) + float64(k-1)*step
-			items = append(items, named(deltaIn(x, row.Stages, s.key), s.tick+" · "+bucketName(row.Bucket, rec.Buckets)))
+		for k, s := range stages {
+			x := float64(g) + (float64(k)-float64(n-1)/2)*step
+			items = append(items, named(deltaIn(x, row.Stages, s.Key), s.Short+" · "+bucketName(row.Bucket, rec.Buckets)))
 			// Every label has two lines, so the stage names line up.
-			label := s.tick + "\n "
-			if k == 1 {
-				label = s.tick + "\n" + bucketName(row.Bucket, rec.Buckets)
+			label := s.Short + "\n "
+			if k == (n-1)/2 {
+				label = s.Short + "\n" + bucketName(row.Bucket, rec.Buckets)
 			}
 			ticks = append(ticks, plot.Tick{Value: x, Label: label})
 		}
 	}
-	xmax := float64(len(rows)-1) + 1.5*step + 0.1
-	return deltaPlot(title, "input-length bucket (prompt tokens) and stage", items, width, ticks, -1.5*step-0.1, xmax, rec)
+	half := float64(n) / 2 * step
+	return deltaPlot(title, "input-length bucket (prompt tokens) and stage", items, width, ticks, -half-0.1, float64(len(rows)-1)+half+0.1, rec)
 }
 
 // orderedRows puts the buckets in the order short, long, mixed, then any other.

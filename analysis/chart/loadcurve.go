@@ -188,31 +188,28 @@ func LoadCurves(title string, rec compare.Record, metric string) (*plot.Plot, er
 	return p, nil
 }
 
-// loadDeltaStages are the stages drawn per load point.
-var loadDeltaStages = []struct{ key, tick string }{
-	{model.TTFT, "TTFT"}, {model.TPOT, "TPOT"}, {model.ITL, "ITL"}, {"e2e_throughput", "tok/s"},
-}
-
-// LoadDeltas draws each matched load point's stage changes (TTFT, TPOT, ITL, output
-// throughput) as BucketDeltas draws buckets. It is an error when the record has no load points.
+// LoadDeltas draws each matched load point's stage changes (model.BriefMetrics) as
+// BucketDeltas draws buckets. It is an error when the record has no load points.
 func LoadDeltas(title string, rec compare.Record) (*plot.Plot, BarsAt, error) {
 	if len(rec.LoadPoints) == 0 {
 		return nil, nil, errors.New("chart: the record has no load points")
 	}
-	const step, width = 0.235, 0.19
+	stages := model.BriefMetrics()
+	n := len(stages)
+	step, width := 0.235*groupScale(n, 4), 0.19*groupScale(n, 4)
 	var items []Delta
 	var ticks []plot.Tick
 	for g, lp := range rec.LoadPoints {
-		for k, s := range loadDeltaStages {
-			x := float64(g) + (float64(k)-1.5)*step
-			items = append(items, named(deltaIn(x, lp.Deltas, s.key), s.tick+" · "+lp.Label))
-			label := s.tick + "\n "
-			if k == 1 {
-				label = s.tick + "\n" + cmp.Or(shortPoint(lp.LoadPoint), lp.Label) + " " + string(lp.Status)
+		for k, s := range stages {
+			x := float64(g) + (float64(k)-float64(n-1)/2)*step
+			items = append(items, named(deltaIn(x, lp.Deltas, s.Key), s.Short+" · "+lp.Label))
+			label := s.Short + "\n "
+			if k == (n-1)/2 {
+				label = s.Short + "\n" + cmp.Or(shortPoint(lp.LoadPoint), lp.Label) + " " + string(lp.Status)
 			}
 			ticks = append(ticks, plot.Tick{Value: x, Label: label})
 		}
 	}
-	xmax := float64(len(rec.LoadPoints)-1) + 2*step + 0.1
-	return deltaPlot(title, "load point (its verdict) and stage", items, width, ticks, -2*step-0.1, xmax, rec)
+	half := float64(n) / 2 * step
+	return deltaPlot(title, "load point (its verdict) and stage", items, width, ticks, -half-0.1, float64(len(rec.LoadPoints)-1)+half+0.1, rec)
 }

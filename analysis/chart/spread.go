@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"benchlens/analysis/compare"
+	"benchlens/model"
 )
 
 // TitleSpread is the title of the Spread chart.
@@ -27,13 +28,13 @@ func Spread(title string, rec compare.Record) (*plot.Plot, error) {
 	var base, cand plotter.XYs
 	var ticks []plot.Tick
 	var medians []spreadMark
-	for _, s := range stageNames {
-		d, ok := rec.Perf[s.key]
+	for _, s := range model.StageMetrics {
+		d, ok := rec.Perf[s.Key]
 		if !ok || len(d.BaselineRuns) == 0 || len(d.CandidateRuns) == 0 || !d.Baseline.Known() || d.Baseline.F() == 0 {
 			continue
 		}
 		x := float64(len(ticks))
-		ticks = append(ticks, plot.Tick{Value: x, Label: s.tick})
+		ticks = append(ticks, plot.Tick{Value: x, Label: s.Tick})
 		rel := func(v float64) float64 { return 100 * (v/d.Baseline.F() - 1) }
 		for i, v := range d.BaselineRuns {
 			base = append(base, plotter.XY{X: x - 0.18 + jitter(i, len(d.BaselineRuns)), Y: rel(v)})

@@ -49,21 +49,6 @@ func NewArm(label string, runs []RunData) Arm {
 	return Arm{Label: label, Runs: runs, memo: &memo{byRun: map[memoKey]runStats{}, derived: map[string]any{}}}
 }
 
-// stageMetric is a metric compared stage by stage (rule 4).
-type stageMetric struct {
-	Key, Stage, Unit string
-	HigherBetter     bool
-}
-
-// Stage metrics compared, lower is better but for throughput.
-var stageMetrics = []stageMetric{
-	{model.TTFT, "prefill", "ms", false},
-	{model.TPOT, "decode", "ms", false},
-	{model.ITL, "decode", "ms", false},
-	{model.E2EL, "both", "ms", false},
-	{"e2e_throughput", "both", "tok/s", true},
-}
-
 // warmup is the run's declared warm-up (rule 2) and whether it declares any: the warm-up the
 // tool itself excluded (recorded at import), else the manifest's workload.warmup_iters.
 func warmup(r *model.Run) (int, bool) {
@@ -147,6 +132,24 @@ func Samples(reqs []model.Request, metric string, keep func(*model.Request) bool
 		}
 	}
 	return out
+}
+
+// stageValues collects an arm's per-run values of a stage metric in a bucket (none where the
+// metric has no value per bucket: a run's figure, a tail).
+func (a Arm) stageValues(m model.StageMetric, bucket string) []float64 {
+	switch {
+	case !m.PerRequest():
+		if bucket != bucketAll {
+			return nil
+		}
+		return a.values(m.Key, bucketAll)
+	case m.Stat != "":
+		if bucket != bucketAll {
+			return nil
+		}
+		return a.values(m.Of, m.Stat)
+	}
+	return a.values(m.Of, bucket)
 }
 
 // values collects an arm's per-run statistic of a metric in a bucket, dropping unknowns.

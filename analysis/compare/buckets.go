@@ -8,8 +8,6 @@ import (
 	"benchlens/model"
 )
 
-var bucketStages = []string{model.TTFT, model.TPOT, model.ITL}
-
 // buckets applies rule 7: the stage comparison repeated per input-length bucket (short = the
 // lowest third, long = the highest third of the baseline's lengths, mixed = all), p-values
 // Holm-adjusted across the buckets of each stage.
@@ -29,10 +27,7 @@ func buckets(rec *Record, base, cand Arm, e edges, lens []float64, set Settings)
 	}
 	for _, name := range names {
 		row := BucketResult{Bucket: name, Stages: map[string]StageDelta{}}
-		for _, m := range stageMetrics {
-			if !slices.Contains(bucketStages, m.Key) {
-				continue
-			}
+		for _, m := range model.BucketMetrics() {
 			if name == bucketAll {
 				row.Stages[m.Key] = rec.Perf[m.Key] // the overall comparison, before adjustment
 				continue
@@ -42,7 +37,8 @@ func buckets(rec *Record, base, cand Arm, e edges, lens []float64, set Settings)
 		b.Rows = append(b.Rows, row)
 	}
 	// Holm across buckets, stage by stage; significance is re-judged on the adjusted p.
-	for _, stage := range bucketStages {
+	for _, m := range model.BucketMetrics() {
+		stage := m.Key
 		var ps []float64
 		for _, row := range b.Rows {
 			ps = append(ps, row.Stages[stage].P.F())
@@ -84,9 +80,9 @@ func abs(f float64) float64 {
 // overall improve there too (for established and offset), or nothing improves (for zero).
 func holdsIn(rec *Record) []string {
 	var better []string
-	for _, s := range bucketStages {
-		if rec.Perf[s].Better {
-			better = append(better, s)
+	for _, m := range model.BucketMetrics() {
+		if rec.Perf[m.Key].Better {
+			better = append(better, m.Key)
 		}
 	}
 	out := []string{}
@@ -101,8 +97,8 @@ func holdsIn(rec *Record) []string {
 				holds = holds && row.Stages[s].Better
 			}
 		case model.Zero:
-			for _, s := range bucketStages {
-				holds = holds && !row.Stages[s].Better
+			for _, m := range model.BucketMetrics() {
+				holds = holds && !row.Stages[m.Key].Better
 			}
 		default:
 			holds = false

@@ -188,7 +188,8 @@ type fieldState struct {
 // stageParts lists each stage's outcome: "ttft better (-9.3%), tpot ~ (+0.2%)".
 func stageParts(perf map[string]StageDelta) string {
 	var parts []string
-	for _, k := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL, "e2e_throughput"} {
+	for _, m := range model.StageMetrics {
+		k := m.Key
 		d, ok := perf[k]
 		if !ok || !d.Delta.Known() {
 			continue
@@ -212,8 +213,8 @@ func (r Record) pointStages() Check {
 	var parts []string
 	for _, p := range r.LoadPoints {
 		parts = append(parts, p.Label+": "+stageParts(p.Deltas))
-		for _, k := range []string{model.TTFT, model.TPOT, model.ITL} {
-			if p.Deltas[k].Better {
+		for _, m := range model.StageGainMetrics() {
+			if p.Deltas[m.Key].Better {
 				st.State, st.Hint = model.CheckOK, ""
 			}
 		}

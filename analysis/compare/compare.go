@@ -31,12 +31,12 @@ func compareOne(base, cand Arm, set Settings) (Record, Arm, Arm) {
 	arms := []Arm{base, cand}
 	prepare(arms, e)
 	base, cand = arms[0], arms[1]
-	for _, m := range stageMetrics {
+	for _, m := range model.StageMetrics {
 		rec.Perf[m.Key] = compareStage(base, cand, m, bucketAll, e, set)
 	}
 	rec.Tails = tails(base, cand)
-	prefill, decode := rec.Perf[model.TTFT].Better, rec.Perf[model.TPOT].Better || rec.Perf[model.ITL].Better
-	faster := prefill || decode || rec.Perf[model.E2EL].Better || rec.Perf["e2e_throughput"].Better
+	prefill, decode := stageBetter(rec.Perf, model.StagePrefill), stageBetter(rec.Perf, model.StageDecode)
+	faster := prefill || decode || stageBetter(rec.Perf, model.StageBoth)
 	causes = append(causes, evidence(&rec, base, cand, set, faster)...)
 	rec.Hotspot.HotspotStage = stageName(prefill, decode)
 	buckets(&rec, base, cand, e, lens, set)
@@ -219,8 +219,8 @@ func verdict(rec *Record, causes []Cause, prefill, decode bool) (model.Status, [
 	}
 	pathOK := rec.Path.Changed != nil && *rec.Path.Changed && (rec.Path.TargetHit == nil || *rec.Path.TargetHit)
 	anyBetter := prefill || decode
-	e2eBetter := rec.Perf[model.E2EL].Better || rec.Perf["e2e_throughput"].Better
-	otherWorse := (prefill && (rec.Perf[model.TPOT].Worse || rec.Perf[model.ITL].Worse)) || (decode && rec.Perf[model.TTFT].Worse)
+	e2eBetter := stageBetter(rec.Perf, model.StageBoth)
+	otherWorse := (prefill && stageWorse(rec.Perf, model.StageDecode)) || (decode && stageWorse(rec.Perf, model.StagePrefill))
 	deviceFell := rec.Overhead.DeviceTime.Delta.Known() && rec.Overhead.DeviceTime.Delta.F() < 0
 	targetedFell := rec.Families != nil && rec.Families.Targeted != nil && rec.Families.Targeted.Fell
 	gain := anyBetter || deviceFell || targetedFell
@@ -249,6 +249,16 @@ func verdict(rec *Record, causes []Cause, prefill, decode bool) (model.Status, [
 		return model.NotEstablished, append(causes, Cause{model.OffsetByOverhead,
 			"overhead grew (" + overheadReason(rec.Overhead) + ") but no gain was measured that it could offset"})
 	}
+}
+
+// stageBetter reports whether a stage metric of the stage is significantly better.
+func stageBetter(perf map[string]StageDelta, stage model.Stage) bool {
+	return slices.ContainsFunc(model.StageMetrics, func(m model.StageMetric) bool { return m.Stage == stage && perf[m.Key].Better })
+}
+
+// stageWorse reports whether a stage metric of the stage is significantly worse.
+func stageWorse(perf map[string]StageDelta, stage model.Stage) bool {
+	return slices.ContainsFunc(model.StageMetrics, func(m model.StageMetric) bool { return m.Stage == stage && perf[m.Key].Worse })
 }
 
 // stageMismatch reports one stage better while another is unchanged or worse (rule 4).

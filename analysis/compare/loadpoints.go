@@ -134,7 +134,7 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 	rec, pooled := newRecord(base.subset(bIdx), cand.subset(cIdx), set)
 	faster, stage := false, "none"
 	for _, s := range subs {
-		faster = faster || slices.ContainsFunc(stageMetrics, func(m stageMetric) bool { return s.Perf[m.Key].Better })
+		faster = faster || slices.ContainsFunc(model.StageMetrics, func(m model.StageMetric) bool { return s.Perf[m.Key].Better })
 		if s.Hotspot.HotspotStage != "none" && stage == "none" {
 			stage = s.Hotspot.HotspotStage
 		}
@@ -184,7 +184,7 @@ func curvePoint(a Arm) CurvePoint {
 		}
 		return Spread{model.Num(stats.Median(xs)), model.Num(slices.Min(xs)), model.Num(slices.Max(xs))}
 	}
-	return CurvePoint{Throughput: spread("e2e_throughput", bucketAll),
+	return CurvePoint{Throughput: spread(model.Throughput, bucketAll),
 		TTFTP50: spread(model.TTFT, bucketAll), TTFTP99: spread(model.TTFT, tailP99),
 		TPOTP50: spread(model.TPOT, bucketAll), TPOTP99: spread(model.TPOT, tailP99)}
 }

@@ -95,21 +95,21 @@ type Tail struct {
 
 // StageDelta compares one stage metric (rule 4).
 type StageDelta struct {
-	Stage         string    `json:"stage" yaml:"stage"` // prefill, decode, both
-	Unit          string    `json:"unit" yaml:"unit"`
-	Baseline      model.Num `json:"baseline" yaml:"baseline"` // median of the per-run statistics
-	Candidate     model.Num `json:"candidate" yaml:"candidate"`
-	BaselineTrim  model.Num `json:"baseline_trimmed" yaml:"baseline_trimmed"` // with the lowest and highest run dropped
-	CandidateTrim model.Num `json:"candidate_trimmed" yaml:"candidate_trimmed"`
-	Delta         model.Num `json:"delta_pct" yaml:"delta_pct"` // candidate / baseline - 1, in %
-	CILow         model.Num `json:"ci_low_pct" yaml:"ci_low_pct"`
-	CIHigh        model.Num `json:"ci_high_pct" yaml:"ci_high_pct"`
-	P             model.Num `json:"p" yaml:"p"`
-	N             [2]int    `json:"n" yaml:"n"`                     // runs (or requests, per request) per arm
-	PerRequest    bool      `json:"per_request" yaml:"per_request"` // compared request by request (one run per arm)
-	Significant   bool      `json:"significant" yaml:"significant"`
-	Better        bool      `json:"better" yaml:"better"` // significant and in the good direction
-	Worse         bool      `json:"worse" yaml:"worse"`
+	Stage         model.Stage `json:"stage" yaml:"stage"` // prefill, decode, both
+	Unit          string      `json:"unit" yaml:"unit"`
+	Baseline      model.Num   `json:"baseline" yaml:"baseline"` // median of the per-run statistics
+	Candidate     model.Num   `json:"candidate" yaml:"candidate"`
+	BaselineTrim  model.Num   `json:"baseline_trimmed" yaml:"baseline_trimmed"` // with the lowest and highest run dropped
+	CandidateTrim model.Num   `json:"candidate_trimmed" yaml:"candidate_trimmed"`
+	Delta         model.Num   `json:"delta_pct" yaml:"delta_pct"` // candidate / baseline - 1, in %
+	CILow         model.Num   `json:"ci_low_pct" yaml:"ci_low_pct"`
+	CIHigh        model.Num   `json:"ci_high_pct" yaml:"ci_high_pct"`
+	P             model.Num   `json:"p" yaml:"p"`
+	N             [2]int      `json:"n" yaml:"n"`                     // runs (or requests, per request) per arm
+	PerRequest    bool        `json:"per_request" yaml:"per_request"` // compared request by request (one run per arm)
+	Significant   bool        `json:"significant" yaml:"significant"`
+	Better        bool        `json:"better" yaml:"better"` // significant and in the good direction
+	Worse         bool        `json:"worse" yaml:"worse"`
 	// BaselineRuns and CandidateRuns are the per-run statistics the test compared (one per run,
 	// in run order), so a reader sees the spread the verdict rests on; empty per request.
 	BaselineRuns  []float64 `json:"baseline_runs,omitempty" yaml:"baseline_runs,omitempty"`

@@ -101,12 +101,17 @@ func (a *Arm) remembered(r *model.Run, e edges) (runStats, bool) {
 // per-request samples, else the tool's own summary numbers for the whole run.
 func computeRunStats(r *model.Run, e edges) runStats {
 	out := runStats{}
-	if r.OutputThroughput.Known() {
-		out[statKey{"e2e_throughput", bucketAll}] = r.OutputThroughput.F()
+	for _, m := range model.StageMetrics {
+		if m.Figure == nil {
+			continue
+		}
+		if v := m.Figure(r); v.Known() {
+			out[statKey{m.Key, bucketAll}] = v.F()
+		}
 	}
 	reqs := Measured(r)
 	if len(reqs) == 0 {
-		for _, m := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL} {
+		for _, m := range model.Latencies {
 			if v, ok := r.Summary[m].Median(); ok {
 				out[statKey{m, bucketAll}] = v.F()
 			} else if v, ok := r.Summary[m].Stat("mean"); ok {

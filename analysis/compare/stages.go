@@ -18,8 +18,7 @@ const (
 // compareStage applies rule 2 to one metric. With at least two runs per arm it compares the
 // per-run statistics (Mann-Whitney U across runs, bootstrap interval across runs); with a
 // single run on either side it compares request by request.
-func compareStage(base, cand Arm, m stageMetric, bucket string, e edges, set Settings) StageDelta {
-	metric := m.Key
+func compareStage(base, cand Arm, m model.StageMetric, bucket string, e edges, set Settings) StageDelta {
 	var keep func(*model.Request) bool
 	if bucket != bucketAll {
 		keep = func(r *model.Request) bool { return e.bucket(r.InputLen) == bucket }
@@ -29,7 +28,7 @@ func compareStage(base, cand Arm, m stageMetric, bucket string, e edges, set Set
 		CILow: model.Unknown, CIHigh: model.Unknown, P: model.Unknown}
 	var a, b []float64
 	if len(base.Runs) >= 2 && len(cand.Runs) >= 2 {
-		a, b = base.values(metric, bucket), cand.values(metric, bucket)
+		a, b = base.stageValues(m, bucket), cand.stageValues(m, bucket)
 		if len(a) == 0 || len(b) == 0 {
 			return d
 		}
@@ -41,10 +40,10 @@ func compareStage(base, cand Arm, m stageMetric, bucket string, e edges, set Set
 		d.CILow, d.CIHigh = pct(lo), pct(hi)
 	} else {
 		d.PerRequest = true
-		a, b = base.pooled(metric, keep), cand.pooled(metric, keep)
+		a, b = base.pooled(m, keep), cand.pooled(m, keep)
 		if len(a) == 0 || len(b) == 0 {
-			// No per-request data (or throughput): one value per side, nothing to test.
-			a, b = base.values(metric, bucket), cand.values(metric, bucket)
+			// No per-request data (or a run's figure, a tail): one value per side, nothing to test.
+			a, b = base.stageValues(m, bucket), cand.stageValues(m, bucket)
 			if len(a) == 0 || len(b) == 0 {
 				return d
 			}
@@ -80,7 +79,7 @@ func compareStage(base, cand Arm, m stageMetric, bucket string, e edges, set Set
 // per-request data.
 func tails(base, cand Arm) map[string]Tail {
 	out := map[string]Tail{}
-	for _, metric := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL} {
+	for _, metric := range model.Latencies {
 		t := Tail{P90Delta: model.Unknown, P99Delta: model.Unknown}
 		for _, q := range []struct {
 			key   string
@@ -104,14 +103,15 @@ func tails(base, cand Arm) map[string]Tail {
 	return out
 }
 
-// pooled gathers an arm's per-request samples (every gap for ITL) over its runs.
-func (a Arm) pooled(metric string, keep func(*model.Request) bool) []float64 {
-	if metric == "e2e_throughput" {
+// pooled gathers an arm's per-request samples (every gap for ITL) over its runs, for a
+// metric that is the median of a per-request latency; nil for any other.
+func (a Arm) pooled(m model.StageMetric, keep func(*model.Request) bool) []float64 {
+	if !m.PerRequest() || m.Stat != "" {
 		return nil
 	}
 	var out []float64
 	for _, rd := range a.Runs {
-		out = append(out, Samples(Measured(rd.Run), metric, keep)...)
+		out = append(out, Samples(Measured(rd.Run), m.Of, keep)...)
 	}
 	return out
 }

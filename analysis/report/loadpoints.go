@@ -18,14 +18,18 @@ func loadPointRows(w io.Writer, rec compare.Record) {
 	}
 	fmt.Fprintln(w, "by load point (each compared on its own; deltas with p < alpha, ~ otherwise)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "point\trepeats\tTTFT\tTPOT\tITL\tout tok/s\tverdict\t")
+	brief := model.BriefMetrics()
+	fmt.Fprint(tw, "point\trepeats\t")
+	for _, m := range brief {
+		fmt.Fprint(tw, m.Short, "\t")
+	}
+	fmt.Fprintln(tw, "verdict\t")
 	for _, p := range rec.LoadPoints {
-		fmt.Fprintf(tw, "%s\t%d+%d\t%s\t%s\t%s\t%s\t%s\t\n", p.Label, p.Repeats.Baseline, p.Repeats.Candidate,
-			ShortDelta(p.Deltas[model.TTFT]), ShortDelta(p.Deltas[model.TPOT]), ShortDelta(p.Deltas[model.ITL]),
-			ShortDelta(p.Deltas["e2e_throughput"]), PointVerdict(p))
+		fmt.Fprintf(tw, "%s\t%d+%d\t%s\t%s\t\n", p.Label, p.Repeats.Baseline, p.Repeats.Candidate,
+			strings.Join(PointDeltas(p), "\t"), PointVerdict(p))
 	}
 	for _, u := range rec.Unmatched {
-		fmt.Fprintf(tw, "%s\t%s\t\t\t\t\tunmatched (%s only)\t\n", u.Label, unmatchedRepeats(u), u.Arm)
+		fmt.Fprintf(tw, "%s\t%s\t%sunmatched (%s only)\t\n", u.Label, unmatchedRepeats(u), strings.Repeat("\t", len(brief)), u.Arm)
 	}
 	tw.Flush()
 	if rec.HoldsUnder != "" {
@@ -41,6 +45,16 @@ func unmatchedRepeats(u compare.UnmatchedPoint) string {
 		return fmt.Sprintf("%d+0", len(u.Runs))
 	}
 	return fmt.Sprintf("0+%d", len(u.Runs))
+}
+
+// PointDeltas are a point's changes in the brief stage metrics (model.BriefMetrics), in
+// order, each as ShortDelta writes it.
+func PointDeltas(p compare.LoadPointResult) []string {
+	var out []string
+	for _, m := range model.BriefMetrics() {
+		out = append(out, ShortDelta(p.Deltas[m.Key]))
+	}
+	return out
 }
 
 // PointVerdict is a point's status with its cause codes.

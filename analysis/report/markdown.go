@@ -80,14 +80,18 @@ func markdownEntry(b *strings.Builder, e Entry) {
 	}
 
 	if len(r.LoadPoints) > 0 || len(r.Unmatched) > 0 {
-		b.WriteString("\n| load point | repeats | TTFT | TPOT | ITL | out tok/s | verdict |\n|---|---:|---:|---:|---:|---:|---|\n")
+		brief := model.BriefMetrics()
+		b.WriteString("\n| load point | repeats |")
+		for _, m := range brief {
+			b.WriteString(" " + m.Short + " |")
+		}
+		b.WriteString(" verdict |\n|---|---:|" + strings.Repeat("---:|", len(brief)) + "---|\n")
 		for _, p := range r.LoadPoints {
-			fmt.Fprintf(b, "| %s | %d+%d | %s | %s | %s | %s | %s |\n", mdInline(p.Label), p.Repeats.Baseline, p.Repeats.Candidate,
-				ShortDelta(p.Deltas[model.TTFT]), ShortDelta(p.Deltas[model.TPOT]), ShortDelta(p.Deltas[model.ITL]),
-				ShortDelta(p.Deltas["e2e_throughput"]), mdInline(PointVerdict(p)))
+			fmt.Fprintf(b, "| %s | %d+%d | %s | %s |\n", mdInline(p.Label), p.Repeats.Baseline, p.Repeats.Candidate,
+				strings.Join(PointDeltas(p), " | "), mdInline(PointVerdict(p)))
 		}
 		for _, u := range r.Unmatched {
-			fmt.Fprintf(b, "| %s | %s | | | | | unmatched (%s only) |\n", mdInline(u.Label), unmatchedRepeats(u), u.Arm)
+			fmt.Fprintf(b, "| %s | %s |%s unmatched (%s only) |\n", mdInline(u.Label), unmatchedRepeats(u), strings.Repeat(" |", len(brief)), u.Arm)
 		}
 		if r.HoldsUnder != "" {
 			fmt.Fprintf(b, "\nHolds under: %s.\n", mdInline(r.HoldsUnder))

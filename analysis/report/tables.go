@@ -104,19 +104,14 @@ func causesText(rec compare.Record) string {
 
 // metricOrder lists a stage map's metrics: METHOD.md's order, then any others sorted.
 func metricOrder(m map[string]compare.StageDelta) []string {
-	known := []string{model.TTFT, model.TPOT, model.ITL, model.E2EL, "e2e_throughput"}
 	var out, rest []string
-	for _, k := range known {
-		if _, ok := m[k]; ok {
-			out = append(out, k)
+	for _, s := range model.StageMetrics {
+		if _, ok := m[s.Key]; ok {
+			out = append(out, s.Key)
 		}
 	}
 	for k := range m {
-		isKnown := false
-		for _, x := range known {
-			isKnown = isKnown || x == k
-		}
-		if !isKnown {
+		if _, known := model.StageMetricOf(k); !known {
 			rest = append(rest, k)
 		}
 	}
@@ -220,11 +215,8 @@ func flatKind(key string) kind {
 	if len(segs) >= 3 && (segs[0] == "perf" || segs[len(segs)-3] == "stages") {
 		switch last {
 		case "baseline", "candidate", "baseline_trimmed", "candidate_trimmed":
-			switch segs[len(segs)-2] {
-			case model.TTFT, model.TPOT, model.ITL, model.E2EL:
-				return kMS
-			case "e2e_throughput":
-				return kTokS
+			if m, ok := model.StageMetricOf(segs[len(segs)-2]); ok {
+				return unitKind(m.Unit)
 			}
 		}
 	}
@@ -411,8 +403,6 @@ func evidenceTable(entries []Entry) *table {
 
 // --- Runs -------------------------------------------------------------------------------
 
-var runMetrics = []string{model.TTFT, model.TPOT, model.ITL, model.E2EL}
-
 func runsCols() []column {
 	cols := []column{
 		{"comparison", kInt, 11}, {"arm", kText, 10}, {"id", kInt, 8}, {"label", kText, 16}, {"role", kText, 10},
@@ -421,7 +411,7 @@ func runsCols() []column {
 		{"request_rate", kReqS, 12}, {"max_concurrency", kInt, 10}, {"duration_s", kNum, 10},
 		{"request_throughput", kReqS, 14}, {"input_throughput", kTokS, 14}, {"output_throughput", kTokS, 14}, {"total_token_throughput", kTokS, 14},
 	}
-	for _, m := range runMetrics {
+	for _, m := range model.Latencies {
 		cols = append(cols, column{m + ".median", kMS, 12}, column{m + ".p99", kMS, 12})
 	}
 	return append(cols, column{"stats_from", kText, 22}, column{"requests", kInt, 9}, column{"bundle", kText, 30}, column{"files", kText, 40})
@@ -457,7 +447,7 @@ func runsTable(entries []Entry) *table {
 					num(r.NumPrompts), num(r.Completed), num(r.Failed), num(r.RequestRate), num(r.MaxConcurrency), num(r.DurationS),
 					num(r.RequestThroughput), num(r.InputThroughput), num(r.OutputThroughput), num(r.TotalTokenThroughput)}
 				var recomputed []string
-				for _, m := range runMetrics {
+				for _, m := range model.Latencies {
 					med, rec := runStat(r, m, "median")
 					p99, rec2 := runStat(r, m, "p99")
 					row = append(row, med, p99)

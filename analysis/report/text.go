@@ -13,14 +13,6 @@ import (
 	"benchlens/model"
 )
 
-var stageRows = []struct{ key, title string }{
-	{model.TTFT, "TTFT (prefill)"},
-	{model.TPOT, "TPOT (decode)"},
-	{model.ITL, "ITL (decode)"},
-	{model.E2EL, "E2E latency"},
-	{"e2e_throughput", "output throughput"},
-}
-
 // Text writes a readable report: a benchstat-style table per stage with p and n beside every
 // delta and ~ where the change is not significant, the buckets, the evidence checklist, and
 // the verdict with its causes.
@@ -89,12 +81,12 @@ func Text(w io.Writer, rec compare.Record) error {
 func stageTables(b *strings.Builder, rec compare.Record) {
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "stage\tbaseline\tcandidate\tdelta\tinterval\t")
-	for _, row := range stageRows {
-		d, ok := rec.Perf[row.key]
+	for _, m := range model.StageMetrics {
+		d, ok := rec.Perf[m.Key]
 		if !ok || !d.Baseline.Known() {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", row.title, value(d.Baseline, d.Unit), value(d.Candidate, d.Unit), Delta(d), interval(d))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", m.Title, value(d.Baseline, d.Unit), value(d.Candidate, d.Unit), Delta(d), interval(d))
 	}
 	tw.Flush()
 	if perRequest(rec) {
@@ -108,9 +100,18 @@ func stageTables(b *strings.Builder, rec compare.Record) {
 		}
 		fmt.Fprintln(b)
 		tw = tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "bucket\tTTFT\tTPOT\tITL\t")
+		stages := model.BucketMetrics()
+		fmt.Fprint(tw, "bucket\t")
+		for _, m := range stages {
+			fmt.Fprint(tw, m.Short, "\t")
+		}
+		fmt.Fprintln(tw)
 		for _, row := range rec.Buckets.Rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", row.Bucket, Delta(row.Stages[model.TTFT]), Delta(row.Stages[model.TPOT]), Delta(row.Stages[model.ITL]))
+			fmt.Fprint(tw, row.Bucket, "\t")
+			for _, m := range stages {
+				fmt.Fprint(tw, Delta(row.Stages[m.Key]), "\t")
+			}
+			fmt.Fprintln(tw)
 		}
 		tw.Flush()
 	}

@@ -406,6 +406,10 @@ func sheetRange(sheet string, col, first, last int) string {
 	return fmt.Sprintf("%s!$%s$%d:$%s$%d", quoted, c, first, c, last)
 }
 
+// cdfMetrics are the latencies whose CDFs the Charts sheet draws per comparison: one of
+// prefill, one of decode.
+var cdfMetrics = []string{model.TTFT, model.TPOT}
+
 // chartBlockRows is the height of one comparison's block on the Charts sheet: two rows of
 // 300 px charts (15 rows of the default 20 px each).
 const chartBlockRows = 36
@@ -422,7 +426,7 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 	series := map[key][]cdfSeries{}
 	var rows [][]any
 	for i, e := range entries {
-		for _, m := range []string{model.TTFT, model.TPOT} {
+		for _, m := range cdfMetrics {
 			for _, side := range []struct {
 				arm string
 				a   compare.ArmInfo
@@ -497,7 +501,7 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 				return err
 			}
 		}
-		for j, m := range []string{model.TTFT, model.TPOT} {
+		for j, m := range cdfMetrics {
 			if s := series[key{i, m}]; len(s) > 0 {
 				if err := cdfChart(f, at(1+8*j, 1), m, s); err != nil {
 					return err

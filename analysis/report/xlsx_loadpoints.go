@@ -73,7 +73,7 @@ func loadPointsTable(entries []Entry) (*table, []rowSpan) {
 				c.Throughput.Median, c.Throughput.Min, c.Throughput.Max,
 				b.TTFTP50.Median, b.TTFTP99.Median, c.TTFTP50.Median, c.TTFTP99.Median,
 				b.TPOTP50.Median, b.TPOTP99.Median, c.TPOTP50.Median, c.TPOTP99.Median,
-				p.Deltas["e2e_throughput"].Delta})
+				p.Deltas[model.Throughput].Delta})
 		}
 		sp.last = len(t.rows) + 1
 		spans = append(spans, sp)

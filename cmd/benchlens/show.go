@@ -158,7 +158,7 @@ func writeDetail(w io.Writer, d runDetail) {
 	fmt.Fprintln(w, "\nlatency (ms)          tool's own                      recomputed from requests      used")
 	metrics := make([]string, 0, len(d.Summary)+len(d.Recomputed))
 	seen := map[string]bool{}
-	for _, m := range []string{model.TTFT, model.TPOT, model.ITL, model.E2EL} {
+	for _, m := range model.Latencies {
 		seen[m] = true
 		metrics = append(metrics, m)
 	}
