@@ -403,8 +403,10 @@ func TestXLSXWorkbook(t *testing.T) {
 	// Stage-delta bars in three colours (better, worse, not significant) from the chart data,
 	// the intervals from the Stages sheet.
 	c1 := html.UnescapeString(files["xl/charts/chart1.xml"])
-	for _, s := range []string{"<barChart>", "<lineChart>", "<hiLowLines", `<overlap val="100"`, "'Stages'!$L$1", "'Stages'!$L$2:$L$6",
-		"'Chart data'!$D$2:$D$6", "'Chart data'!$E$2:$E$6", "'Chart data'!$F$2:$F$6", "'Chart data'!$C$2:$C$6", barFills[0], barFills[1], barFills[2]} {
+	last := 1 + len(model.StageMetrics) // a row per stage metric below the header
+	span := func(sheet, col string) string { return fmt.Sprintf("'%s'!$%s$2:$%s$%d", sheet, col, col, last) }
+	for _, s := range []string{"<barChart>", "<lineChart>", "<hiLowLines", `<overlap val="100"`, "'Stages'!$L$1", span("Stages", "L"),
+		span("Chart data", "D"), span("Chart data", "E"), span("Chart data", "F"), span("Chart data", "C"), barFills[0], barFills[1], barFills[2]} {
 		if !strings.Contains(c1, s) {
 			t.Errorf("chart1 lacks %s", s)
 		}
