@@ -100,8 +100,9 @@ func TestDemoSweepVerdictsPerPoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]model.Status{"concurrency 1": model.Established, "concurrency 4": model.Established,
-		"concurrency 16": model.Established, "concurrency 64": model.Offset}
+	const shape = " · 1024→64 tok · random" // every point's label names its request shape
+	want := map[string]model.Status{"concurrency 1" + shape: model.Established, "concurrency 4" + shape: model.Established,
+		"concurrency 16" + shape: model.Established, "concurrency 64" + shape: model.Offset}
 	if len(rec.LoadPoints) != 4 {
 		t.Fatalf("%d load points", len(rec.LoadPoints))
 	}

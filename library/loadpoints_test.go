@@ -57,7 +57,7 @@ func TestVLLMSweepPairMatchesPoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"concurrency 1, rate 10 req/s", "concurrency 64, rate 10 req/s"}
+		want := []string{"concurrency 1, rate 10 req/s · ≈939→≈512 tok", "concurrency 64, rate 10 req/s · ≈939→≈512 tok"}
 		if got := pointLabels(rec); !slices.Equal(got, want) {
 			t.Errorf("points %v, want %v", got, want)
 		}
@@ -98,7 +98,7 @@ func TestGuideLLMBenchmarksAreLoadPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := compare.Compare(arm, arm, compare.DefaultSettings)
-	if got := pointLabels(rec); !slices.Equal(got, []string{"concurrency 1", "concurrency 4"}) {
+	if got := pointLabels(rec); !slices.Equal(got, []string{"concurrency 1 · ≈512→≈128 tok", "concurrency 4 · ≈512→≈128 tok"}) {
 		t.Errorf("points %v", got)
 	}
 	if hasCause(rec, model.LoadDrift) || len(rec.Unmatched) > 0 {

@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -26,8 +27,11 @@ type RunData struct {
 type Arm struct {
 	Label string
 	Runs  []RunData
-	stats []runStats // per run, filled by prepare
-	memo  *memo      // shared by copies of an arm made with NewArm
+	// Warmups are the arm's warm-up runs, saved beside its measured runs (METHOD.md rule 12):
+	// never repeats; they are its warm-up. NewArm and Compare move them here from Runs.
+	Warmups []RunData
+	stats   []runStats // per run, filled by prepare
+	memo    *memo      // shared by copies of an arm made with NewArm
 }
 
 // memo keeps each run's statistics for each set of bucket edges, so comparing the same arm
@@ -46,7 +50,24 @@ type memoKey struct {
 // NewArm returns an arm that remembers its per-run statistics between comparisons. The runs
 // must not change afterwards.
 func NewArm(label string, runs []RunData) Arm {
-	return Arm{Label: label, Runs: runs, memo: &memo{byRun: map[memoKey]runStats{}, derived: map[string]any{}}}
+	return Arm{Label: label, Runs: runs, memo: &memo{byRun: map[memoKey]runStats{}, derived: map[string]any{}}}.measured()
+}
+
+// measured is the arm with its warm-up runs moved from Runs to Warmups.
+func (a Arm) measured() Arm {
+	if !slices.ContainsFunc(a.Runs, func(rd RunData) bool { return rd.Run.IsWarmup() }) {
+		return a
+	}
+	out := a
+	out.Runs, out.Warmups = nil, slices.Clone(a.Warmups)
+	for _, rd := range a.Runs {
+		if rd.Run.IsWarmup() {
+			out.Warmups = append(out.Warmups, rd)
+		} else {
+			out.Runs = append(out.Runs, rd)
+		}
+	}
+	return out
 }
 
 // warmup is the run's declared warm-up (rule 2) and whether it declares any: the warm-up the
@@ -205,7 +226,7 @@ func (a Arm) Remember(key string, compute func() any) any {
 
 // subset is the arm restricted to the runs at idx, sharing the arm's memo.
 func (a Arm) subset(idx []int) Arm {
-	out := Arm{Label: a.Label, memo: a.memo}
+	out := Arm{Label: a.Label, memo: a.memo, Warmups: a.Warmups}
 	for _, i := range idx {
 		out.Runs = append(out.Runs, a.Runs[i])
 	}

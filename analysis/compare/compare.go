@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,9 +16,11 @@ import (
 // that hold several load points are compared point by point (rule 9).
 func Compare(base, cand Arm, set Settings) Record {
 	set = set.withDefaults()
+	base, cand = base.measured(), cand.measured()
 	bp, cp := base.points(), cand.points()
-	if len(bp) <= 1 && len(cp) <= 1 {
+	if len(bp) <= 1 && len(cp) <= 1 && (len(bp) == 0 || len(cp) == 0 || bp[0].point.Matches(cp[0].point)) {
 		rec, _, _ := compareOne(base, cand, set)
+		outputLength(&rec, base, cand, bp, cp)
 		return rec
 	}
 	return compareSweep(base, cand, bp, cp, set)
@@ -127,6 +130,17 @@ func measurement(rec *Record, base, cand Arm, set Settings) []Cause {
 		}
 		declared, undeclared := warmupSummary(a)
 		m.WarmupIters[i] = declared
+		for _, rd := range a.Warmups {
+			if m.WarmupRuns == nil {
+				m.WarmupRuns = &PerArm[[]int64]{Baseline: []int64{}, Candidate: []int64{}}
+			}
+			ids := &m.WarmupRuns.Baseline
+			if i == 1 {
+				ids = &m.WarmupRuns.Candidate
+			}
+			*ids = append(*ids, rd.Run.ID)
+			m.Warmups = append(m.Warmups, fmt.Sprintf("%s run %d is its warm-up run, not a repeat (%s)", side, rd.Run.ID, rd.Run.PhaseWhy))
+		}
 		if undeclared > 0 {
 			reasons = append(reasons, fmt.Sprintf("%s: %d run(s) record no warm-up (workload.warmup_iters)", side, undeclared))
 		}
@@ -158,7 +172,7 @@ func measurement(rec *Record, base, cand Arm, set Settings) []Cause {
 	rec.Measurement = m
 	rec.Warnings = append(rec.Warnings, m.Sampled...)
 	w := Field{Baseline: m.WarmupIters[0], Candidate: m.WarmupIters[1], State: model.ConditionSame}
-	if w.Baseline != w.Candidate {
+	if warmupCount(w.Baseline) != warmupCount(w.Candidate) {
 		w.State = model.ConditionDiffers
 	}
 	if strings.Contains(w.Baseline+w.Candidate, "unknown") {
@@ -172,22 +186,49 @@ func measurement(rec *Record, base, cand Arm, set Settings) []Cause {
 }
 
 // warmupSummary says what an arm's runs declare as warm-up, and how many declare none (or 0).
+// The arm's warm-up runs (rule 12) are the warm-up of every run that declares none: "50
+// (warm-up run 3)", their requests counted as warm-up iterations.
 func warmupSummary(a Arm) (string, int) {
 	seen := map[string]bool{}
 	undeclared := 0
+	runs := ""
+	if len(a.Warmups) > 0 {
+		requests, ids := 0.0, make([]string, len(a.Warmups))
+		for i, rd := range a.Warmups {
+			ids[i] = strconv.FormatInt(rd.Run.ID, 10)
+			if n := rd.Run.Completed; n.Known() {
+				requests += n.F()
+			} else if n := rd.Run.NumPrompts; n.Known() {
+				requests += n.F()
+			}
+		}
+		runs = fmt.Sprintf("%s (warm-up run %s)", model.FormatNum(model.Num(requests)), strings.Join(ids, ","))
+	}
 	for _, rd := range a.Runs {
 		n, ok := warmup(rd.Run)
-		if !ok || n == 0 {
+		switch {
+		case (!ok || n == 0) && runs != "":
+			seen[runs] = true
+		case !ok:
 			undeclared++
-		}
-		if ok {
-			seen[strconv.Itoa(n)] = true
-		} else {
 			seen["unknown"] = true
+		case n == 0:
+			undeclared++
+			seen["0"] = true
+		default:
+			seen[strconv.Itoa(n)] = true
 		}
 	}
 	return strings.Join(sortedKeys(seen), " | "), undeclared
 }
+
+// warmupCount is the numbers of a warm-up summary, without the runs that gave them: arms
+// warmed up by the same number of requests are alike however they recorded it.
+func warmupCount(s string) string {
+	return warmupRunIDs.ReplaceAllString(s, "")
+}
+
+var warmupRunIDs = regexp.MustCompile(` \(warm-up run [\d,]+\)`)
 
 // coldStart flags a run whose first measured request (after the declared warm-up) has a TTFT
 // far above the run's median: the warm-up did not warm it.

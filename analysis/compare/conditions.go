@@ -28,15 +28,42 @@ var conditionFields = []conditionField{
 	{"node", "numa", false, nil},
 	{"node", "card_slot", false, nil},
 	{"workload", "model_name", true, func(rd RunData) string { return rd.Run.Model }},
-	{"workload", "dataset", true, func(rd RunData) string { return rd.Run.Dataset }},
-	{"workload", "input_len", true, func(rd RunData) string { return extraString(rd.Run, "random_input_len") }},
-	{"workload", "output_len", true, func(rd RunData) string { return extraString(rd.Run, "random_output_len") }},
+	{"workload", "dataset", true, client(func(c model.Client) (string, string) { return c.Dataset, "dataset" })},
+	{"workload", "input_len", true, client(func(c model.Client) (string, string) { return num(c.InputLen), "input_len" })},
+	{"workload", "output_len", true, client(func(c model.Client) (string, string) { return num(c.OutputLen), "output_len" })},
 	{"workload", "range_ratio", true, func(rd RunData) string { return extraString(rd.Run, "random_range_ratio") }},
-	{"workload", "seed", true, nil},
-	{"workload", "num_prompts", true, func(rd RunData) string { return num(rd.Run.NumPrompts) }},
+	{"workload", "seed", true, client(func(c model.Client) (string, string) { return c.Seed, "seed" })},
+	{"workload", "num_prompts", true, numPrompts},
 	{"workload", "max_num_seqs", true, maxNumSeqs},
 	{"workload", "max_concurrency", true, func(rd RunData) string { return num(rd.Run.MaxConcurrency) }},
 	{"workload", "request_rate", true, func(rd RunData) string { return num(rd.Run.RequestRate) }},
+}
+
+// client reads a field from what the run's client was told (model.ClientOf), from the
+// run's files only: what bundle.yaml says is the field's declared value.
+func client(get func(model.Client) (value, field string)) func(RunData) string {
+	return func(rd RunData) string {
+		c := model.ClientOf(rd.Run)
+		v, field := get(c)
+		if c.From[field] == "bundle.yaml" {
+			return ""
+		}
+		return v
+	}
+}
+
+// numPrompts is the request count the client was told to send: a time-bound run's count is
+// an outcome (AIPerf --benchmark-duration), and AIPerf's and genai-perf's counts are what
+// was measured unless their config fixed one.
+func numPrompts(rd RunData) string {
+	c := model.ClientOf(rd.Run)
+	switch {
+	case c.Requests.Known() && c.From["requests"] != "bundle.yaml":
+		return num(c.Requests)
+	case c.DurationS.Known(), rd.Run.Tool == "aiperf", rd.Run.Tool == "genai-perf":
+		return ""
+	}
+	return num(rd.Run.NumPrompts)
 }
 
 func num(n model.Num) string {
@@ -119,7 +146,7 @@ func (f conditionField) name() string {
 // armValue is an arm's value of a field: known when every run gives the same value. The note
 // says when runs disagree, or when a manifest and a file disagree (the file's value is used).
 func (f conditionField) armValue(a Arm) (value string, mixed bool, note string) {
-	seen := map[string]bool{}
+	seen := map[string][]int64{} // value → the runs that give it
 	var notes []string
 	unknown := false
 	for _, rd := range a.Runs {
@@ -135,14 +162,21 @@ func (f conditionField) armValue(a Arm) (value string, mixed bool, note string) 
 			unknown = true
 			continue
 		}
-		seen[v] = true
+		seen[v] = append(seen[v], rd.Run.ID)
 	}
 	if len(seen) > 1 {
+		// Runs of one arm that disagree: each value names its runs, so the drift inside the
+		// arm can be traced (rule 12); a sweep's load values stay plain.
 		vals := make([]string, 0, len(seen))
 		for v := range seen {
 			vals = append(vals, v)
 		}
 		sort.Strings(vals)
+		for i, v := range vals {
+			if f.key != "max_concurrency" && f.key != "request_rate" { // a sweep's axis needs no names
+				vals[i] = fmt.Sprintf("%s (%s)", v, runsText(seen[v]))
+			}
+		}
 		return strings.Join(vals, " | "), true, strings.Join(append(notes, "runs of this arm differ"), "; ")
 	}
 	if unknown || len(seen) == 0 {
@@ -152,6 +186,18 @@ func (f conditionField) armValue(a Arm) (value string, mixed bool, note string) 
 		value = v
 	}
 	return value, false, strings.Join(notes, "; ")
+}
+
+// runsText names runs: "run 3", "runs 3,4".
+func runsText(ids []int64) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	if len(ids) == 1 {
+		return "run " + parts[0]
+	}
+	return "runs " + strings.Join(parts, ",")
 }
 
 // sameValue compares values as numbers when both are numbers ("64" and "64.0").
@@ -190,6 +236,10 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 		}
 		if cNote != "" {
 			notes = append(notes, "candidate: "+cNote)
+		}
+		if f.key == "output_len" && fld.State == model.ConditionUnknown && outputFree(base) && outputFree(cand) {
+			fld.Required = false
+			notes = append(notes, "an outcome: neither client fixed the output length (see output_length)")
 		}
 		fld.Note = strings.Join(notes, "; ")
 		fld.Declared = fld.State == model.ConditionDiffers && change.Declares(f.section, f.key)
@@ -300,4 +350,15 @@ func summarizeLengths(l []int) string {
 		sum += v
 	}
 	return fmt.Sprintf("n=%d min=%d mean=%.1f max=%d", len(l), l[0], float64(sum)/float64(len(l)), l[len(l)-1])
+}
+
+// outputFree reports whether no run of the arm had its output length fixed by the client: it is
+// then the server's outcome, not a condition (rule 12).
+func outputFree(a Arm) bool {
+	for _, rd := range a.Runs {
+		if model.PointOf(rd.Run).OutputFixed != "" {
+			return false
+		}
+	}
+	return len(a.Runs) > 0
 }

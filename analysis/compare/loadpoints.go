@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -20,6 +21,18 @@ type LoadPointResult struct {
 	Causes          []Cause               `json:"causes" yaml:"causes"`
 	Deltas          map[string]StageDelta `json:"deltas" yaml:"deltas"` // ttft, tpot, itl, e2el, e2e_throughput
 	Curve           PerArm[CurvePoint]    `json:"curve" yaml:"curve"`
+	// Output is each arm's output length at the point, a result like a stage when the client
+	// did not fix it (rule 12); nil when an arm's files do not say.
+	Output *OutputLength `json:"output_length,omitempty" yaml:"output_length,omitempty"`
+}
+
+// OutputLength is the arms' mean output length per request (the median over their runs) and
+// its change: part of the point when both clients fixed it, else an outcome of the server.
+type OutputLength struct {
+	Baseline  model.Num `json:"baseline" yaml:"baseline"` // tokens
+	Candidate model.Num `json:"candidate" yaml:"candidate"`
+	Delta     model.Num `json:"delta_pct" yaml:"delta_pct"` // candidate / baseline - 1, in %
+	Fixed     bool      `json:"fixed" yaml:"fixed"`         // both clients controlled it
 }
 
 // UnmatchedPoint is a load point only one arm ran: listed, never called drift.
@@ -62,7 +75,8 @@ type pointGroup struct {
 	idx   []int
 }
 
-// points groups the arm's runs by load point, ordered by concurrency, then rate.
+// points groups the arm's runs by load point (model.LoadPoint.Same: the same load and request
+// shape), ordered by concurrency, then rate, then shape.
 func (a Arm) points() []pointGroup {
 	var out []pointGroup
 	for i, rd := range a.Runs {
@@ -89,9 +103,9 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 	for _, b := range bp {
 		k := -1
 		for j, c := range cp {
-			if !used[j] && c.point.Same(b.point) {
+			// the candidate point the baseline's matches, the nearest output length first
+			if !used[j] && c.point.Matches(b.point) && (k < 0 || outputGap(b.point, c.point) < outputGap(b.point, cp[k].point)) {
 				k = j
-				break
 			}
 		}
 		if k < 0 {
@@ -107,10 +121,7 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 		}
 	}
 	if len(pairs) == 0 {
-		rec, _, _ := compareOne(base, cand, set)
-		rec.Unmatched = unmatched
-		rec.Notes = append(rec.Notes, "the arms share no load point: compared as one condition each")
-		return rec
+		return noCommonPoint(base, cand, bp, cp, unmatched, set)
 	}
 
 	var bIdx, cIdx []int
@@ -126,6 +137,7 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 			Status:  sub.Status, Causes: append([]Cause{}, sub.Causes...),
 			Deltas: sub.Perf,
 			Curve:  PerArm[CurvePoint]{curvePoint(sb), curvePoint(sc)},
+			Output: outputOf(sb, sc, p.b.point, p.c.point),
 		})
 		bIdx, cIdx = append(bIdx, p.b.idx...), append(cIdx, p.c.idx...)
 	}
@@ -161,6 +173,11 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 	}
 	rec.Notes = append([]string{fmt.Sprintf("%d load points matched: stages and buckets are compared per point (load_points)", len(results))}, rec.Notes...)
 	evidenceNotes(&rec)
+	for _, p := range results {
+		if n := outputNote("at "+p.Label+": ", p.Output); n != "" {
+			rec.Notes = append(rec.Notes, n)
+		}
+	}
 	if len(unmatched) > 0 {
 		var names []string
 		for _, u := range unmatched {
@@ -169,6 +186,96 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 		rec.Notes = append(rec.Notes, "unmatched load points, not compared: "+strings.Join(names, ", "))
 	}
 	return rec
+}
+
+// outputGap is how far apart two points' output lengths are, relative; 0 when one is unknown.
+func outputGap(a, b model.LoadPoint) float64 {
+	if !a.OutputLen.Known() || !b.OutputLen.Known() {
+		return 0
+	}
+	return math.Abs(a.OutputLen.F()-b.OutputLen.F()) / math.Max(a.OutputLen.F(), b.OutputLen.F())
+}
+
+// noCommonPoint is the record of arms that share no load point: nothing is compared stage by
+// stage (different loads give different latencies whatever changed), and the verdict says the
+// load differs, naming what each arm ran.
+func noCommonPoint(base, cand Arm, bp, cp []pointGroup, unmatched []UnmatchedPoint, set Settings) Record {
+	rec, causes := newRecord(base, cand, set)
+	causes = append(causes, evidence(&rec, base, cand, set, false)...)
+	names := func(gs []pointGroup) string {
+		var out []string
+		for _, g := range gs {
+			out = append(out, g.point.Label())
+		}
+		return strings.Join(out, "; ")
+	}
+	causes = append(causes, Cause{model.LoadDrift, fmt.Sprintf("the arms share no load point: baseline ran %s; candidate ran %s",
+		names(bp), names(cp))})
+	rec.Status, rec.Causes, rec.Unmatched = model.NotEstablished, mergeCodes(causes), unmatched
+	rec.Hotspot.HotspotStage = "none"
+	rec.Buckets = Buckets{Edges: []float64{}, Rows: []BucketResult{}, HoldsIn: []string{}}
+	rec.Notes = append(rec.Notes, "stages not compared: the arms share no load point (unmatched lists what each ran)")
+	evidenceNotes(&rec)
+	return rec
+}
+
+// mergeCodes joins causes of one code into one, their reasons in order.
+func mergeCodes(causes []Cause) []Cause {
+	var out []Cause
+	for _, c := range causes {
+		if k := slices.IndexFunc(out, func(o Cause) bool { return o.Code == c.Code }); k >= 0 {
+			out[k].Reason += "; " + c.Reason
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// outputOf is the arms' output length at a point; nil when either arm's files do not say.
+func outputOf(b, c Arm, bp, cp model.LoadPoint) *OutputLength {
+	med := func(a Arm) model.Num {
+		var xs []float64
+		for _, rd := range a.Runs {
+			if n := model.MeanOutput(rd.Run); n.Known() {
+				xs = append(xs, n.F())
+			}
+		}
+		if len(xs) == 0 {
+			return model.Unknown
+		}
+		return model.Num(stats.Median(xs))
+	}
+	o := &OutputLength{Baseline: med(b), Candidate: med(c), Delta: model.Unknown, Fixed: bp.OutputFixed != "" && cp.OutputFixed != ""}
+	if !o.Baseline.Known() || !o.Candidate.Known() {
+		return nil
+	}
+	if o.Baseline > 0 {
+		o.Delta = model.Num(100 * (o.Candidate.F()/o.Baseline.F() - 1))
+	}
+	return o
+}
+
+// outputNote says how the output length moved when the clients did not fix it: a result of
+// the server like a stage's, "output length -12.0 % (an outcome: ...)"; "" when it was fixed
+// or moved less than a percent.
+func outputNote(where string, o *OutputLength) string {
+	if o == nil || o.Fixed || !o.Delta.Known() || math.Abs(o.Delta.F()) < 1 {
+		return ""
+	}
+	return fmt.Sprintf("%soutput length %+.1f %% (%s → %s tokens per request): an outcome of the server, the clients did not fix it",
+		where, o.Delta.F(), o.Baseline.Readable(), o.Candidate.Readable())
+}
+
+// outputLength adds the output length of arms compared as one point each.
+func outputLength(rec *Record, base, cand Arm, bp, cp []pointGroup) {
+	if len(bp) != 1 || len(cp) != 1 {
+		return
+	}
+	rec.Output = outputOf(base, cand, bp[0].point, cp[0].point)
+	if n := outputNote("", rec.Output); n != "" {
+		rec.Notes = append(rec.Notes, n)
+	}
 }
 
 func unmatchedPoint(g pointGroup, a Arm, side string) UnmatchedPoint {

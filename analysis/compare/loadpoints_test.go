@@ -23,6 +23,9 @@ func pointStatuses(rec compare.Record) map[string]model.Status {
 	return out
 }
 
+// shape is the request shape armtest's runs declare, as every load point's label shows it.
+const shape = " · 1024→64 tok"
+
 func TestLoadPointMatching(t *testing.T) {
 	set := compare.DefaultSettings
 	set.MinRepeats = 4
@@ -48,29 +51,30 @@ func TestLoadPointMatching(t *testing.T) {
 		{"same sweep: per-point verdicts, no drift",
 			sweep(base, []float64{1, 4, 16, 64}, nil), sweep(cand, []float64{1, 4, 16, 64}, faster),
 			model.Established,
-			map[string]model.Status{"concurrency 1": model.Established, "concurrency 4": model.Established,
-				"concurrency 16": model.Established, "concurrency 64": model.Zero},
+			map[string]model.Status{"concurrency 1" + shape: model.Established, "concurrency 4" + shape: model.Established,
+				"concurrency 16" + shape: model.Established, "concurrency 64" + shape: model.Zero},
 			"established at concurrency 1-16; zero at 64", nil,
 			[]model.CauseCode{model.LoadDependent}},
 		{"same sweep, every point agrees",
 			sweep(base, []float64{1, 64}, nil), sweep(cand, []float64{1, 64}, func(float64) float64 { return 10.8 }),
 			model.Established,
-			map[string]model.Status{"concurrency 1": model.Established, "concurrency 64": model.Established},
+			map[string]model.Status{"concurrency 1" + shape: model.Established, "concurrency 64" + shape: model.Established},
 			"established at concurrency 1-64", nil, nil},
 		{"partial overlap: one-sided points are unmatched, not drift",
 			sweep(base, []float64{1, 4, 16}, nil), sweep(cand, []float64{4, 16, 64}, faster),
 			model.Established,
-			map[string]model.Status{"concurrency 4": model.Established, "concurrency 16": model.Established},
+			map[string]model.Status{"concurrency 4" + shape: model.Established, "concurrency 16" + shape: model.Established},
 			"established at concurrency 4-16",
-			[]string{"concurrency 1 baseline", "concurrency 64 candidate"}, nil},
+			[]string{"concurrency 1" + shape + " baseline", "concurrency 64" + shape + " candidate"}, nil},
 		{"no point in common: compared as one condition each, which is drift",
 			sweep(base, []float64{1, 4}, nil), sweep(cand, []float64{16, 64}, faster),
 			model.NotEstablished, map[string]model.Status{}, "",
-			[]string{"concurrency 1 baseline", "concurrency 4 baseline", "concurrency 16 candidate", "concurrency 64 candidate"},
+			[]string{"concurrency 1" + shape + " baseline", "concurrency 4" + shape + " baseline", "concurrency 16" + shape + " candidate", "concurrency 64" + shape + " candidate"},
 			[]model.CauseCode{model.LoadDrift}},
-		{"one point each at different concurrency: drift, as before",
+		{"one point each at different concurrency: drift, both listed",
 			sweep(base, []float64{1}, nil), sweep(cand, []float64{64}, faster),
-			model.NotEstablished, map[string]model.Status{}, "", nil,
+			model.NotEstablished, map[string]model.Status{}, "",
+			[]string{"concurrency 1" + shape + " baseline", "concurrency 64" + shape + " candidate"},
 			[]model.CauseCode{model.LoadDrift}},
 	}
 	for _, tt := range tests {
@@ -146,7 +150,7 @@ func TestLoadDependentNamesThePoints(t *testing.T) {
 			reason = cause.Reason
 		}
 	}
-	if !strings.Contains(reason, "established at concurrency 2; not at concurrency 8 (zero)") {
+	if !strings.Contains(reason, "established at concurrency 2; not at concurrency 8"+shape+" (zero)") {
 		t.Errorf("load_dependent reason %q", reason)
 	}
 }

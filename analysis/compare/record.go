@@ -38,6 +38,9 @@ type Record struct {
 	LoadPoints []LoadPointResult `json:"load_points,omitempty" yaml:"load_points,omitempty"`
 	HoldsUnder string            `json:"holds_under,omitempty" yaml:"holds_under,omitempty"`
 	Unmatched  []UnmatchedPoint  `json:"unmatched,omitempty" yaml:"unmatched,omitempty"`
+	// Output is the arms' output length when they ran one point each (per point in
+	// load_points otherwise): a result when the clients did not fix it (rule 12).
+	Output *OutputLength `json:"output_length,omitempty" yaml:"output_length,omitempty"`
 	// Change is the change the manifests declare (rule 10); its fields are reported as the change.
 	Change *model.Change `json:"change,omitempty" yaml:"change,omitempty"`
 }
@@ -154,7 +157,11 @@ type Hotspot struct {
 type Measurement struct {
 	Repeats     [2]int    `json:"repeats" yaml:"repeats"`
 	WarmupIters [2]string `json:"warmup_iters" yaml:"warmup_iters"` // declared per arm
-	ColdStarts  []string  `json:"cold_starts,omitempty" yaml:"cold_starts,omitempty"`
+	// WarmupRuns are each arm's warm-up runs saved beside its measured runs (rule 12); Warmups
+	// names them with what marked them.
+	WarmupRuns *PerArm[[]int64] `json:"warmup_runs,omitempty" yaml:"warmup_runs,omitempty"`
+	Warmups    []string         `json:"warmups,omitempty" yaml:"warmups,omitempty"`
+	ColdStarts []string         `json:"cold_starts,omitempty" yaml:"cold_starts,omitempty"`
 	// Sampled names the runs whose per-request records are a sample of what the tool
 	// summarised: their tool statistics are compared, their records are not.
 	Sampled []string `json:"sampled,omitempty" yaml:"sampled,omitempty"`

@@ -40,7 +40,7 @@ func TestTextAndMarkdownListLoadPoints(t *testing.T) {
 	if strings.Contains(txt.String(), "by input length") {
 		t.Error("a sweep's text pools the points into buckets")
 	}
-	if !strings.Contains(md.String(), "| concurrency 16 | 5+5 |") || !strings.Contains(md.String(), "Holds under: established at concurrency 1-16.") {
+	if !strings.Contains(md.String(), "| concurrency 16 · 1024→64 tok | 5+5 |") || !strings.Contains(md.String(), "Holds under: established at concurrency 1-16.") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 }
@@ -53,7 +53,7 @@ func TestXLSXLoadPoints(t *testing.T) {
 		t.Fatalf("sheets %v", f.GetSheetList())
 	}
 	h := header(t, f, SheetLoadPoints)
-	for row, want := range []string{"concurrency 1", "concurrency 16"} {
+	for row, want := range []string{"concurrency 1 · 1024→64 tok", "concurrency 16 · 1024→64 tok"} {
 		if got := raw(t, f, SheetLoadPoints, h["load point"], row+2); got != want {
 			t.Errorf("row %d: %q", row+2, got)
 		}
@@ -88,7 +88,7 @@ func TestCSVLoadPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	lp := files["load_points.csv"]
-	if !strings.HasPrefix(lp, "comparison,load point,max_concurrency,request_rate,") || !strings.Contains(lp, "9,concurrency 16,16,inf,5,5,established,") {
+	if !strings.HasPrefix(lp, "comparison,load point,max_concurrency,request_rate,") || !strings.Contains(lp, "9,concurrency 16 · 1024→64 tok,16,inf,5,5,established,") {
 		t.Errorf("load_points.csv:\n%s", lp)
 	}
 }
