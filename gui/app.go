@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	_ "benchlens/internal/clocale" // before Fyne reads the locale
+	"benchlens/library"
 	"benchlens/store"
 )
 
@@ -199,8 +200,7 @@ func (u *App) openSampleLibrary() {
 	if !u.switchLibrary(st) {
 		return
 	}
-	runs, err := st.Runs()
-	if err == nil && len(runs) == 0 {
+	if labels, err := library.Labels(st); err == nil && len(labels) == 0 { // no runs yet
 		u.importer.loadDemo()
 	}
 }

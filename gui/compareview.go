@@ -119,7 +119,7 @@ func newCompareView(u *App) *compareView {
 // reloadArms offers the library's labels in both pickers; with none chosen yet it picks the
 // arms to show first and compares them.
 func (v *compareView) reloadArms() {
-	labels, err := v.u.st.Labels()
+	labels, err := library.Labels(v.u.st)
 	if err != nil {
 		return
 	}
@@ -172,18 +172,18 @@ func defaultArms(u *App, labels []string) (string, string) {
 	if has(base) && has(cand) {
 		return base, cand
 	}
-	roles, err := u.st.LabelRoles()
+	roles, err := library.LabelRoles(u.st)
 	if err != nil {
 		return "", ""
 	}
 	base, cand = "", ""
 	for _, l := range labels {
 		switch roles[l] {
-		case "baseline":
+		case model.RoleBaseline:
 			if base == "" {
 				base = l
 			}
-		case "candidate":
+		case model.RoleCandidate:
 			if cand == "" {
 				cand = l
 			}

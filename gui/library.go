@@ -106,16 +106,10 @@ func (v *libraryView) reload(done func()) {
 
 // readRows lists the library's runs with their evidence, as the sidebar shows them.
 func readRows(st *store.Store) (map[int64]library.RunRow, error) {
-	runs, err := st.Runs()
-	var ev map[int64][]model.EvidenceSummary
-	if err == nil {
-		ev, err = st.EvidenceSummaries()
-	}
-	rows := map[int64]library.RunRow{}
-	for _, r := range runs {
-		row := library.Row(r, ev[r.ID])
-		row.Bundle = r.Bundle
-		rows[r.ID] = row
+	list, err := library.Rows(st)
+	rows := make(map[int64]library.RunRow, len(list))
+	for _, r := range list {
+		rows[r.ID] = r
 	}
 	return rows, err
 }
@@ -335,15 +329,10 @@ func (v *libraryView) onDelete() {
 		}
 		st := v.u.st
 		go func() {
-			var firstErr error
-			for _, id := range ids {
-				if err := st.DeleteRun(id); err != nil && firstErr == nil {
-					firstErr = err
-				}
-			}
+			err := library.DeleteRuns(st, ids)
 			onUI(func() {
-				if firstErr != nil {
-					dialog.ShowError(firstErr, v.u.win)
+				if err != nil {
+					dialog.ShowError(err, v.u.win)
 				}
 				v.u.libraryChanged()
 			})
@@ -372,7 +361,7 @@ func (v *libraryView) onRelabel() {
 		if i := role.SelectedIndex(); i >= 0 {
 			r = model.Roles[i]
 		}
-		if err := v.u.st.Relabel(ids, strings.TrimSpace(label.Text), r); err != nil {
+		if err := library.Relabel(v.u.st, ids, label.Text, r); err != nil {
 			dialog.ShowError(err, v.u.win)
 			return
 		}

@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -53,27 +52,16 @@ type verdictView struct {
 	mu      sync.Mutex
 	timer   *time.Timer
 	pending *store.Annotation
-	sitting sitting // the history entry the autosaves of this sitting revise
-}
-
-// sitting is one stretch of editing: its autosaves revise one history entry, so a sentence
-// typed with pauses is one entry, not seven. A sitting ends when another comparison opens,
-// the window closes, or it is a minute old.
-type sitting struct {
-	comparison, annotation int64
-	revision               int64 // the entry's revision as last saved
-	started                time.Time
+	// sitting folds the autosaves into one history entry until another comparison opens,
+	// the window closes or it is library.SittingLength old.
+	sitting library.Sitting
 }
 
 // overrideStatuses are the statuses an analyst may set, in the override picker's order.
 var overrideStatuses = []model.Status{model.Established, model.Zero, model.Offset, model.NotEstablished}
 
-// saveDelay is how long typing may pause before an edit is written; sittingLength is how
-// long autosaves fold into one history entry.
-const (
-	saveDelay     = 700 * time.Millisecond
-	sittingLength = time.Minute
-)
+// saveDelay is how long typing may pause before an edit is written.
+const saveDelay = 700 * time.Millisecond
 
 func newVerdictView(u *App) *verdictView {
 	v := &verdictView{u: u}
@@ -203,15 +191,10 @@ func (v *verdictView) defaultPlaceholder() string {
 
 // reload lists the saved comparisons.
 func (v *verdictView) reload() {
-	list, err := v.u.st.Comparisons(false)
+	list, err := library.Comparisons(v.u.st, library.ListOptions{Standing: true})
 	if err != nil {
 		v.problem.SetText(err.Error())
 		return
-	}
-	for i, c := range list {
-		if cur, err := v.u.st.CurrentAnnotation(c.ID); err == nil && cur.StatusOverride != "" {
-			list[i].Status = cur.StatusOverride // the analyst's status stands
-		}
 	}
 	v.list, v.titles = list, map[int64]string{}
 	opts := make([]string, len(list))
@@ -273,13 +256,8 @@ func (v *verdictView) showStatus(cur store.Annotation) {
 // open shows a saved comparison and its current annotation.
 func (v *verdictView) open(id int64) {
 	v.endSitting()
-	c, err := v.u.st.Comparison(id)
+	_, rec, err := library.SavedRecord(v.u.st, id)
 	if err != nil {
-		v.problem.SetText(err.Error())
-		return
-	}
-	var rec compare.Record
-	if err := json.Unmarshal(c.Record, &rec); err != nil {
 		v.problem.SetText(err.Error())
 		return
 	}
@@ -293,7 +271,7 @@ func (v *verdictView) open(id int64) {
 	v.pick.PlaceHolder = v.defaultPlaceholder()
 	v.selectShown()
 	v.causes.SetText(causesText(rec))
-	cur, err := v.u.st.CurrentAnnotation(id)
+	cur, err := library.CurrentAnnotation(v.u.st, id)
 	if err != nil {
 		v.problem.SetText(err.Error())
 	}
@@ -340,7 +318,7 @@ func (v *verdictView) edited() {
 // leaving the view, opening another comparison, closing the window).
 func (v *verdictView) endSitting() {
 	v.flush()
-	v.sitting = sitting{}
+	v.sitting.End()
 }
 
 // flush writes a pending edit now.
@@ -355,16 +333,7 @@ func (v *verdictView) flush() {
 	if a == nil {
 		return
 	}
-	var saved store.Annotation
-	var err error
-	if st := v.sitting; st.comparison == a.ComparisonID && st.annotation != 0 && time.Since(st.started) < sittingLength {
-		a.ID, a.Revision = st.annotation, st.revision
-		if saved, err = v.u.st.ReviseAnnotation(*a); err == nil {
-			v.sitting.revision = saved.Revision
-		}
-	} else if saved, err = v.u.st.Annotate(*a); err == nil {
-		v.sitting = sitting{comparison: a.ComparisonID, annotation: saved.ID, revision: saved.Revision, started: time.Now()}
-	}
+	saved, err := v.sitting.Save(v.u.st, *a)
 	if err != nil {
 		// Another analyst's edit came first (a team library): theirs stays, reopening shows it.
 		v.problem.SetText(lang.L("Not saved") + ": " + err.Error())
@@ -379,7 +348,7 @@ func (v *verdictView) flush() {
 }
 
 func (v *verdictView) showHistory() {
-	hist, err := v.u.st.Annotations(v.current)
+	hist, err := library.Annotations(v.u.st, v.current)
 	if err != nil {
 		v.problem.SetText(err.Error())
 		return

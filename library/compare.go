@@ -3,6 +3,7 @@ package library
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"benchlens/analysis/compare"
@@ -71,4 +72,41 @@ func FindSaved(st *store.Store, baseline, candidate string, rec compare.Record) 
 		}
 	}
 	return 0, nil
+}
+
+// ListOptions choose what Comparisons reads.
+type ListOptions struct {
+	Records  bool // each comparison's record too (large)
+	Standing bool // Status is the status that stands: the analyst's override where there is one
+}
+
+// Comparisons lists the saved comparisons, oldest first.
+func Comparisons(st *store.Store, opt ListOptions) ([]store.Comparison, error) {
+	list, err := st.Comparisons(opt.Records)
+	if err != nil || !opt.Standing {
+		return list, err
+	}
+	for i, c := range list {
+		cur, err := st.CurrentAnnotation(c.ID)
+		if err != nil {
+			return list, err
+		}
+		if cur.StatusOverride != "" {
+			list[i].Status = cur.StatusOverride
+		}
+	}
+	return list, nil
+}
+
+// SavedRecord reads a saved comparison and its record.
+func SavedRecord(st *store.Store, id int64) (store.Comparison, compare.Record, error) {
+	var rec compare.Record
+	c, err := st.Comparison(id)
+	if err != nil {
+		return c, rec, err
+	}
+	if err := json.Unmarshal(c.Record, &rec); err != nil {
+		return c, rec, fmt.Errorf("comparison %d: damaged record: %w", id, err)
+	}
+	return c, rec, nil
 }

@@ -2,14 +2,12 @@ package library
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"benchlens/analysis/chart"
-	"benchlens/analysis/compare"
 	"benchlens/analysis/report"
 	"benchlens/model"
 	"benchlens/store"
@@ -88,13 +86,9 @@ func Entries(st *store.Store, ids []int64, withRequests bool) ([]report.Entry, e
 	files := map[int64][]string{}
 	var out []report.Entry
 	for _, id := range ids {
-		c, err := st.Comparison(id)
+		c, rec, err := SavedRecord(st, id)
 		if err != nil {
 			return nil, err
-		}
-		var rec compare.Record
-		if err := json.Unmarshal(c.Record, &rec); err != nil {
-			return nil, fmt.Errorf("comparison %d: damaged record: %w", id, err)
 		}
 		// A run deleted since is left out, said in the record's warnings: the saved verdict
 		// still exports, and so do the other comparisons.

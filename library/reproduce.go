@@ -1,11 +1,9 @@
 package library
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
-	"benchlens/analysis/compare"
 	"benchlens/analysis/reproduce"
 	"benchlens/store"
 )
@@ -27,13 +25,9 @@ func Recipe(st *store.Store, baseline, candidate string) (reproduce.Recipe, erro
 // SavedRecipe returns the recipe a saved comparison carries, rebuilt from its runs when the
 // record predates the `reproduce` section.
 func SavedRecipe(st *store.Store, id int64) (reproduce.Recipe, error) {
-	c, err := st.Comparison(id)
+	_, rec, err := SavedRecord(st, id)
 	if err != nil {
 		return reproduce.Recipe{}, err
-	}
-	var rec compare.Record
-	if err := json.Unmarshal(c.Record, &rec); err != nil {
-		return reproduce.Recipe{}, fmt.Errorf("comparison %d: damaged record: %w", id, err)
 	}
 	if hasRecipe(rec.Reproduce) {
 		return rec.Reproduce, nil

@@ -71,7 +71,7 @@ func Row(r *model.Run, evidence []model.EvidenceSummary) RunRow {
 		return Metric{Tool: r.Summary[name], Recomputed: r.Recomputed[name], Used: r.Used(name), Definition: r.Definitions[name]}
 	}
 	row := RunRow{
-		ID: r.ID, Label: r.Label, Role: r.Role, Tool: r.Tool, ToolVersion: r.ToolVersion, Era: r.Era,
+		ID: r.ID, Label: r.Label, Role: r.Role, Bundle: r.Bundle, Tool: r.Tool, ToolVersion: r.ToolVersion, Era: r.Era,
 		Model: r.Model, Date: r.Date, NumPrompts: r.NumPrompts, Completed: r.Completed, Failed: r.Failed,
 		Errored: r.Errored, Incomplete: r.Incomplete, Cancelled: r.Cancelled, Sampled: r.Sampled, ToolWarmup: r.ToolWarmup,
 		RequestRate: r.RequestRate, MaxConcurrency: r.MaxConcurrency, DurationS: r.DurationS,

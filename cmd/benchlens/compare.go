@@ -79,7 +79,7 @@ func (c *cli) comparisonsCmd(args []string) int {
 }
 
 func (c *cli) comparisons(st *store.Store, asJSON bool) int {
-	list, err := st.Comparisons(asJSON)
+	list, err := library.Comparisons(st, library.ListOptions{Records: asJSON})
 	if err != nil {
 		return c.fail(err)
 	}

@@ -21,17 +21,9 @@ func (c *cli) runsCmd(args []string) int {
 		return exitUsage
 	}
 	return c.withLibrary(func(st *store.Store) int {
-		runs, err := st.Runs()
+		rows, err := library.Rows(st)
 		if err != nil {
 			return c.fail(err)
-		}
-		evidence, err := st.EvidenceSummaries()
-		if err != nil {
-			return c.fail(err)
-		}
-		rows := make([]library.RunRow, len(runs))
-		for i, r := range runs {
-			rows[i] = library.Row(r, evidence[r.ID])
 		}
 		if *asJSON {
 			return c.writeJSON(rows)

@@ -1,0 +1,52 @@
+package library
+
+import (
+	"fmt"
+	"strings"
+
+	"benchlens/model"
+	"benchlens/store"
+)
+
+// Rows lists the library's runs as `runs` and the app's sidebar show them, each with the
+// short evidence of its files. When the evidence cannot be read the rows come without it,
+// beside the error.
+func Rows(st *store.Store) ([]RunRow, error) {
+	runs, err := st.Runs()
+	if err != nil {
+		return nil, err
+	}
+	evidence, err := st.EvidenceSummaries()
+	rows := make([]RunRow, len(runs))
+	for i, r := range runs {
+		rows[i] = Row(r, evidence[r.ID])
+	}
+	return rows, err
+}
+
+// Labels lists the library's arms (the runs' labels), sorted.
+func Labels(st *store.Store) ([]string, error) { return st.Labels() }
+
+// LabelRoles maps each arm to the role most of its runs have.
+func LabelRoles(st *store.Store) (map[string]model.Role, error) { return st.LabelRoles() }
+
+// Relabel moves runs to an arm and, unless role is "", gives them a role. The label is
+// trimmed and must not be empty; the role must be one of model.Roles.
+func Relabel(st *store.Store, ids []int64, label string, role model.Role) error {
+	if role != "" && !role.Valid() {
+		return fmt.Errorf("role %q: expected baseline, candidate or other", role)
+	}
+	return st.Relabel(ids, strings.TrimSpace(label), role)
+}
+
+// DeleteRuns removes runs and their samples, each in its own transaction; their files stay
+// where they were imported from. It tries every run and returns the first error.
+func DeleteRuns(st *store.Store, ids []int64) error {
+	var first error
+	for _, id := range ids {
+		if err := st.DeleteRun(id); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
