@@ -42,10 +42,8 @@ func CheckTarget(libPath, path string) error { return checkTarget(libPath, path,
 // checkTarget refuses a path that is the library or one of its side files (by file identity
 // when both exist, else by resolved path), a folder, or an existing file without force.
 func checkTarget(libPath, path string, force bool) error {
-	for _, lib := range store.LibraryFiles(libPath) {
-		if sameFile(lib, path) {
-			return fmt.Errorf("%s is the library itself (%s); refusing to overwrite it", path, lib)
-		}
+	if lib := store.LibraryFileAt(libPath, path); lib != "" {
+		return fmt.Errorf("%s is the library itself (%s); refusing to overwrite it", path, lib)
 	}
 	fi, err := os.Stat(path)
 	switch {
@@ -59,34 +57,6 @@ func checkTarget(libPath, path string, force bool) error {
 		return fmt.Errorf("%s exists; add --force to replace it", path)
 	}
 	return nil
-}
-
-// sameFile reports whether a and b name one file: the same inode when both exist, else the
-// same path once symbolic links in their folders are resolved.
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	return resolved(a) == resolved(b)
-}
-
-// resolved is an absolute path with its folder's symbolic links resolved (the file itself
-// may not exist yet).
-func resolved(p string) string {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return filepath.Clean(p)
-	}
-	dir, base := filepath.Split(abs)
-	if d, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = d
-	}
-	if t, err := filepath.EvalSymlinks(abs); err == nil {
-		return t // an existing link (possibly dangling elsewhere) resolves to its target
-	}
-	return filepath.Join(dir, base)
 }
 
 // writeFileAtomic writes through a temporary file in the same folder and renames it.

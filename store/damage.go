@@ -35,6 +35,11 @@ func (s *Store) Writable() error {
 func (s *Store) quickCheck() error {
 	ctx, cancel := context.WithTimeout(context.Background(), quickCheckBudget)
 	defer cancel()
+	return s.pageCheck(ctx)
+}
+
+// pageCheck runs PRAGMA quick_check until ctx ends, and words what it finds as the refusal.
+func (s *Store) pageCheck(ctx context.Context) error {
 	rows, err := s.db.QueryContext(ctx, `PRAGMA quick_check(5)`)
 	if err != nil {
 		return s.damaged(err)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,34 +12,62 @@ import (
 	"github.com/klauspost/compress/s2"
 )
 
-// Backup writes a consistent copy of the library to dest (which must not exist), while other
-// connections may go on reading and writing; a team library is copied into a library file.
-// The copy is private (mode 0600) from its first byte: it is written to a temporary name in
-// dest's folder, appears under dest only when whole, and nothing is left behind on failure.
-func (s *Store) Backup(dest string) error {
+// Backup writes a consistent copy of the library to dest (which must not exist, nor be one of
+// the library's side files), while other connections may go on reading and writing; a team
+// library is copied into a library file. A damaged library (SQLite's quick check over all
+// of it) is copied row by row, saving what reads: the Rescue says what was lost; it is nil
+// for a whole library. The copy is private (mode 0600) from its first byte: it is written
+// to a temporary name in dest's folder, appears under dest only when whole, and nothing is
+// left behind on failure.
+func (s *Store) Backup(dest string) (*Rescue, error) {
+	if lib := LibraryFileAt(s.path, dest); lib != "" {
+		return nil, fmt.Errorf("backup %s: that is the library's own file (%s); choose a new name", dest, lib)
+	}
 	if _, err := os.Lstat(dest); err == nil {
-		return fmt.Errorf("backup %s: the file exists; choose a new name", dest)
+		return nil, fmt.Errorf("backup %s: the file exists; choose a new name", dest)
+	}
+	for _, side := range LibraryFiles(dest)[1:] {
+		if _, err := os.Lstat(side); err == nil {
+			return nil, fmt.Errorf("backup %s: %s exists beside it, which SQLite would read as the copy's own; choose a new name", dest, side)
+		}
 	}
 	dir, err := filepath.Abs(filepath.Dir(dest)) // absolute: SQLite would read "file:…" as a URI
 	if err != nil {
-		return fmt.Errorf("backup %s: %w", dest, err)
+		return nil, fmt.Errorf("backup %s: %w", dest, err)
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dest)+".part-*") // mode 0600
 	if err != nil {
-		return fmt.Errorf("backup %s: %w", dest, err)
+		return nil, fmt.Errorf("backup %s: %w", dest, err)
 	}
 	tmp.Close()
-	fail := func(err error) error {
+	clean := func() {
 		for _, f := range LibraryFiles(tmp.Name()) {
 			os.Remove(f)
 		}
-		return fmt.Errorf("backup %s: %w", dest, err)
 	}
-	if s.db.d.postgres {
-		if err := s.copyToFile(tmp.Name()); err != nil {
-			return fail(err)
+	fail := func(err error) (*Rescue, error) {
+		clean()
+		return nil, fmt.Errorf("backup %s: %w", dest, err)
+	}
+	var rescue *Rescue
+	switch {
+	case s.db.d.postgres:
+		err = s.copyToFile(tmp.Name())
+	case errors.Is(s.fullCheck(), ErrDamaged):
+		rescue, err = s.rescueInto(tmp.Name())
+	default:
+		_, err = s.db.Exec(`VACUUM INTO ?`, tmp.Name()) // accepts an empty file, keeps its mode
+		// Damage the check did not see: start again, row by row.
+		if isCorrupt(err) {
+			clean()
+			var f *os.File
+			if f, err = os.OpenFile(tmp.Name(), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
+				f.Close()
+				rescue, err = s.rescueInto(tmp.Name())
+			}
 		}
-	} else if _, err := s.db.Exec(`VACUUM INTO ?`, tmp.Name()); err != nil { // accepts an empty file, keeps its mode
+	}
+	if err != nil {
 		return fail(err)
 	}
 	// A hard link never replaces a file that appeared meanwhile; where links are not
@@ -50,10 +79,10 @@ func (s *Store) Backup(dest string) error {
 		if err := os.Rename(tmp.Name(), dest); err != nil {
 			return fail(err)
 		}
-		return nil
+		return rescue, nil
 	}
 	os.Remove(tmp.Name())
-	return nil
+	return rescue, nil
 }
 
 // copyToFile copies the library into a new library file at path (empty, already created).
@@ -73,7 +102,8 @@ func (s *Store) copyToFile(path string) error {
 // the process id, so several processes opening an old library at once each keep their own.
 func (s *Store) backupBeforeMigration(version int) (string, error) {
 	dest := fmt.Sprintf("%s.schema%d-%s-%d.bak", s.path, version, time.Now().UTC().Format("20060102T150405"), os.Getpid())
-	return dest, s.Backup(dest)
+	_, err := s.Backup(dest) // migrate refused a damaged library before
+	return dest, err
 }
 
 // CheckReport lists what `benchlens check` found; empty lists mean a healthy library.
@@ -84,11 +114,16 @@ type CheckReport struct {
 	MissingBytes []string `json:"files_missing_bytes"` // stored files whose chunks do not add up to their size
 	RunsNoResult []int64  `json:"runs_without_result"`
 	BadSaved     []string `json:"comparisons_with_missing_runs"`
+	// Damaged libraries: the rows of each table that do not read, and the checks that could
+	// not be made for the damage.
+	Unreadable []TableDamage `json:"unreadable_rows,omitempty"`
+	Unchecked  []string      `json:"unchecked,omitempty"`
 }
 
 // OK reports whether nothing was found.
 func (r CheckReport) OK() bool {
-	return len(r.Integrity)+len(r.ForeignKeys)+len(r.OrphanFiles)+len(r.MissingBytes)+len(r.RunsNoResult)+len(r.BadSaved) == 0
+	return len(r.Integrity)+len(r.ForeignKeys)+len(r.OrphanFiles)+len(r.MissingBytes)+len(r.RunsNoResult)+len(r.BadSaved)+
+		len(r.Unreadable)+len(r.Unchecked) == 0
 }
 
 // Check verifies the library: SQLite's integrity check, foreign keys, and benchlens' own
@@ -129,44 +164,59 @@ func (s *Store) Check() (CheckReport, error) {
 		}
 		return out, rows.Err()
 	}
-	var err error
+	// A check the damage stops is said, and the others go on.
+	unchecked := func(what string, err error) error {
+		if isCorrupt(err) {
+			r.Unchecked = append(r.Unchecked, what+": "+firstLine(err.Error()))
+			return nil
+		}
+		return err
+	}
 	// PostgreSQL keeps its pages and enforces foreign keys itself; SQLite is asked.
 	if !s.db.d.postgres {
 		integrity, err := strs(`PRAGMA integrity_check`)
-		if err != nil {
+		if err := unchecked("pages", err); err != nil {
 			return r, err
 		}
-		for _, m := range integrity {
-			if m != "ok" {
-				r.Integrity = append(r.Integrity, m)
+		r.Integrity = byTree(integrity, s.treeNames())
+		if len(r.Integrity) > 0 {
+			r.Unchecked = nil // the pages' own findings say it
+		}
+		if len(r.Integrity)+len(r.Unchecked) > 0 {
+			if r.Unreadable, err = s.Damage(); err != nil {
+				return r, err
 			}
 		}
-		if r.ForeignKeys, err = strs(`PRAGMA foreign_key_check`); err != nil {
+		r.ForeignKeys, err = strs(`PRAGMA foreign_key_check`)
+		if err := unchecked("rows pointing at nothing", err); err != nil {
 			return r, err
 		}
 	}
 	live, err := s.liveOwners()
-	if err != nil {
+	if err := unchecked("claims of running imports", err); err != nil {
 		return r, err
 	}
-	if r.OrphanFiles, err = ints(`SELECT id FROM source_files f WHERE NOT EXISTS (SELECT 1 FROM run_files rf WHERE rf.source_id = f.id)
+	r.OrphanFiles, err = ints(`SELECT id FROM source_files f WHERE NOT EXISTS (SELECT 1 FROM run_files rf WHERE rf.source_id = f.id)
 		AND NOT EXISTS (SELECT 1 FROM runs WHERE source_id = f.id)
-		AND NOT EXISTS (SELECT 1 FROM file_claims c WHERE c.file_id = f.id AND c.owner IN (` + live + `)) ORDER BY id`); err != nil {
+		AND NOT EXISTS (SELECT 1 FROM file_claims c WHERE c.file_id = f.id AND c.owner IN (` + live + `)) ORDER BY id`)
+	if err := unchecked("orphan files", err); err != nil {
 		return r, err
 	}
-	if r.MissingBytes, err = s.missingBytes(); err != nil {
+	r.MissingBytes, err = s.missingBytes()
+	if err := unchecked("files' bytes", err); err != nil {
 		return r, err
 	}
-	if r.RunsNoResult, err = ints(`SELECT id FROM runs r WHERE NOT EXISTS (SELECT 1 FROM run_files rf WHERE rf.run_id = r.id AND rf.role = 'result') ORDER BY id`); err != nil {
+	r.RunsNoResult, err = ints(`SELECT id FROM runs r WHERE NOT EXISTS (SELECT 1 FROM run_files rf WHERE rf.run_id = r.id AND rf.role = 'result') ORDER BY id`)
+	if err := unchecked("runs' result files", err); err != nil {
 		return r, err
 	}
 	list, err := s.Comparisons(false)
-	if err != nil {
+	if err := unchecked("saved comparisons", err); err != nil {
 		return r, err
 	}
 	for _, c := range list {
 		gone, err := s.GoneRuns(c)
-		if err != nil {
+		if err := unchecked(fmt.Sprintf("comparison %d's runs", c.ID), err); err != nil {
 			return r, err
 		}
 		for _, g := range gone {
@@ -174,6 +224,64 @@ func (s *Store) Check() (CheckReport, error) {
 		}
 	}
 	return r, nil
+}
+
+// treeNames maps the root page of each table and index to its name, as far as the schema
+// reads.
+func (s *Store) treeNames() map[string]string {
+	out := map[string]string{}
+	rows, err := s.db.Query(`SELECT rootpage, type, name FROM sqlite_master WHERE rootpage > 0`)
+	if err != nil {
+		return out
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var root, kind, name string
+		if rows.Scan(&root, &kind, &name) == nil {
+			out[root] = kind + " " + name
+		}
+	}
+	return out
+}
+
+// byTree words integrity check findings one per b-tree: the table or index it holds, how many
+// of its pages are damaged and the first finding ("Tree 7 (table runs): 3 pages damaged,
+// first page 12: …"); other findings as they are.
+func byTree(findings []string, trees map[string]string) []string {
+	var out []string
+	count := map[string]int{}
+	first := map[string]int{} // index in out
+	for _, f := range findings {
+		for _, line := range strings.Split(f, "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || line == "ok" || strings.HasPrefix(line, "***") {
+				continue
+			}
+			rest, ok := strings.CutPrefix(line, "Tree ")
+			root, detail, _ := strings.Cut(rest, " ")
+			if !ok {
+				out = append(out, line)
+				continue
+			}
+			count[root]++
+			if _, seen := first[root]; !seen {
+				first[root] = len(out)
+				out = append(out, detail)
+			}
+		}
+	}
+	for root, i := range first {
+		name := "Tree " + root
+		if t, ok := trees[root]; ok {
+			name += " (" + t + ")"
+		}
+		pages := "1 page damaged"
+		if n := count[root]; n > 1 {
+			pages = fmt.Sprintf("%d pages damaged, first", n)
+		}
+		out[i] = fmt.Sprintf("%s: %s %s", name, pages, out[i])
+	}
+	return out
 }
 
 // String prints the report, a line per finding.
@@ -208,6 +316,12 @@ func (r CheckReport) String() string {
 	add("files missing bytes", r.MissingBytes, ": import them again to restore the bytes")
 	add("runs without their result file", ids(r.RunsNoResult), "")
 	add("saved comparisons with missing runs", r.BadSaved, "")
+	unreadable := make([]string, len(r.Unreadable))
+	for i, d := range r.Unreadable {
+		unreadable[i] = d.String()
+	}
+	add("tables with rows that do not read", unreadable, ": `benchlens backup NEW.db` saves the rest")
+	add("not checked, for the damage", r.Unchecked, "")
 	return strings.Join(lines, "\n")
 }
 

@@ -112,23 +112,6 @@ func fileURI(path string) (string, error) {
 	return "file://" + uriEscaper.Replace(filepath.ToSlash(abs)), nil
 }
 
-// sideSuffixes name the files SQLite keeps beside a library file while it is in use.
-var sideSuffixes = []string{"-wal", "-shm", "-journal"}
-
-// LibraryFiles lists a library file and the side files SQLite keeps beside it, whether they
-// exist now or not; none for a team library. What is written for the user never lands on
-// one, and nothing is read from one as input.
-func LibraryFiles(path string) []string {
-	if IsPostgres(path) {
-		return nil
-	}
-	out := []string{path}
-	for _, suffix := range sideSuffixes {
-		out = append(out, path+suffix)
-	}
-	return out
-}
-
 // Close closes the library.
 func (s *Store) Close() error {
 	if s.session != nil {

@@ -423,7 +423,7 @@ func TestDamagedLibraryRefusesWrites(t *testing.T) {
 	}
 	// A backup that fails leaves nothing behind; one that works is whole and private.
 	dest := path + ".bak"
-	if err := s2.Backup(dest); err == nil {
+	if _, err := s2.Backup(dest); err == nil {
 		if fi, _ := os.Stat(dest); fi.Mode().Perm() != 0o600 {
 			t.Errorf("backup mode %v", fi.Mode().Perm())
 		}
@@ -589,10 +589,10 @@ func TestBackupAndCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	dest := path + ".copy"
-	if err := s.Backup(dest); err != nil {
+	if _, err := s.Backup(dest); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Backup(dest); err == nil {
+	if _, err := s.Backup(dest); err == nil {
 		t.Error("a backup overwrote an existing file")
 	}
 	if info, err := os.Stat(dest); err != nil || info.Mode().Perm() != 0o600 {
@@ -908,7 +908,7 @@ func TestCopyBetweenEngines(t *testing.T) {
 	}
 
 	back := filepath.Join(t.TempDir(), "back.db")
-	if err := team.Backup(back); err != nil {
+	if _, err := team.Backup(back); err != nil {
 		t.Fatal(err)
 	}
 	again, err := Open(back)

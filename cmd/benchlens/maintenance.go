@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -24,29 +25,43 @@ func (c *cli) backupCmd(args []string) int {
 		dest = fs.Arg(0)
 	}
 	return c.withLibrary(func(st *store.Store) int {
-		if err := backupTo(st, dest); err != nil {
+		rescue, err := backupTo(st, dest)
+		if err != nil {
 			fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
 			return exitRejected
+		}
+		if rescue != nil {
+			// What was lost is the answer: exit 1, like check on the damaged library.
+			fmt.Fprintf(c.stdout, "the library is damaged: saved what reads of %s to %s\n  %s\n", store.Redacted(st.Path()), store.Redacted(dest),
+				strings.ReplaceAll(rescue.String(), "\n", "\n  "))
+			if len(rescue.Lost) > 0 {
+				return exitRejected
+			}
+			return exitOK
 		}
 		fmt.Fprintf(c.stdout, "backed up %s to %s\n", store.Redacted(st.Path()), store.Redacted(dest))
 		return exitOK
 	})
 }
 
-// backupTo copies a library into a new file or an empty team library.
-func backupTo(st *store.Store, dest string) error {
+// backupTo copies a library into a new file or an empty team library; the Rescue says what
+// a damaged library lost.
+func backupTo(st *store.Store, dest string) (*store.Rescue, error) {
 	if !store.IsPostgres(dest) {
 		return st.Backup(dest)
 	}
+	if err := st.Writable(); errors.Is(err, store.ErrDamaged) {
+		return nil, fmt.Errorf("backup %s: %w", store.Redacted(dest), err)
+	}
 	team, err := store.Open(dest)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer team.Close()
 	if err := st.CopyTo(team); err != nil {
-		return fmt.Errorf("backup %s: %w", store.Redacted(dest), err)
+		return nil, fmt.Errorf("backup %s: %w", store.Redacted(dest), err)
 	}
-	return nil
+	return nil, nil
 }
 
 // checkCmd verifies the library's integrity and invariants; exit status 1 when something is
