@@ -24,10 +24,14 @@ var Formats = []Format{
 	{Name: "empty file", Kind: model.KindOther, Sniff: isEmpty, Parse: readEmpty},
 
 	{Name: "PyTorch profiler / Kineto trace (JSON, gzip)", Kind: model.KindTrace, Sniff: traceLayout(trace.Kineto), Parse: readTrace},
-	{Name: "Chrome-trace event array (torch_npu trace_view.json)", Kind: model.KindTrace, Sniff: traceLayout(trace.EventArray), Parse: readTrace},
-	{Name: "Ascend kernel_details.csv / msprof op_summary", Kind: model.KindTrace, Sniff: traceLayout(trace.KernelDetails), Parse: readTrace},
-	{Name: "Ascend op_statistic.csv", Kind: model.KindTrace, Sniff: traceLayout(trace.OpStatistic), Parse: readTrace},
-	{Name: "Ascend step_trace_time.csv", Kind: model.KindTrace, Sniff: traceLayout(trace.StepTrace), Parse: readTrace},
+	{Name: "Chrome-trace event array (torch_npu trace_view.json)", Kind: model.KindTrace, Sniff: traceLayout(trace.EventArray), Parse: readTrace, Capture: torchNPU},
+	{Name: "Ascend kernel_details.csv / msprof op_summary", Kind: model.KindTrace, Sniff: traceLayout(trace.KernelDetails), Parse: readTrace, Capture: torchNPU},
+	{Name: "Ascend op_statistic.csv", Kind: model.KindTrace, Sniff: traceLayout(trace.OpStatistic), Parse: readTrace, Capture: torchNPU},
+	{Name: "Ascend step_trace_time.csv", Kind: model.KindTrace, Sniff: traceLayout(trace.StepTrace), Parse: readTrace, Capture: torchNPU},
+	{Name: "torch_npu operator_details.csv", Kind: model.KindTrace, Sniff: traceLayout(trace.OperatorDetails), Parse: readTrace, Capture: torchNPU},
+	{Name: "torch_npu api_statistic.csv", Kind: model.KindTrace, Sniff: traceLayout(trace.APIStatistic), Parse: readTrace, Capture: torchNPU},
+	{Name: "torch_npu communication.json", Kind: model.KindTrace, Sniff: traceLayout(trace.Communication), Parse: readTrace, Capture: torchNPU},
+	{Name: "torch_npu profiler_info_<rank>.json", Kind: model.KindTrace, Sniff: traceLayout(trace.ProfilerInfo), Parse: readTrace, Capture: torchNPU},
 
 	{Name: "AIPerf roll-up table over runs (CSV)", Kind: model.KindOther, Sniff: result.IsRollupCSV, Parse: result.ReadRollupCSV},
 	{Name: "genai-perf / AIPerf summary CSV", Kind: model.KindResult, Sniff: result.IsSummaryCSV, Parse: result.ReadSummaryCSV},
@@ -90,7 +94,27 @@ func readTrace(f *format.File) (format.Parsed, error) {
 	if err != nil {
 		return format.Parsed{}, err
 	}
-	return format.Parsed{Evidence: &model.Evidence{Trace: t, Format: t.Source}}, nil
+	return format.Parsed{Evidence: &model.Evidence{Trace: t, Format: t.Source, Facts: trace.Facts(t)}}, nil
+}
+
+// torchNPU is torch_npu's export: the files of one rank's ASCEND_PROFILER_OUTPUT (and its
+// profiler_info) are one trace with one set of figures.
+var torchNPU = &Capture{Name: "torch_npu profiler export", Key: trace.CaptureKey, Read: readTorchNPU}
+
+func readTorchNPU(files []*format.File) (format.Parsed, error) {
+	cf := make([]trace.CaptureFile, len(files))
+	for i, f := range files {
+		cf[i] = trace.CaptureFile{Name: f.Name, Data: f.Data}
+	}
+	t, warnings, err := trace.ReadCapture(cf, files[0].MaxBytes)
+	if err != nil {
+		return format.Parsed{Warnings: warnings}, err
+	}
+	name := t.Source
+	if len(t.Files) > 1 {
+		name = "torch_npu export"
+	}
+	return format.Parsed{Evidence: &model.Evidence{Trace: t, Format: name, Facts: trace.Facts(t)}, Warnings: warnings}, nil
 }
 
 func isServerLog(f *format.File) bool { return serverlog.Sniff(f.Lead()) }

@@ -212,22 +212,123 @@ type TraceEvidence struct {
 	DeviceTimeUs   float64      `json:"device_time_us,omitempty"`
 	Families       []FamilyStat `json:"families,omitempty"`        // device time by operator family
 	KernelBackends []KernelImpl `json:"kernel_backends,omitempty"` // attention implementations the kernels show, most time first
+
+	// Waits are device tasks that only wait on another stream or rank (Ascend EVENT_WAIT,
+	// HCCL Notify Wait): neither compute nor copies, so never kernel time.
+	Waits *CallStat `json:"waits,omitempty"`
+	// StepTime is the profiler's own split of its steps' device time (torch_npu's
+	// step_trace_time.csv, or the trace's Overlap Analysis lane).
+	StepTime *StepTime `json:"step_time,omitempty"`
+	// Collectives are the communication ops by kind with their time split and bandwidth
+	// (torch_npu communication.json).
+	Collectives []CollectiveStat `json:"collectives,omitempty"`
+	// HostDevice is each operator's host time beside the device time it caused (torch_npu
+	// operator_details.csv): an operator far longer on the host is dispatch-bound.
+	HostDevice *HostDevice `json:"host_device,omitempty"`
+	// Profiler is how the profiler was set up (torch_npu profiler_info_<rank>.json).
+	Profiler *ProfilerConfig `json:"profiler,omitempty"`
+	// Files names the files of a multi-file capture read together into this one evidence.
+	Files []string `json:"files,omitempty"`
+}
+
+// StepTime is a profiler's split of the steps' device time, every column it writes summed over
+// the steps analysed (µs), and the share of the steps the device sat idle.
+type StepTime struct {
+	Steps   int                `json:"steps"`
+	Columns map[string]float64 `json:"columns_us"` // Computing, Communication(Not Overlapped), Overlapped, Communication, Free, Stage, Bubble, Preparing, …
+	// FreeShare is Free / Stage: the device idle inside its steps, waiting for the host when it
+	// is large (METHOD.md rule 8's intermittent shape).
+	FreeShare float64 `json:"free_share"`
+	Source    string  `json:"source"` // the file (and lane) it was read from
+}
+
+// CollectiveStat is one kind of communication op (hcom_allReduce) over the steps analysed.
+type CollectiveStat struct {
+	Op        string  `json:"op"`
+	Count     int     `json:"count"`
+	ElapseUs  float64 `json:"elapse_us"`
+	TransitUs float64 `json:"transit_us"`
+	WaitUs    float64 `json:"wait_us"`
+	SyncUs    float64 `json:"sync_us"`
+	IdleUs    float64 `json:"idle_us"`
+	// Links is the data moved per transport (HCCS, RDMA, PCIE, SDMA, SIO), links that moved none left out.
+	Links map[string]LinkStat `json:"links,omitempty"`
+}
+
+// LinkStat is the data one transport moved and its bandwidth.
+type LinkStat struct {
+	MB     float64 `json:"mb"`
+	TimeUs float64 `json:"time_us"`
+	GBps   float64 `json:"gb_per_s"`
+}
+
+// HostDevice sums torch ops' host time against their device time.
+type HostDevice struct {
+	Ops          int            `json:"ops"` // op instances read
+	HostSelfUs   float64        `json:"host_self_us"`
+	DeviceSelfUs float64        `json:"device_self_us"`
+	Top          []HostDeviceOp `json:"top"` // by host self time, largest first
+}
+
+// HostDeviceOp is one torch op's host and device time over its calls.
+type HostDeviceOp struct {
+	Name          string  `json:"name"`
+	Count         int     `json:"count"`
+	HostSelfUs    float64 `json:"host_self_us"`
+	HostTotalUs   float64 `json:"host_total_us"`
+	DeviceSelfUs  float64 `json:"device_self_us"`
+	DeviceTotalUs float64 `json:"device_total_us"`
+}
+
+// ProfilerConfig is what a profiler recorded of its own set-up: the level says which files can
+// exist, the schedule which steps were warm-up (left out) and which were measured.
+type ProfilerConfig struct {
+	Level      string   `json:"level,omitempty"` // Level0, Level1, Level2
+	ExportType string   `json:"export_type,omitempty"`
+	AICMetrics string   `json:"aic_metrics,omitempty"`
+	Activities []string `json:"activities,omitempty"`
+	Schedule   string   `json:"schedule,omitempty"` // "skip_first 40, wait 0, warmup 10, active 1, repeat 1"
+	Rank       string   `json:"rank,omitempty"`
+	// Versions of the stack when the profiler wrote them (torch_npu, CANN, MindSpore).
+	Versions map[string]string `json:"versions,omitempty"`
 }
 
 // RecordsHostCalls reports whether the trace's format holds the host's calls (kernel launches,
-// synchronisations): a Kineto trace or Ascend's trace_view.json does; the Ascend CSV summaries
-// hold device ops only, so their zero launches and syncs are unmeasured, not none.
+// synchronisations): a Kineto trace, Ascend's trace_view.json or api_statistic.csv does (so
+// does a torch_npu capture read with one of them); the Ascend CSV summaries hold device ops
+// only, so their zero launches and syncs are unmeasured, not none.
 func (t *TraceEvidence) RecordsHostCalls() bool {
 	switch t.Source {
-	case "kineto", "kineto-legacy", "ascend-trace-view":
+	case "kineto", "kineto-legacy", "ascend-trace-view", "ascend-api-statistic":
 		return true
+	}
+	return t.readFrom("trace_view.json", "api_statistic.csv")
+}
+
+// RecordsDeviceOps reports whether the trace lists device ops (kernels, copies): not Ascend's
+// step_trace_time.csv (per-step times only), nor the torch_npu files of host calls, host vs
+// device time, collectives or set-up read alone.
+func (t *TraceEvidence) RecordsDeviceOps() bool {
+	switch t.Source {
+	case "ascend-step-trace", "ascend-api-statistic", "ascend-operator-details", "ascend-communication", "ascend-profiler-info":
+		return false
+	case "torch_npu":
+		return t.readFrom("trace_view.json", "kernel_details.csv", "op_statistic.csv")
+	}
+	return true
+}
+
+// readFrom reports whether one of the capture's files has one of the names.
+func (t *TraceEvidence) readFrom(names ...string) bool {
+	for _, f := range t.Files {
+		for _, n := range names {
+			if strings.HasSuffix(f, n) {
+				return true
+			}
+		}
 	}
 	return false
 }
-
-// RecordsDeviceOps reports whether the trace lists device ops (kernels, copies): every format
-// but Ascend's step_trace_time.csv, which holds per-step times only.
-func (t *TraceEvidence) RecordsDeviceOps() bool { return t.Source != "ascend-step-trace" }
 
 // FamilyStat is one operator family's part of a trace's device time (METHOD.md rule 11).
 type FamilyStat struct {

@@ -258,3 +258,31 @@ func TestConditionsReadTheFilesFacts(t *testing.T) {
 		t.Errorf("causes %+v", rec.Causes)
 	}
 }
+
+// Without a utilisation trace, torch_npu's step split is rule 8's evidence: a Free share of
+// 18.8 % (the fixture's step_trace_time.csv) is a device waiting for its host (intermittent),
+// a Free share of 2 % a sustained-high device.
+func TestStepSplitFeedsTheHotspot(t *testing.T) {
+	b := baseline.Build(1)
+	c := candidate(func(a *armtest.Spec) { a.TPOT = 10.8 }).Build(100)
+	split := func(free float64) *model.StepTime {
+		return &model.StepTime{Steps: 1, Columns: map[string]float64{"Stage": 136581, "Free": free * 136581}, FreeShare: free, Source: "step_trace_time.csv"}
+	}
+	for i := range b.Runs {
+		b.Runs[i].Util = nil
+		b.Runs[i].Traces[0].StepTime = split(0.02)
+	}
+	for i := range c.Runs {
+		c.Runs[i].Util = nil
+		c.Runs[i].Traces[0].StepTime = split(0.188)
+	}
+	rec := compare.Compare(b, c, compare.DefaultSettings)
+	h := rec.Hotspot
+	if h.DeviceUtilTrace.Baseline != string(model.ShapeSustainedHigh) || h.DeviceUtilTrace.Candidate != string(model.ShapeIntermittent) ||
+		!strings.Contains(h.Remedy, "host-side dispatch") {
+		t.Errorf("hotspot %+v", h)
+	}
+	if len(h.ShapeDetail) == 0 || !strings.Contains(h.ShapeDetail[len(h.ShapeDetail)-1], "Free 18.8%: host-bound") {
+		t.Errorf("detail %q", h.ShapeDetail)
+	}
+}

@@ -214,6 +214,14 @@ func armShape(a Arm, set Settings) (model.ShapeClass, []string) {
 	count := map[model.ShapeClass]int{}
 	var detail []string
 	for _, rd := range a.Runs {
+		if len(rd.Util) == 0 {
+			for _, t := range rd.Traces {
+				if class, line := stepShape(t.StepTime, th); class != "" {
+					count[class]++
+					detail = append(detail, fmt.Sprintf("run %d %s", rd.Run.ID, line))
+				}
+			}
+		}
 		for _, u := range rd.Util {
 			for _, d := range u.Devices {
 				sh := shape.ClassifyRun(d, th)
@@ -240,6 +248,31 @@ func armShape(a Arm, set Settings) (model.ShapeClass, []string) {
 		}
 	}
 	return best, detail
+}
+
+// stepShape is rule 8's shape from a profiler's step split when no utilisation trace is
+// attached (torch_npu's step_trace_time.csv): the device idle for a Free share of its steps of
+// at least the intermittent idle share is waiting for the host (intermittent); otherwise its
+// busy share is a median busy %, low or sustained high by the same thresholds.
+func stepShape(st *model.StepTime, th shape.Thresholds) (model.ShapeClass, string) {
+	if st == nil || st.Columns["Stage"] <= 0 && st.FreeShare == 0 {
+		return "", ""
+	}
+	busy := 100 * (1 - st.FreeShare)
+	class := model.ShapeIntermittent
+	switch {
+	case busy < th.LowBelow:
+		class = model.ShapeLow
+	case st.FreeShare >= th.IntermittentIdleShare:
+		class = model.ShapeIntermittent // host-bound: the device waits for work inside its steps
+	case busy >= th.HighAbove:
+		class = model.ShapeSustainedHigh
+	}
+	bound := ""
+	if class == model.ShapeIntermittent {
+		bound = ": host-bound"
+	}
+	return class, fmt.Sprintf("step split (%s): %s (device busy %.0f%% of its steps, Free %.1f%%%s)", st.Source, class, busy, 100*st.FreeShare, bound)
 }
 
 // hotspot applies rules 3 (hotspot moved) and 8 (shape and remedy).

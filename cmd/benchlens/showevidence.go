@@ -185,6 +185,69 @@ func writeTrace(w io.Writer, head string, t *model.TraceEvidence) {
 	for _, k := range t.KernelBackends {
 		fmt.Fprintf(w, "  attention kernels: %s (%s)\n", k.Backend, q(k.Kernel))
 	}
+	writeAscend(w, t, n, per)
+}
+
+// stepColumns are step_trace_time.csv's columns in the order torch_npu writes them.
+var stepColumns = []string{"Computing", "Communication(Not Overlapped)", "Overlapped", "Communication", "Free", "Stage",
+	"Bubble", "Communication(Not Overlapped and Exclude Receive)", "Preparing"}
+
+// writeAscend prints what torch_npu's export adds to a trace: its step split (every column),
+// the device's waits, the collectives, host vs device time per op and the profiler's set-up.
+func writeAscend(w io.Writer, t *model.TraceEvidence, n float64, per string) {
+	if st := t.StepTime; st != nil {
+		steps := float64(max(st.Steps, 1))
+		var cols []string
+		seen := map[string]bool{}
+		for _, c := range stepColumns {
+			if v, ok := st.Columns[c]; ok {
+				cols = append(cols, fmt.Sprintf("%s %s", c, micros(v/steps)))
+				seen[c] = true
+			}
+		}
+		for _, c := range sortedKeys(st.Columns) {
+			if !seen[c] {
+				cols = append(cols, fmt.Sprintf("%s %s", q(c), micros(st.Columns[c]/steps)))
+			}
+		}
+		unit := "us per step"
+		if st.Steps == 0 {
+			unit = "us" // a cluster's split: one row per rank, averaged
+		}
+		fmt.Fprintf(w, "  step split (%s, %s): %s %s; Free %.1f%% of the time\n", q(st.Source), plural(st.Steps, "step"),
+			strings.Join(cols, ", "), unit, 100*st.FreeShare)
+	}
+	if t.Waits != nil {
+		fmt.Fprintf(w, "  device waits: %.1f per %s, %s us (EVENT_WAIT, Notify Wait: no kernel time)\n", float64(t.Waits.Count)/n, per, micros(t.Waits.TimeUs/n))
+	}
+	for _, c := range t.Collectives {
+		links := ""
+		for _, l := range sortedKeys(c.Links) {
+			s := c.Links[l]
+			links += fmt.Sprintf(", %s %.1f MB at %.1f GB/s", q(l), s.MB, s.GBps)
+		}
+		fmt.Fprintf(w, "  collective %s x%d: %s us (transit %s, wait %s, sync %s, idle %s)%s\n", q(c.Op), c.Count, micros(c.ElapseUs),
+			micros(c.TransitUs), micros(c.WaitUs), micros(c.SyncUs), micros(c.IdleUs), links)
+	}
+	if hd := t.HostDevice; hd != nil {
+		fmt.Fprintf(w, "  host vs device (%s): host self %s us, device self %s us\n", plural(hd.Ops, "op call"), micros(hd.HostSelfUs), micros(hd.DeviceSelfUs))
+		for _, o := range hd.Top[:min(5, len(hd.Top))] {
+			fmt.Fprintf(w, "    %s x%d: host %s us, device %s us\n", q(o.Name), o.Count, micros(o.HostSelfUs), micros(o.DeviceSelfUs))
+		}
+	}
+	if p := t.Profiler; p != nil {
+		fmt.Fprintf(w, "  profiler: %s\n", q(strings.Join(nonEmpty(p.Level, "export "+p.ExportType, p.AICMetrics, p.Schedule, rankOf(p.Rank)), ", ")))
+	}
+	if len(t.Files) > 1 {
+		fmt.Fprintf(w, "  read together: %s\n", q(strings.Join(t.Files, ", ")))
+	}
+}
+
+func rankOf(r string) string {
+	if r == "" {
+		return ""
+	}
+	return "rank " + r
 }
 
 // micros prints microseconds whole from 100 up, else with three significant digits, so a

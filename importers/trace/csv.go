@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,8 @@ const (
 	csvKernelDetails
 	csvOpStatistic
 	csvStepTrace
+	csvOperatorDetails
+	csvAPIStatistic
 )
 
 // Column aliases: torch_npu names first, then native msprof (op_summary_*.csv) spellings.
@@ -79,6 +82,10 @@ func kindOf(h header) csvKind {
 		return csvOpStatistic
 	case h.has(colComp) && h.has(colFree) && (h.has(colSTStep) || h.has(colIndex)):
 		return csvStepTrace
+	case h.has(colName) && h.has(colHostSelf) && h.has(colDeviceSelf):
+		return csvOperatorDetails
+	case h.has(colLevel) && h.has(colAPIName) && h.has(colCount) && h.has(colAPITime):
+		return csvAPIStatistic
 	}
 	return csvNone
 }
@@ -208,6 +215,7 @@ func parseKernelDetails(name string, body []byte) (*model.TraceEvidence, error) 
 	iName, iType, iCore := t.h.col(colName), t.h.col(colType), t.h.col(colCore)
 	iStart, iDur, iStep, iDev := t.h.col(colStart), t.h.col(colDur), t.h.col(colStep), t.h.col(colDevice)
 	a := newAcc()
+	a.wholeNames = true
 	stepIDs := map[string]int64{}
 	for {
 		ok, err := t.next()
@@ -235,10 +243,19 @@ func parseKernelDetails(name string, body []byte) (*model.TraceEvidence, error) 
 			op = t.str(iName)
 		}
 		core := t.str(iCore)
-		if isCopyType(core) || isCopyType(op) {
+		switch {
+		case strings.EqualFold(core, "HCCL") || strings.HasPrefix(op, "hcom"):
+			a.comm(dev, op, start, dur) // a collective: communication, not a kernel
+		case isCopyType(core) || isCopyType(op):
 			a.copy(dev, copyDir(t.str(iName)), start, dur, 0)
-		} else {
-			a.kernel(dev, op, start, dur)
+		default:
+			switch ascendTaskKind(core, t.str(iName)) {
+			case taskWait:
+				a.wait(dur)
+			case taskOrder, taskComm:
+			default:
+				a.kernel(dev, op, start, dur)
+			}
 		}
 		if sid := t.str(iStep); !missing(sid) {
 			n, ok := stepIDs[sid]
@@ -270,6 +287,7 @@ func parseOpStatistic(name string, body []byte) (*model.TraceEvidence, error) {
 	}
 	iOp, iCount, iTotal, iCore := t.h.col(colOpType), t.h.col(colCount), t.h.col(colTotal), t.h.col(colCoreType)
 	a := newAcc()
+	a.wholeNames = true
 	for {
 		ok, err := t.next()
 		if err != nil {
@@ -301,7 +319,9 @@ func parseOpStatistic(name string, body []byte) (*model.TraceEvidence, error) {
 			a.addOp(copyLabels[d], n, ns)
 			continue
 		}
-		a.kernels += n
+		if !strings.EqualFold(t.str(iCore), "HCCL") && !strings.HasPrefix(op, "hcom") {
+			a.kernels += n // a collective's time is its family's, but it is no kernel
+		}
 		a.addOp(op, n, ns)
 	}
 	ev := &model.TraceEvidence{Source: "ascend-op-statistic", Device: "Ascend NPU"}
@@ -341,7 +361,9 @@ func parseStepTrace(name string, body []byte) (*model.TraceEvidence, error) {
 	type row struct {
 		step, dev  string
 		busy, free float64
+		cols       map[string]float64 // every time column of the row
 	}
+	timeCols := stepTimeColumns(t.h)
 	var rows []row
 	steps := map[string]bool{}
 	var stepOrder []string
@@ -396,7 +418,13 @@ func parseStepTrace(name string, body []byte) (*model.TraceEvidence, error) {
 			steps[st] = true
 			stepOrder = append(stepOrder, st)
 		}
-		rows = append(rows, row{step: st, dev: dev, busy: max(comp+comm, 0), free: max(free, 0)})
+		cols := map[string]float64{}
+		for _, c := range timeCols {
+			if v, ok, _ := t.num(t.h[c], c); ok {
+				cols[c] = v
+			}
+		}
+		rows = append(rows, row{step: st, dev: dev, busy: max(comp+comm, 0), free: max(free, 0), cols: cols})
 	}
 	ev := &model.TraceEvidence{Source: "ascend-step-trace", Device: "Ascend NPU", Copies: map[string]model.CopyStat{},
 		BusyFraction: model.Unknown, Steps: len(stepOrder), TopOps: []model.OpStat{}}
@@ -415,6 +443,10 @@ func parseStepTrace(name string, body []byte) (*model.TraceEvidence, error) {
 	}
 	var busy, total float64
 	devs := map[string]bool{}
+	sums := map[string]float64{}
+	for _, c := range timeCols {
+		sums[c] = 0
+	}
 	for _, r := range rows {
 		if drop[r.step] {
 			continue
@@ -422,11 +454,23 @@ func parseStepTrace(name string, body []byte) (*model.TraceEvidence, error) {
 		busy += r.busy
 		total += r.busy + r.free
 		devs[r.dev] = true
+		for c, v := range r.cols {
+			sums[c] += v
+		}
 	}
 	if total > 0 {
 		ev.BusyFraction = model.Num(busy / total)
 		ev.WindowUs = total / float64(len(devs))
 		ev.WindowSteps = len(stepOrder) - len(drop)
+		for c := range sums {
+			sums[c] /= float64(len(devs))
+		}
+		stage := sums[colStage]
+		if stage <= 0 {
+			stage = total / float64(len(devs))
+		}
+		ev.StepTime = &model.StepTime{Steps: ev.WindowSteps, Columns: sums, FreeShare: sums[colFreeTime] / stage,
+			Source: stepTraceSource(name)}
 	}
 	if len(devs) > 1 {
 		ev.Device = fmt.Sprintf("Ascend NPU ×%d", len(devs))
@@ -442,4 +486,34 @@ func stepLess(a, b string) bool {
 		return x < y
 	}
 	return a < b
+}
+
+// stepTimeColumns are the time columns of a step_trace_time.csv header, every one it writes
+// (Computing, Communication(Not Overlapped), Overlapped, Communication, Free, Stage, Bubble,
+// Communication(Not Overlapped and Exclude Receive), Preparing, …): all but the step, device,
+// type and index columns.
+func stepTimeColumns(h header) []string {
+	skip := map[string]bool{}
+	for _, names := range [][]string{colSTStep, colDevice, colSTType, colIndex} {
+		for _, n := range names {
+			skip[n] = true
+		}
+	}
+	var out []string
+	for c := range h {
+		if !skip[c] && c != "" {
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// stepTraceSource names the file a step split came from: step_trace_time.csv, or the
+// cluster_step_trace_time.csv of a cluster analysis (one row per rank, no steps).
+func stepTraceSource(name string) string {
+	if strings.Contains(strings.ToLower(name), "cluster_step_trace_time") {
+		return "cluster_step_trace_time.csv"
+	}
+	return "step_trace_time.csv"
 }

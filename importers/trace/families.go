@@ -114,6 +114,8 @@ var ascendRules = []famRule{
 		"scatterpakvcache", "kvcache", "selfattention"}},
 	{FamRotary, []string{"rotary", "rope"}},
 	{FamNorm, []string{"rmsnorm", "layernorm", "norm"}},
+	// Pooling kernels (MaxPoolWithArgmaxV1) are reductions, not sampling's argmax.
+	{FamElementwise, []string{"maxpool", "avgpool", "pooling"}},
 	{FamSampling, []string{"argmax", "topk", "sort", "sample", "multinomial"}},
 	{FamGemm, []string{"matmul", "gemm", "gemv", "quantbatchmatmul", "weightquant", "mmad", "dynamicquant",
 		"quant", "conv", "linearoperation", "linear"}},
@@ -188,7 +190,7 @@ func (a *acc) families(ascend bool) ([]model.FamilyStat, float64) {
 		fa.ns += o.ns
 		n := raw
 		if !isCopyLabel(raw) {
-			n = shortName(raw)
+			n = a.display(raw)
 		}
 		fa.ops[n] += o.ns
 		total += o.ns

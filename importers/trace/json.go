@@ -303,19 +303,10 @@ var syncKinds = map[string]bool{"Event Sync": true, "Stream Sync": true, "Contex
 
 // reduce classifies the kept events now that every lane is named.
 func (p *jparser) reduce() *model.TraceEvidence {
-	hw := map[pkey]bool{}
-	cann := map[pkey]bool{}
-	for k, n := range p.procs {
-		l := strings.ToLower(n)
-		switch {
-		case strings.Contains(l, "ascend hardware"):
-			hw[k] = true
-		case l == "cann" || strings.HasPrefix(l, "cann "):
-			cann[k] = true
-		}
-	}
-	ascend := len(hw) > 0 || len(cann) > 0
+	lanes := ascendLanes(p.procs)
+	ascend := lanes.ascend()
 	a := p.a
+	a.wholeNames = ascend
 	var syncRecs []int
 	var dirCache = map[string]int{}
 	dirOf := func(name string) int {
@@ -326,10 +317,25 @@ func (p *jparser) reduce() *model.TraceEvidence {
 		}
 		return d
 	}
+	var overlap []laneSlice
+	var hcclTasks []*rec
+	hcom := false
 	for i := range p.recs {
 		r := &p.recs[i]
-		if ascend && hw[r.pid] {
-			p.ascendTask(r, dirOf)
+		switch {
+		case ascend && lanes.hw[r.pid]:
+			if ascendTask(a, r, dirOf) {
+				hcclTasks = append(hcclTasks, r)
+			}
+			continue
+		case lanes.hccl[r.pid]:
+			if strings.HasPrefix(r.name, "hcom") {
+				a.comm(lanes.device(r.pid), r.name, r.ts, r.dur)
+				hcom = true
+			} // the rest are the op's task slices (Notify_Wait, Memcpy, Reduce_Inline), inside it
+			continue
+		case lanes.overlap[r.pid]:
+			overlap = append(overlap, laneSlice{r.name, r.ts, r.dur})
 			continue
 		}
 		switch r.kind {
@@ -344,9 +350,15 @@ func (p *jparser) reduce() *model.TraceEvidence {
 		case kSync:
 			syncRecs = append(syncRecs, i)
 		default:
-			if ascend && (cann[r.pid] || strings.Contains(r.name, "@")) {
+			if ascend && (lanes.cann[r.pid] || strings.Contains(r.name, "@")) {
 				a.call(roleOf(r.name), r.dur)
 			}
+		}
+	}
+	if !hcom {
+		// No HCCL lane with its ops (Level0): the HCCL tasks on the device are the communication.
+		for _, r := range hcclTasks {
+			a.comm(r.pid, "HCCL "+r.name, r.ts, r.dur)
 		}
 	}
 	// cuda_sync records count only where the runtime call they mirror is absent (or is not a
@@ -380,25 +392,17 @@ func (p *jparser) reduce() *model.TraceEvidence {
 	if ascend && ev.Device == "" {
 		ev.Device = "Ascend NPU"
 	}
-	a.finish(ev, true, true)
-	return ev
-}
-
-// ascendTask files an event of an `Ascend Hardware` lane by its task type.
-func (p *jparser) ascendTask(r *rec, dirOf func(string) int) {
-	tt := strings.ToUpper(r.aux)
-	nu := strings.ToUpper(r.name)
-	switch {
-	case strings.Contains(tt, "MEMCPY") || strings.Contains(nu, "MEMCPY"):
-		p.a.copy(r.pid, dirOf(r.name), r.ts, r.dur, r.bytes)
-	case strings.Contains(tt, "MEMSET") || strings.Contains(nu, "MEMSET"):
-		p.a.memset(r.pid, r.ts, r.dur)
-	case strings.Contains(tt, "EVENT_") || strings.Contains(tt, "NOTIFY_") ||
-		strings.HasPrefix(nu, "EVENT_") || strings.HasPrefix(nu, "NOTIFY_"):
-		// Event / notify record and wait tasks order streams; they are no device work.
-	default:
-		p.a.kernel(r.pid, r.name, r.ts, r.dur)
+	var split *model.StepTime
+	if len(overlap) > 0 {
+		split = a.overlapSplit(overlap)
 	}
+	a.finish(ev, true, true)
+	if split != nil {
+		// The lane's own split, which step_trace_time.csv is written from, over the same span.
+		ev.StepTime = split
+		ev.BusyFraction = model.Num(1 - split.FreeShare)
+	}
+	return ev
 }
 
 func deviceLabel(names []string, rank string) string {

@@ -102,7 +102,7 @@ func (a *acc) kernelBackends(ascend bool) []model.KernelImpl {
 		}
 		ia.count += o.count
 		ia.ns += o.ns
-		ia.ops[shortName(raw)] += o.ns
+		ia.ops[a.display(raw)] += o.ns
 	}
 	out := make([]model.KernelImpl, 0, len(by))
 	for impl, ia := range by {

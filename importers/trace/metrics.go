@@ -44,10 +44,20 @@ type acc struct {
 	ivs      []devIv
 	ops      map[string]*opAgg // raw name → totals
 	steps    map[int64]*stepWin
-	devs     map[pkey]int32
-	lastDev  pkey
-	lastIdx  int32
-	haveLast bool
+	// wholeNames keeps op names whole: Ascend task names (aclnnMuls_MulAiCore_Mul, Notify Wait)
+	// are no C++ signatures, and their last word alone names nothing.
+	wholeNames bool
+	waits      int
+	waitNs     int64
+	// fixed sets the analysed span (fixS, fixE, with fixSteps steps) instead of the steps':
+	// an Ascend trace's Overlap Analysis lane.
+	fixed      bool
+	fixS, fixE int64
+	fixSteps   int
+	devs       map[pkey]int32
+	lastDev    pkey
+	lastIdx    int32
+	haveLast   bool
 }
 
 // pkey is a pid (int or string).
@@ -102,6 +112,31 @@ func (a *acc) copy(dev pkey, dir int, ts, dur, bytes int64) {
 	a.copyNs[dir] += dur
 	a.interval(dev, ts, dur)
 	a.op(copyLabels[dir], dur)
+}
+
+// comm files a communication op (HCCL hcom_*): device time of its family, no kernel. An op
+// instance's counters are dropped ("hcom_allReduce__586_0_1" is one hcom_allReduce_), as
+// kernel_details.csv's Type column names it.
+func (a *acc) comm(dev pkey, name string, ts, dur int64) {
+	if i := strings.Index(name, "__"); i > 0 && strings.HasPrefix(name, "hcom") {
+		name = name[:i+1]
+	}
+	a.interval(dev, ts, dur)
+	a.op(name, dur)
+}
+
+// wait counts a device task that only waits (EVENT_WAIT, Notify Wait): no device work.
+func (a *acc) wait(dur int64) {
+	a.waits++
+	a.waitNs += dur
+}
+
+// display is the name an op is listed under: shortened as HTA does, or whole (wholeNames).
+func (a *acc) display(raw string) string {
+	if a.wholeNames {
+		return raw
+	}
+	return shortName(raw)
 }
 
 func (a *acc) memset(dev pkey, ts, dur int64) {
@@ -187,6 +222,9 @@ func (a *acc) finish(ev *model.TraceEvidence, copiesSeen, calls bool) {
 	ev.GraphLaunches = model.CallStat{Count: a.graph, TimeUs: us(a.graphNs)}
 	ev.Syncs = model.CallStat{Count: a.sync, TimeUs: us(a.syncNs)}
 	ev.Kernels = a.kernels
+	if a.waits > 0 {
+		ev.Waits = &model.CallStat{Count: a.waits, TimeUs: us(a.waitNs)}
+	}
 	ev.Steps = len(a.steps)
 	ev.BusyFraction = model.Unknown
 
@@ -228,6 +266,9 @@ func (a *acc) finish(ev *model.TraceEvidence, copiesSeen, calls bool) {
 // when the trace has one, else its host window), without the first and last step when there
 // are three or more; else first device start to last device end (no step).
 func (a *acc) window() (start, end int64, steps int, ok bool) {
+	if a.fixed {
+		return a.fixS, a.fixE, a.fixSteps, true
+	}
 	if len(a.steps) > 0 {
 		ws := make([]*stepWin, 0, len(a.steps))
 		for _, w := range a.steps {
@@ -328,7 +369,7 @@ func (a *acc) topOps() []model.OpStat {
 	for raw, o := range a.ops {
 		n := raw
 		if !fixed[raw] {
-			n = shortName(raw)
+			n = a.display(raw)
 		}
 		s := short[n]
 		if s == nil {

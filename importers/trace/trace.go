@@ -84,12 +84,16 @@ type Layout int
 
 // The layouts, as Detect tells them apart.
 const (
-	NotTrace      Layout = iota
-	Kineto               // PyTorch profiler / Kineto Chrome-trace object (plain or gzip)
-	EventArray           // a bare Chrome-trace event array (torch_npu trace_view.json)
-	KernelDetails        // Ascend kernel_details.csv, msprof op_summary_*.csv
-	OpStatistic          // Ascend op_statistic.csv
-	StepTrace            // Ascend step_trace_time.csv, cluster_step_trace_time.csv
+	NotTrace        Layout = iota
+	Kineto                 // PyTorch profiler / Kineto Chrome-trace object (plain or gzip)
+	EventArray             // a bare Chrome-trace event array (torch_npu trace_view.json)
+	KernelDetails          // Ascend kernel_details.csv, msprof op_summary_*.csv
+	OpStatistic            // Ascend op_statistic.csv
+	StepTrace              // Ascend step_trace_time.csv, cluster_step_trace_time.csv
+	OperatorDetails        // torch_npu operator_details.csv
+	APIStatistic           // torch_npu api_statistic.csv
+	Communication          // torch_npu communication.json
+	ProfilerInfo           // torch_npu profiler_info_<rank>.json
 )
 
 // Detect tells the layout of data (raw file bytes; may be gzip) from its first 64 KiB: the one
@@ -105,7 +109,7 @@ func Detect(data []byte) Layout {
 			(bytes.Contains(h, []byte(`"deviceProperties"`)) || bytes.Contains(h, []byte(`"computeProperties"`))) {
 			return Kineto
 		}
-		return NotTrace
+		return ascendJSON(h)
 	case '[':
 		if isEvent(firstElement(h)) {
 			return EventArray
@@ -119,6 +123,10 @@ func Detect(data []byte) Layout {
 		return OpStatistic
 	case csvStepTrace:
 		return StepTrace
+	case csvOperatorDetails:
+		return OperatorDetails
+	case csvAPIStatistic:
+		return APIStatistic
 	}
 	return NotTrace
 }
@@ -171,7 +179,15 @@ func Parse(name string, data []byte, maxBytes int64) (*model.TraceEvidence, erro
 		return nil, &position.Error{File: name, Offset: -1, Err: fmt.Errorf("%w: empty file", ErrNotTrace)}
 	}
 	switch lead[0] {
-	case '{', '[':
+	case '{':
+		switch ascendJSON(lead) {
+		case Communication:
+			return parseCommunication(name, body)
+		case ProfilerInfo:
+			return parseProfilerInfo(name, body)
+		}
+		return parseJSON(name, data)
+	case '[':
 		return parseJSON(name, data)
 	}
 	switch k := csvKindOf(lead); k {
@@ -181,6 +197,10 @@ func Parse(name string, data []byte, maxBytes int64) (*model.TraceEvidence, erro
 		return parseOpStatistic(name, body)
 	case csvStepTrace:
 		return parseStepTrace(name, body)
+	case csvOperatorDetails:
+		return parseOperatorDetails(name, body)
+	case csvAPIStatistic:
+		return parseAPIStatistic(name, body)
 	}
 	return nil, &position.Error{File: name, Line: 1, Offset: -1,
 		Err: fmt.Errorf("%w: neither trace JSON nor an Ascend kernel_details / op_statistic / step_trace_time header", ErrNotTrace)}

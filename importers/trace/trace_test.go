@@ -18,6 +18,10 @@ import (
 // fixtures are the real traces, relative to the repository so that clones elsewhere find them.
 const fixtures = "../../testdata/fixtures/traces/"
 
+// turn3 holds the real torch_npu export (one Level1 capture) and msprof op_summary of
+// more-formats.md 3.4.
+const turn3 = "../../testdata/fixtures/turn3/"
+
 func parseFile(t testing.TB, path string) *model.TraceEvidence {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -50,6 +54,9 @@ func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob(fixtures + "*.*")
 	more, _ := filepath.Glob("testdata/*.*")
 	files = append(files, more...)
+	// The torch_npu export and msprof op_summary of turn3, each file read alone.
+	npu, _ := filepath.Glob(turn3 + "npu_0*")
+	files = append(files, npu...)
 	if len(files) < 12 {
 		t.Fatalf("%d traces found: are the fixtures at %s?", len(files), fixtures)
 	}
@@ -98,7 +105,8 @@ func TestFixtures(t *testing.T) {
 		{"hta_amd_mi250_rocm62.json.gz", want{"kineto", 2, 2, 0, 0, 0, 14, 0, 3, 14, nan, -1, "Memcpy HtoD"}},
 		{"hta_trace_diff_control.json.gz", want{"kineto", 6, 150, 60, 18, 0, 8568, 0, 61, 8568, 0.8535543287636596, 3816, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t"}},
 		{"hta_trace_diff_test.json.gz", want{"kineto", 6, 151, 60, 4645, 0, 4866, 12, 61, 9876, 0.9647337243438577, 5834, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t"}},
-		{"ascend_kernel_details_910_hccl.EXCERPT.csv", want{"ascend-kernel-details", 1, 0, 0, 0, 0, 0, 0, 0, 32, nan, -1, "hcom_broadcast_"}},
+		// 32 rows, of which 3 are HCCL collectives: communication, not kernels.
+		{"ascend_kernel_details_910_hccl.EXCERPT.csv", want{"ascend-kernel-details", 1, 0, 0, 0, 0, 0, 0, 0, 29, nan, -1, "hcom_broadcast_"}},
 		{"ascend_kernel_details_pipeutil.csv", want{"ascend-kernel-details", 1, 0, 0, 0, 0, 0, 0, 0, 29, nan, -1, "MatMulV3"}},
 		{"ascend_cluster_step_trace_time.csv", want{"ascend-step-trace", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.3120338132619192, -1, ""}},
 	}
@@ -218,9 +226,14 @@ func TestAscendTestdata(t *testing.T) {
 	if !near(ev.Syncs.TimeUs, 4*1450) || !near(ev.Launches.TimeUs, 24*18.5) {
 		t.Errorf("times %+v %+v", ev.Syncs, ev.Launches)
 	}
-	// Window: steps 2-3 (host windows 3000 µs + 5 µs between). Busy per step: 4×400 + 2×35 + 12.5.
-	if !near(ev.WindowUs, 6005) || math.Abs(ev.BusyFraction.F()-2*1682.5/6005) > 1e-9 {
+	// Window: the Overlap Analysis slices of steps 2-3 (Computing 1688 + Free 1272 µs each,
+	// 45 µs between them), as step_trace_time.csv would say: busy = Computing / (Computing + Free).
+	if !near(ev.WindowUs, 5965) || !near(ev.BusyFraction.F(), 2*1688/(2*(1688+1272.0))) {
 		t.Errorf("window %v busy %v", ev.WindowUs, ev.BusyFraction)
+	}
+	if st := ev.StepTime; st == nil || st.Steps != 2 || !near(st.Columns["Computing"], 3376) || !near(st.Columns["Stage"], 5920) ||
+		!near(st.FreeShare, 2544/5920.0) {
+		t.Errorf("step time %+v", ev.StepTime)
 	}
 	bins := map[string]int{}
 	for _, g := range ev.IdleGaps {
@@ -362,11 +375,19 @@ func seeds() [][]byte {
 	for _, f := range []string{fixtures + "kineto_before_fix_trace.json", fixtures + "pytorch19_v100_gpu_metrics_input.EXCERPT.json",
 		fixtures + "hta_cuda_event_sync.json.gz", fixtures + "hta_inference_rank_1.json.gz", fixtures + "hta_amd_mi250_rocm62.json.gz",
 		fixtures + "ascend_kernel_details_910_hccl.EXCERPT.csv", fixtures + "ascend_cluster_step_trace_time.csv",
-		"testdata/ascend_trace_view.json", "testdata/ascend_op_statistic.csv", "testdata/ascend_step_trace_time.csv"} {
+		"testdata/ascend_trace_view.json", "testdata/ascend_op_statistic.csv", "testdata/ascend_step_trace_time.csv",
+		turn3 + "npu_03_torchnpu_L1_operator_details.csv", turn3 + "npu_05_torchnpu_L1_api_statistic.csv",
+		turn3 + "npu_09_torchnpu_L1_profiler_info_0.json"} {
 		if b, err := os.ReadFile(f); err == nil {
 			out = append(out, fuzzSeed(b))
 		}
 	}
+	// communication.json's first op (the file is 5.8 KB).
+	out = append(out, []byte(`{"step50": {"p2p": {}, "collective": {"hcom_allReduce__586_0_1@175": {"Communication Time Info": `+
+		`{"Start Timestamp(us)": 1736408883732241.5, "Elapse Time(ms)": 79.09, "Transit Time(ms)": 0.239, "Wait Time(ms)": 5.65, `+
+		`"Synchronization Time(ms)": 5.62, "Idle Time(ms)": 73.2, "Wait Time Ratio": 0.9594, "Synchronization Time Ratio": 0.9591}, `+
+		`"Communication Bandwidth Info": {"HCCS": {"Transit Size(MB)": 28.6, "Transit Time(ms)": 1.82, "Bandwidth(GB/s)": 15.77, `+
+		`"Large Packet Ratio": 0.0, "Size Distribution": {"2.064384": [12, 1.58]}}}}}}}`))
 	return out
 }
 
