@@ -231,7 +231,7 @@ func (v *compareView) schedule() {
 		var saved int64
 		if err == nil {
 			rec = compare.Compare(b, c, settings)
-			plots, reads, err = chart.ForComparisonWith(b, c, rec, opt)
+			plots, reads, err = chart.ForComparison(b, c, rec, opt)
 		}
 		if err == nil {
 			saved, err = library.FindSaved(st, base, cand, rec)
@@ -278,7 +278,7 @@ func (v *compareView) redrawCDFs() {
 	gen := v.gen
 	rec, arms, opt := *v.record, v.arms, v.chartOptions()
 	go func() {
-		plots, reads, err := chart.ForComparisonWith(arms[0], arms[1], rec, opt)
+		plots, reads, err := chart.ForComparison(arms[0], arms[1], rec, opt)
 		onUI(func() {
 			if err != nil || gen != v.gen {
 				return

@@ -175,7 +175,7 @@ func (v *runView) display(rd compare.RunData) {
 		xs := chart.Samples(arm, m.key)
 		title, axis := v.u.chartTr(m.title), m.axis
 		key := m.key
-		if p, at, err := chart.CDFWith(chart.Options{Tr: v.u.chartTr}, title, v.u.chartTr(axis), chart.Series{Label: r.Label, Values: xs}); err == nil {
+		if p, at, err := chart.CDF(chart.Options{Tr: v.u.chartTr}, title, v.u.chartTr(axis), chart.Series{Label: r.Label, Values: xs}); err == nil {
 			if key == model.ITL {
 				p.Y.Label.Text = v.u.chartTr("share of token gaps")
 			}
@@ -183,7 +183,7 @@ func (v *runView) display(rd compare.RunData) {
 		} else {
 			v.charts[m.key+"_cdf"].setPlot(nil, chart.Reader{})
 		}
-		if p, at, err := chart.HistogramWith(title, axis, 40, chart.Series{Label: r.Label, Values: xs}); err == nil {
+		if p, at, err := chart.Histogram(chart.Options{Bins: 40}, title, axis, chart.Series{Label: r.Label, Values: xs}); err == nil {
 			v.charts[m.key+"_hist"].setPlot(p, chart.Reader{Series: at})
 		} else {
 			v.charts[m.key+"_hist"].setPlot(nil, chart.Reader{})

@@ -174,7 +174,7 @@ func renderCharts(st *store.Store, dir string, entries []report.Entry) ([]outFil
 		if err != nil {
 			return nil, err
 		}
-		plots, err := chart.ForComparison(base, cand, e.Record)
+		plots, _, err := chart.ForComparison(base, cand, e.Record, chart.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("comparison %d: %w", e.ID, err)
 		}

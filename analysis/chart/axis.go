@@ -28,12 +28,15 @@ const (
 // ClipQuantile is where AxisClipped ends the x axis: the p99.5 of all series' values pooled.
 var ClipQuantile = 0.995
 
-// Options adjust the charts ForComparisonWith and CDFWith build.
+// Options adjust the charts ForComparison, CDF and Histogram build; the zero Options are
+// the defaults.
 type Options struct {
-	XAxis XAxis
+	XAxis XAxis // CDFs' x axis
 	// Tr translates the charts' fixed titles and axis labels (the English text is the key);
 	// nil keeps English. Legends and numbers stay as they are.
 	Tr func(string) string
+	// Bins is how many equal bins a Histogram has; 0 means DefaultBins.
+	Bins int
 }
 
 func (o Options) tr(s string) string {

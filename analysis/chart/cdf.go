@@ -96,15 +96,9 @@ func (e *ECDF) Thumbnail(c *draw.Canvas) { lineThumb{e.LineStyle}.Thumbnail(c) }
 // x in ms (xLabel names the metric and its unit), y the share of requests from 0 to 1 (the
 // label is CDFYLabel). The legend gives each series' label, median and count. NaN values are
 // left out; a series with no finite value, or no series at all, is an error. The x axis is
-// clipped (see AxisClipped).
-func CDF(title, xLabel string, series ...Series) (*plot.Plot, error) {
-	p, _, err := CDFWith(Options{}, title, xLabel, series...)
-	return p, err
-}
-
-// CDFWith is CDF with options (the x axis, translated labels), and what each series reads at
-// an x value (for readouts under the mouse).
-func CDFWith(opt Options, title, xLabel string, series ...Series) (*plot.Plot, SeriesAt, error) {
+// clipped unless opt says otherwise (see AxisClipped); opt.Tr translates the y label. It also
+// returns what each series reads at an x value (for readouts under the mouse).
+func CDF(opt Options, title, xLabel string, series ...Series) (*plot.Plot, SeriesAt, error) {
 	clean, err := cleanSeries("CDF", series)
 	if err != nil {
 		return nil, nil, err

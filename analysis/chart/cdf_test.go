@@ -54,14 +54,17 @@ func TestRejects(t *testing.T) {
 		{"ECDF empty", func() error { _, err := chart.NewECDF(nil); return err }},
 		{"ECDF NaN", func() error { _, err := chart.NewECDF([]float64{1, nan}); return err }},
 		{"ECDF Inf", func() error { _, err := chart.NewECDF([]float64{inf}); return err }},
-		{"CDF no series", func() error { _, err := chart.CDF("t", "x (ms)"); return err }},
-		{"CDF empty series", func() error { _, err := chart.CDF("t", "x (ms)", ok, chart.Series{Label: "none"}); return err }},
+		{"CDF no series", func() error { _, _, err := chart.CDF(chart.Options{}, "t", "x (ms)"); return err }},
+		{"CDF empty series", func() error {
+			_, _, err := chart.CDF(chart.Options{}, "t", "x (ms)", ok, chart.Series{Label: "none"})
+			return err
+		}},
 		{"CDF NaN only", func() error {
-			_, err := chart.CDF("t", "x (ms)", chart.Series{Label: "nan", Values: []float64{nan, nan}})
+			_, _, err := chart.CDF(chart.Options{}, "t", "x (ms)", chart.Series{Label: "nan", Values: []float64{nan, nan}})
 			return err
 		}},
 		{"histogram NaN only", func() error {
-			_, err := chart.Histogram("t", "x (ms)", 10, ok, chart.Series{Label: "nan", Values: []float64{nan}})
+			_, _, err := chart.Histogram(chart.Options{Bins: 10}, "t", "x (ms)", ok, chart.Series{Label: "nan", Values: []float64{nan}})
 			return err
 		}},
 		{"histogram bad range", func() error { _, err := chart.NewStepHistogram([]float64{1}, 2, 2, 3); return err }},
@@ -81,7 +84,7 @@ func TestRejects(t *testing.T) {
 		{"deltas none", func() error { _, err := chart.NewDeltas(nil); return err }},
 		{"deltas Inf", func() error { _, err := chart.NewDeltas([]chart.Delta{{Value: inf}}); return err }},
 		{"image size", func() error {
-			p, _ := chart.CDF("t", "x (ms)", ok)
+			p, _, _ := chart.CDF(chart.Options{}, "t", "x (ms)", ok)
 			_, err := chart.Image(p, 0, 10)
 			return err
 		}},
@@ -95,7 +98,7 @@ func TestRejects(t *testing.T) {
 }
 
 func TestCDFDropsNaNAndLabelsMedians(t *testing.T) {
-	p, err := chart.CDF("t", "x (ms)",
+	p, _, err := chart.CDF(chart.Options{}, "t", "x (ms)",
 		chart.Series{Label: "base", Values: []float64{10, math.NaN(), 30, 20}},
 		chart.Series{Label: "cand", Values: []float64{1, 2, 3, 4}})
 	if err != nil {
@@ -136,7 +139,7 @@ func TestCDFXAxis(t *testing.T) {
 		{chart.AxisFull, 10000, 10300, "", false},
 		{chart.AxisLog, 10000, 10600, "log scale", true},
 	} {
-		p, at, err := chart.CDFWith(chart.Options{XAxis: tc.axis}, "t", "gap (ms)", chart.Series{Label: "a", Values: vals})
+		p, at, err := chart.CDF(chart.Options{XAxis: tc.axis}, "t", "gap (ms)", chart.Series{Label: "a", Values: vals})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,8 +162,8 @@ func TestCDFXAxis(t *testing.T) {
 }
 
 func TestShareAxes(t *testing.T) {
-	a, _ := chart.CDF("a", "x (ms)", chart.Series{Label: "a", Values: []float64{1, 2}})
-	b, _ := chart.CDF("b", "x (ms)", chart.Series{Label: "b", Values: []float64{5, 9}})
+	a, _, _ := chart.CDF(chart.Options{}, "a", "x (ms)", chart.Series{Label: "a", Values: []float64{1, 2}})
+	b, _, _ := chart.CDF(chart.Options{}, "b", "x (ms)", chart.Series{Label: "b", Values: []float64{5, 9}})
 	lo, hi := a.X.Min, b.X.Max
 	chart.ShareX(a, nil, b)
 	if a.X.Min != lo || a.X.Max != hi || b.X.Min != lo || b.X.Max != hi {

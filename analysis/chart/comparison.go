@@ -47,15 +47,10 @@ var distCharts = []struct{ key, metric, xLabel, yLabel string }{
 //   - load_ttft, load_tpot, load_deltas: LoadCurves and LoadDeltas of a record whose arms ran
 //     several load points (rule 9); omitted otherwise.
 //
-// An error means a chart could not be built from data that is there.
-func ForComparison(base, cand compare.Arm, rec compare.Record) (map[string]*plot.Plot, error) {
-	out, _, err := ForComparisonWith(base, cand, rec, Options{})
-	return out, err
-}
-
-// ForComparisonWith is ForComparison with options (the CDFs' x axis, translated titles and
-// axes), and how each chart reads out under the mouse, keyed like the charts.
-func ForComparisonWith(base, cand compare.Arm, rec compare.Record, opt Options) (map[string]*plot.Plot, map[string]Reader, error) {
+// opt sets the CDFs' x axis and translates titles and axes. Beside the charts it returns how
+// each reads out under the mouse, keyed like the charts. An error means a chart could not be
+// built from data that is there.
+func ForComparison(base, cand compare.Arm, rec compare.Record, opt Options) (map[string]*plot.Plot, map[string]Reader, error) {
 	bl, cl := armLabels(base.Label, cand.Label)
 	out := map[string]*plot.Plot{}
 	reads := map[string]Reader{}
@@ -85,7 +80,7 @@ func ForComparisonWith(base, cand compare.Arm, rec compare.Record, opt Options) 
 		for _, m := range missing {
 			title += fmt.Sprintf("\n(%s: "+opt.tr("no per-request samples")+")", m)
 		}
-		p, at, err := CDFWith(opt, title, opt.tr(dc.xLabel), series...)
+		p, at, err := CDF(opt, title, opt.tr(dc.xLabel), series...)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", dc.key, err)
 		}

@@ -22,7 +22,7 @@ func keys[M ~map[string]V, V any](m M) []string {
 func TestForComparisonKeys(t *testing.T) {
 	base, cand := armtest.MixedArms()
 	rec := compare.Compare(base, cand, compare.Settings{})
-	all, err := chart.ForComparison(base, cand, rec)
+	all, _, err := chart.ForComparison(base, cand, rec, chart.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestForComparisonOmits(t *testing.T) {
 		r.Requests = nil
 		cand.Runs[i].Run = &r
 	}
-	all, err := chart.ForComparison(base, cand, compare.Record{})
+	all, _, err := chart.ForComparison(base, cand, compare.Record{}, chart.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestForComparisonOmits(t *testing.T) {
 	if !strings.Contains(all["ttft_cdf"].Title.Text, "fa-candidate: no per-request samples") {
 		t.Errorf("title %q does not say the candidate has no samples", all["ttft_cdf"].Title.Text)
 	}
-	none, err := chart.ForComparison(compare.Arm{}, compare.Arm{}, compare.Record{})
+	none, _, err := chart.ForComparison(compare.Arm{}, compare.Arm{}, compare.Record{}, chart.Options{})
 	if err != nil || len(none) != 0 {
 		t.Fatalf("empty comparison: %v, %v", keys(none), err)
 	}

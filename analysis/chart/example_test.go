@@ -13,7 +13,8 @@ import (
 func exampleCDF() (*plot.Plot, error) {
 	base := chart.Series{Label: "baseline", Values: []float64{41, 44, 45, 47, 47, 49, 52, 55, 61, 78}}
 	cand := chart.Series{Label: "candidate", Values: []float64{33, 35, 36, 38, 39, 40, 42, 44, 51, 70}}
-	return chart.CDF("Time to first token (prefill)", "time to first token (ms)", base, cand)
+	p, _, err := chart.CDF(chart.Options{}, "Time to first token (prefill)", "time to first token (ms)", base, cand)
+	return p, err
 }
 
 // A CDF of two arms' TTFT samples (in ms, e.g. from Samples), rendered to PNG for a report
@@ -21,7 +22,7 @@ func exampleCDF() (*plot.Plot, error) {
 func ExampleCDF() {
 	base := chart.Series{Label: "baseline", Values: []float64{41, 44, 45, 47, 47, 49, 52, 55, 61, 78}}
 	cand := chart.Series{Label: "candidate", Values: []float64{33, 35, 36, 38, 39, 40, 42, 44, 51, 70}}
-	p, err := chart.CDF("Time to first token (prefill)", "time to first token (ms)", base, cand)
+	p, _, err := chart.CDF(chart.Options{}, "Time to first token (prefill)", "time to first token (ms)", base, cand)
 	if err != nil {
 		fmt.Println(err)
 		return

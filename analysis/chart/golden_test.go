@@ -104,7 +104,7 @@ func goldenPlots(t *testing.T) map[string]*plot.Plot {
 	}
 	p, err := exampleCDF()
 	add("cdf_example", p, err)
-	p, err = chart.Histogram("Time per output token (decode)", "time per output token (ms)", 30,
+	p, _, err = chart.Histogram(chart.Options{Bins: 30}, "Time per output token (decode)", "time per output token (ms)",
 		chart.Series{Label: base.Label, Values: chart.Samples(base, model.TPOT)},
 		chart.Series{Label: cand.Label, Values: chart.Samples(cand, model.TPOT)})
 	add("histogram", p, err)
@@ -115,7 +115,7 @@ func goldenPlots(t *testing.T) map[string]*plot.Plot {
 		chart.TimelineSeries{Label: "npu 1", T: []float64{10, 12, 14, 16, 18, 20},
 			Busy: []float64{20, 30, 35, 28, 22, 25}})
 	add("timeline", p, err)
-	all, err := chart.ForComparison(base, cand, rec)
+	all, _, err := chart.ForComparison(base, cand, rec, chart.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,23 +89,19 @@ func (h *StepHistogram) Thumbnail(c *draw.Canvas) {
 	boxThumb{fill: h.FillColor, outline: h.LineStyle}.Thumbnail(c)
 }
 
-// Histogram draws the distribution of one or more series over shared bins (bins equal bins,
-// DefaultBins when bins < 1) as step outlines with a light fill, y the share of each series'
+// Histogram draws the distribution of one or more series over shared bins (opt.Bins equal
+// bins, DefaultBins when opt.Bins < 1) as step outlines with a light fill, y the share of each series'
 // values in % (HistogramYLabel), x in ms (xLabel names the metric and its unit). NaN values
 // are left out; a series with no finite value, or no series, is an error. The bins end at
-// AxisQuantile (see there); the label then says how far the largest value lies.
-func Histogram(title, xLabel string, bins int, series ...Series) (*plot.Plot, error) {
-	p, _, err := HistogramWith(title, xLabel, bins, series...)
-	return p, err
-}
-
-// HistogramWith is Histogram, and what each series reads at an x: the share of its values in
-// the bin holding x, and the bin ("12% in 10.5-11 ms").
-func HistogramWith(title, xLabel string, bins int, series ...Series) (*plot.Plot, SeriesAt, error) {
+// AxisQuantile (see there); the label then says how far the largest value lies. It also
+// returns what each series reads at an x: the share of its values in the bin holding x, and
+// the bin ("12% in 10.5-11 ms").
+func Histogram(opt Options, title, xLabel string, series ...Series) (*plot.Plot, SeriesAt, error) {
 	clean, err := cleanSeries("histogram", series)
 	if err != nil {
 		return nil, nil, err
 	}
+	bins := opt.Bins
 	if bins < 1 {
 		bins = DefaultBins
 	}
@@ -117,7 +113,7 @@ func HistogramWith(title, xLabel string, bins int, series ...Series) (*plot.Plot
 	if hi <= lo {
 		hi = lo + 1
 	}
-	p := newPlot(title, xLabel, HistogramYLabel)
+	p := newPlot(title, xLabel, opt.tr(HistogramYLabel))
 	lg := legend{p: p}
 	var hists []labelledHist
 	for i, s := range series {

@@ -11,7 +11,7 @@ import (
 // Pixel is Readout's inverse, on a linear and on a log x axis.
 func TestPixelInvertsReadout(t *testing.T) {
 	for _, axis := range []XAxis{AxisFull, AxisLog} {
-		p, _, err := CDFWith(Options{XAxis: axis}, "t", "x (ms)", Series{Label: "a", Values: []float64{3, 5, 8, 13, 21, 34}})
+		p, _, err := CDF(Options{XAxis: axis}, "t", "x (ms)", Series{Label: "a", Values: []float64{3, 5, 8, 13, 21, 34}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,7 +24,7 @@ func sweepRecord(t *testing.T) (compare.Arm, compare.Arm, compare.Record) {
 
 func TestLoadChartsForASweep(t *testing.T) {
 	b, c, rec := sweepRecord(t)
-	plots, err := chart.ForComparison(b, c, rec)
+	plots, _, err := chart.ForComparison(b, c, rec, chart.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestLoadChartsForASweep(t *testing.T) {
 	// A single-point record draws no load charts.
 	one := rec
 	one.LoadPoints = nil
-	plots, _ = chart.ForComparison(b, c, one)
+	plots, _, _ = chart.ForComparison(b, c, one, chart.Options{})
 	if plots["load_ttft"] != nil || plots["load_deltas"] != nil {
 		t.Error("load charts drawn for one point")
 	}

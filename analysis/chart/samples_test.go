@@ -72,7 +72,7 @@ func TestSamplesThinsITL(t *testing.T) {
 		t.Errorf("SampleCount = %d, want every gap (25000)", n)
 	}
 	// The legend counts the gaps, not the thinned sample drawn.
-	p, err := chart.CDF("ITL", "ITL (ms)", chart.Series{Label: "a", Values: got, N: 25000})
+	p, _, err := chart.CDF(chart.Options{}, "ITL", "ITL (ms)", chart.Series{Label: "a", Values: got, N: 25000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestSpread(t *testing.T) {
 
 // Readout inverts what gonum/plot draws: the pixel where a data point lands reads back as it.
 func TestReadoutRoundTrip(t *testing.T) {
-	p, err := chart.CDF("TTFT", "TTFT (ms)", chart.Series{Label: "a", Values: []float64{10, 20, 30, 40, 50}})
+	p, _, err := chart.CDF(chart.Options{}, "TTFT", "TTFT (ms)", chart.Series{Label: "a", Values: []float64{10, 20, 30, 40, 50}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestTimelineAt(t *testing.T) {
 
 // A histogram reads, per series, the share of its values in the bin holding x.
 func TestHistogramAt(t *testing.T) {
-	_, at, err := HistogramWith("t", "x (ms)", 4,
+	_, at, err := Histogram(Options{Bins: 4}, "t", "x (ms)",
 		Series{Label: "baseline", Values: []float64{0, 1, 1, 2, 3, 4, 4, 4}},
 		Series{Label: "candidate", Values: []float64{4, 4}})
 	if err != nil {
