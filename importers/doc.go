@@ -6,7 +6,8 @@
 // benchlens recognises by content, asked in order, the first row whose Sniff says yes reading
 // the file. Benchmark results of every tool and era (package result) become model.Run values
 // at once; bundle.yaml manifests are merged nearest-wins; evidence — server logs (serverlog),
-// utilisation traces (utilisation), profiler traces (trace) — is read by ReadEvidence once
+// utilisation traces (utilisation), profiler traces (trace), environment dumps (environment) —
+// is read by ReadEvidence once
 // the file has found its runs, so a file beside no run is never parsed. Assemble joins a
 // bundle's results with the files beside and above them, one Item per run.
 //

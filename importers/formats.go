@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"benchlens/importers/environment"
 	"benchlens/importers/format"
 	"benchlens/importers/result"
 	"benchlens/importers/serverlog"
@@ -37,6 +38,10 @@ var Formats = []Format{
 	{Name: "genai-perf / AIPerf summary CSV", Kind: model.KindResult, Sniff: result.IsSummaryCSV, Parse: result.ReadSummaryCSV},
 	{Name: "UTF-16 text", Kind: model.KindOther, Sniff: isUTF16, Parse: readUTF16},
 	{Name: "benchmark result JSON (vLLM, SGLang, llmperf, genai-perf, AIPerf, GuideLLM)", Kind: model.KindResult, Sniff: result.IsJSON, Parse: result.ReadJSON},
+
+	// An environment dump may open with vLLM's import log lines (vllm-ascend's collect_env
+	// does): its row stands before the server log's, and its sniff is exact.
+	{Name: "environment dump (collect_env, check_env, nvidia-smi topo -m / -q, pip list / freeze)", Kind: model.KindEnvironment, Sniff: environment.Is, Parse: environment.Read},
 
 	{Name: "vLLM / vllm-ascend / SGLang server log", Kind: model.KindLog, Sniff: isServerLog, Parse: readLog},
 

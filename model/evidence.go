@@ -9,15 +9,16 @@ type Evidence struct {
 	// File names the file it was read from, as the library lists it; filled when read back
 	// with its run (store.RunEvidence), not stored with it.
 	File        string         `json:"file,omitempty"`
-	Kind        string         `json:"kind"`   // log, utilisation, trace
+	Kind        string         `json:"kind"`   // log, utilisation, trace, environment
 	Format      string         `json:"format"` // e.g. "vllm 0.10+ log", "nvidia-smi --query-gpu csv", "kineto"
 	Log         *LogEvidence   `json:"log,omitempty"`
 	Utilisation *UtilEvidence  `json:"utilisation,omitempty"`
 	Trace       *TraceEvidence `json:"trace,omitempty"`
 	// Facts is what the file says of the run's conditions (METHOD.md rule 1) beside what it is
 	// read for: an npu-smi table's driver and devices, a profiler's GPUs or stack versions.
-	Facts    *Facts   `json:"facts,omitempty"`
-	Warnings []string `json:"warnings,omitempty"`
+	Facts       *Facts       `json:"facts,omitempty"`
+	Environment *EnvEvidence `json:"environment,omitempty"` // collect_env, check_env, nvidia-smi topo / -q, pip list
+	Warnings    []string     `json:"warnings,omitempty"`
 }
 
 // Facts is what a file states of the stack fingerprint and the hardware (the record's

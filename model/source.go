@@ -9,6 +9,7 @@ const (
 	KindUtilisation = "utilisation" // nvidia-smi, dcgmi, npu-smi, rocm-smi output
 	KindTrace       = "trace"       // profiler trace
 	KindPhases      = "phases"      // a phase list: which result files were warm-up, which measured
+	KindEnvironment = "environment" // collect_env, check_env, nvidia-smi topo -m / -q, pip list / freeze
 	KindOther       = "other"       // kept, not understood
 )
 

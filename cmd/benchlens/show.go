@@ -39,6 +39,9 @@ type runDetail struct {
 	Requests     requestsInfo           `json:"requests"`
 	Files        []store.FileInfo       `json:"files"`
 	Evidence     []model.Evidence       `json:"evidence"`
+	// Fingerprint is what the run's files state of its conditions, merged, each fact with
+	// its file and line (what the comparison's rule 1 reads).
+	Fingerprint model.Fingerprint `json:"fingerprint"`
 }
 
 type requestsInfo struct {
@@ -84,6 +87,7 @@ func (c *cli) show(st *store.Store, id int64, asJSON bool) int {
 		Metadata: r.Metadata, Extra: r.Extra, Manifest: r.Manifest, Warnings: r.Warnings, Files: files}
 	d.IdentifiedBy, d.Used = r.IdentifiedBy, map[string]string{}
 	d.Phase, d.PhaseWhy = r.Phase, r.PhaseWhy
+	d.Fingerprint = model.FingerprintOf(evidence)
 	for _, src := range []map[string]model.Stats{r.Summary, r.Recomputed} {
 		for m := range src {
 			d.Used[m] = r.Used(m)

@@ -23,6 +23,8 @@ func writeEvidence(w io.Writer, evs []model.Evidence) {
 			writeUtilisation(w, heading("utilisation", e), e.Utilisation)
 		case e.Trace != nil:
 			writeTrace(w, heading("profiler trace", e), e.Trace)
+		case e.Environment != nil:
+			writeEnvironment(w, heading("environment", e), e.Environment)
 		default:
 			continue
 		}
@@ -248,6 +250,41 @@ func rankOf(r string) string {
 		return ""
 	}
 	return "rank " + r
+}
+
+// factOrder is the order show lists an environment dump's facts in: stack, engine, devices,
+// host.
+var factOrder = []string{model.FactDriver, model.FactCUDA, model.FactROCm, model.FactCANN, model.FactTorch, model.FactTorchNPU,
+	model.FactVLLM, model.FactVLLMAscend, model.FactSGLang, model.FactTransformers, model.FactDeviceModel, model.FactDeviceCount,
+	model.FactDeviceMemory, model.FactInterconnect, model.FactCPU, model.FactNUMANodes}
+
+// writeEnvironment prints a dump's facts with their lines, its devices and the variables kept.
+func writeEnvironment(w io.Writer, head string, e *model.EnvEvidence) {
+	fmt.Fprintf(w, "\n%s\n", head)
+	for _, k := range factOrder {
+		if f, ok := e.Facts[k]; ok {
+			fmt.Fprintf(w, "  %-21s %s (line %d)\n", k, q(f.Text), f.N)
+		}
+	}
+	for _, d := range e.Devices {
+		parts := nonEmpty(q(d.Name), q(d.BusID))
+		if d.MemoryMB.Known() {
+			parts = append(parts, fmt.Sprintf("%g MB", d.MemoryMB.F()))
+		}
+		if d.NUMA != "" {
+			parts = append(parts, "NUMA "+q(d.NUMA))
+		}
+		if d.CPUs != "" {
+			parts = append(parts, "CPUs "+q(d.CPUs))
+		}
+		fmt.Fprintf(w, "  device %s: %s\n", q(d.ID), strings.Join(parts, ", "))
+	}
+	for _, n := range e.NUMA {
+		fmt.Fprintf(w, "  NUMA node %s: CPUs %s (line %d)\n", q(n.ID), q(n.CPUs), n.Line)
+	}
+	for _, v := range e.Env {
+		fmt.Fprintf(w, "  %s=%s (line %d)\n", q(v.Name), q(v.Value), v.Line)
+	}
 }
 
 // micros prints microseconds whole from 100 up, else with three significant digits, so a

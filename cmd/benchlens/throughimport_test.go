@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,6 +23,8 @@ func TestEveryTestdataFileThroughImport(t *testing.T) {
 		{"utilisation", "../../importers/utilisation/testdata"},
 		{"trace", "../../importers/trace/testdata"},
 		{"fixture-traces", "../../testdata/fixtures/traces"}, // real traces of public projects
+		{"environment", "../../importers/environment/testdata"},
+		{"fixture-environment", "../../testdata/fixtures/turn3-env"}, // real collect_env / check_env dumps
 	}
 	for _, src := range evidence {
 		t.Run(src.golden, func(t *testing.T) {
@@ -127,10 +131,42 @@ func mustRun(t *testing.T, args ...string) string {
 // evidencePart is show's output from its first evidence section (or its warnings) on.
 func evidencePart(show string) string {
 	first := len(show)
-	for _, head := range []string{"\nwarning: ", "\nserver log (", "\nutilisation (", "\nprofiler trace (", "\nfiles\n"} {
+	for _, head := range []string{"\nwarning: ", "\nserver log (", "\nutilisation (", "\nprofiler trace (", "\nenvironment (", "\nfiles\n"} {
 		if i := strings.Index(show, head); i >= 0 && i < first {
 			first = i
 		}
 	}
 	return strings.TrimPrefix(show[first:], "\n")
+}
+
+// Each real environment dump beside a result: `show --json` carries the facts the file states
+// (its SOURCES row) in the file's evidence and in the run's merged fingerprint, each fact with
+// its file and line. The golden pins both.
+func TestEnvironmentFixturesShowJSON(t *testing.T) {
+	var got strings.Builder
+	for _, file := range testdataFiles(t, "../../testdata/fixtures/turn3-env") {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bundle := filepath.Join(t.TempDir(), "run")
+		writeFile(t, filepath.Join(bundle, filepath.Base(file)), data)
+		writeFile(t, filepath.Join(bundle, "result.json"), []byte(besideResult))
+		db := filepath.Join(t.TempDir(), "lib.db")
+		mustRun(t, "--db", db, "import", bundle)
+		var d struct {
+			Evidence    []json.RawMessage `json:"evidence"`
+			Fingerprint json.RawMessage   `json:"fingerprint"`
+		}
+		if err := json.Unmarshal([]byte(mustRun(t, "--db", db, "show", "1", "--json")), &d); err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Evidence) != 1 {
+			t.Fatalf("%s: %d pieces of evidence, want the dump's", file, len(d.Evidence))
+		}
+		var b bytes.Buffer
+		json.Indent(&b, []byte(fmt.Sprintf(`{"file": %q, "evidence": %s, "fingerprint": %s}`, filepath.Base(file), d.Evidence[0], d.Fingerprint)), "", "  ")
+		got.WriteString(b.String() + "\n")
+	}
+	golden(t, "through-import/fixture-environment.json", got.String())
 }

@@ -1,0 +1,310 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Node facts a Fingerprint derives from the devices, the visible-device variables and the
+// NUMA table (METHOD.md's node: NUMA domain, card slot).
+const (
+	FactNUMA     = "numa"      // the NUMA node(s) of the devices the run could use
+	FactCardSlot = "card_slot" // those devices: ids, with bus ids where printed
+)
+
+// Fact is one condition a run's files state: its value, the file and the line.
+type Fact struct {
+	Value string `json:"value" yaml:"value"`
+	File  string `json:"file,omitempty" yaml:"file,omitempty"`
+	Line  int    `json:"line,omitempty" yaml:"line,omitempty"`
+}
+
+// Source says where the fact was read: "env/collect_env.txt line 23".
+func (f Fact) Source() string {
+	switch {
+	case f.File == "":
+		return ""
+	case f.Line > 0:
+		return fmt.Sprintf("%s line %d", f.File, f.Line)
+	}
+	return f.File
+}
+
+// Fingerprint is every fact a run's files state of its conditions, merged in one place: the
+// first file to state a fact gives it, a later file stating another value is a disagreement
+// the comparison shows. Devices, NUMA nodes and variables of several files are joined, so a
+// topology from one file and the visible devices from another still give the NUMA domain.
+type Fingerprint struct {
+	Facts    map[string]Fact `json:"facts,omitempty"`
+	Disagree []string        `json:"disagree,omitempty"` // "driver_version: a line 3 says X, b line 9 says Y"
+	// The joined devices, NUMA nodes and variables the facts were derived from (each file's
+	// evidence lists its own).
+	Devices []EnvDevice `json:"-"`
+	NUMA    []NUMANode  `json:"-"`
+	Env     []EnvVar    `json:"-"`
+	EnvFile []string    `json:"-"` // the file each of Env was printed in, by index
+}
+
+// FingerprintOf merges what the evidence of a run's files states, in file order.
+func FingerprintOf(evs []Evidence) Fingerprint {
+	fp := Fingerprint{Facts: map[string]Fact{}}
+	for i := range evs {
+		if e := evs[i].Environment; e != nil {
+			fp.addEnv(evs[i].File, e)
+		}
+	}
+	fp.derive()
+	return fp
+}
+
+// Fact returns the fact under key, if a file states it.
+func (fp Fingerprint) Fact(key string) (Fact, bool) {
+	f, ok := fp.Facts[key]
+	return f, ok && f.Value != ""
+}
+
+// Add records a fact; another value for a fact already stated is kept as a disagreement.
+func (fp *Fingerprint) Add(key string, f Fact) {
+	if f.Value == "" {
+		return
+	}
+	if fp.Facts == nil {
+		fp.Facts = map[string]Fact{}
+	}
+	old, ok := fp.Facts[key]
+	switch {
+	case !ok:
+		fp.Facts[key] = f
+	case old.Value != f.Value:
+		fp.Disagree = append(fp.Disagree, fmt.Sprintf("%s: %s says %q, %s says %q", key, old.Source(), old.Value, f.Source(), f.Value))
+	}
+}
+
+func (fp *Fingerprint) addEnv(file string, e *EnvEvidence) {
+	keys := make([]string, 0, len(e.Facts))
+	for k := range e.Facts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fp.Add(k, Fact{Value: e.Facts[k].Text, File: file, Line: e.Facts[k].N})
+	}
+	for _, d := range e.Devices {
+		fp.addDevice(file, d)
+	}
+	if len(fp.NUMA) == 0 {
+		fp.NUMA = append(fp.NUMA, e.NUMA...)
+	}
+	for _, v := range e.Env {
+		if _, ok := fp.Var(v.Name); !ok {
+			fp.Env = append(fp.Env, v)
+			fp.EnvFile = append(fp.EnvFile, file)
+		}
+	}
+}
+
+// addDevice joins what files say of one device id: the first to say a thing says it.
+func (fp *Fingerprint) addDevice(file string, d EnvDevice) {
+	for i := range fp.Devices {
+		o := &fp.Devices[i]
+		if o.ID != d.ID {
+			continue
+		}
+		if o.Name == "" {
+			o.Name = d.Name
+		}
+		if o.BusID == "" {
+			o.BusID = d.BusID
+		}
+		if !o.MemoryMB.Known() {
+			o.MemoryMB = d.MemoryMB
+		}
+		if o.NUMA == "" && o.CPUs == "" {
+			o.NUMA, o.CPUs, o.NUMALine = d.NUMA, d.CPUs, d.NUMALine
+			o.numaFile = file
+		}
+		return
+	}
+	d.file = file
+	if d.NUMA != "" || d.CPUs != "" {
+		d.numaFile = file
+	}
+	fp.Devices = append(fp.Devices, d)
+}
+
+// Var returns the variable named name and the file it was printed in.
+func (fp Fingerprint) Var(name string) (EnvVar, bool) {
+	for _, v := range fp.Env {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return EnvVar{}, false
+}
+
+func (fp Fingerprint) varFile(name string) string {
+	for i, v := range fp.Env {
+		if v.Name == name && i < len(fp.EnvFile) {
+			return fp.EnvFile[i]
+		}
+	}
+	return ""
+}
+
+// VisibleVars are the visible-device variables, the process's own before the container's.
+var VisibleVars = []string{"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+	"ASCEND_RT_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "ASCEND_VISIBLE_DEVICES"}
+
+// Visible is the visible-device variable that decides which devices the run could use.
+func (fp Fingerprint) Visible() (EnvVar, bool) {
+	for _, name := range VisibleVars {
+		if v, ok := fp.Var(name); ok {
+			return v, true
+		}
+	}
+	return EnvVar{}, false
+}
+
+// derive sets the visible devices, the card slot and the NUMA domain from the devices, the
+// variables and the NUMA table.
+func (fp *Fingerprint) derive() {
+	vis, hasVis := fp.Visible()
+	if hasVis {
+		fp.Add(FactVisible, Fact{Value: vis.Name + "=" + vis.Value, File: fp.varFile(vis.Name), Line: vis.Line})
+	}
+	used := fp.Devices
+	if ids, ok := deviceList(vis.Value); hasVis && ok {
+		used = nil
+		for _, id := range ids {
+			found := false
+			for _, d := range fp.Devices {
+				if d.ID == id {
+					used, found = append(used, d), true
+				}
+			}
+			if !found {
+				used = append(used, EnvDevice{ID: id})
+			}
+		}
+	}
+	if len(used) == 0 {
+		return
+	}
+	ids, buses := make([]string, len(used)), []string{}
+	for i, d := range used {
+		ids[i] = d.ID
+		if d.BusID != "" {
+			buses = append(buses, d.BusID)
+		}
+	}
+	slot := "devices " + strings.Join(ids, ",")
+	if len(buses) == len(used) {
+		slot += " (" + strings.Join(buses, ", ") + ")"
+	}
+	src := Fact{File: used[0].file, Line: used[0].Line}
+	if hasVis {
+		src = Fact{File: fp.varFile(vis.Name), Line: vis.Line}
+	}
+	src.Value = slot
+	fp.Add(FactCardSlot, src)
+
+	var nodes []string
+	var at Fact
+	for _, d := range used {
+		ns := d.NUMA
+		if ns == "" {
+			ns = fp.numaOfCPUs(d.CPUs)
+		}
+		if ns == "" {
+			return // a device of unknown affinity: the domain is unknown
+		}
+		for _, n := range strings.Split(ns, ",") {
+			if !slices.Contains(nodes, n) {
+				nodes = append(nodes, n)
+			}
+		}
+		if at.File == "" {
+			at = Fact{File: d.numaFile, Line: d.NUMALine}
+		}
+	}
+	sortNumeric(nodes)
+	at.Value = strings.Join(nodes, ",")
+	fp.Add(FactNUMA, at)
+}
+
+// numaOfCPUs names the NUMA nodes whose CPUs a device's CPU affinity list holds.
+func (fp Fingerprint) numaOfCPUs(cpus string) string {
+	want := CPUSet(cpus)
+	if len(want) == 0 {
+		return ""
+	}
+	var out []string
+	for _, n := range fp.NUMA {
+		have := CPUSet(n.CPUs)
+		for c := range want {
+			if have[c] {
+				out = append(out, n.ID)
+				break
+			}
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+// deviceList reads a visible-device value of ids ("0,1,3"); "all", "none", UUIDs and an
+// empty value give false.
+func deviceList(v string) ([]string, bool) {
+	if strings.TrimSpace(v) == "" {
+		return nil, false
+	}
+	var ids []string
+	for _, p := range strings.Split(v, ",") {
+		p = strings.TrimSpace(p)
+		if _, err := strconv.Atoi(p); err != nil {
+			return nil, false
+		}
+		ids = append(ids, p)
+	}
+	return ids, true
+}
+
+// CPUSet reads a CPU list ("0-47", "0,2,4", "0-31,64-95") into a set; text that is not a
+// list gives an empty set.
+func CPUSet(list string) map[int]bool {
+	set := map[int]bool{}
+	for _, part := range strings.Split(list, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return map[int]bool{}
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a || b-a > 1<<16 {
+				return map[int]bool{}
+			}
+		}
+		for c := a; c <= b; c++ {
+			set[c] = true
+		}
+	}
+	return set
+}
+
+func sortNumeric(s []string) {
+	sort.Slice(s, func(i, j int) bool {
+		a, errA := strconv.Atoi(s[i])
+		b, errB := strconv.Atoi(s[j])
+		if errA == nil && errB == nil {
+			return a < b
+		}
+		return s[i] < s[j]
+	})
+}
