@@ -20,6 +20,7 @@ type Fact struct {
 	Value string `json:"value" yaml:"value"`
 	File  string `json:"file,omitempty" yaml:"file,omitempty"`
 	Line  int    `json:"line,omitempty" yaml:"line,omitempty"`
+	At    string `json:"at,omitempty" yaml:"at,omitempty"` // where in the file, when no one line says it: "npu-smi banner and device rows"
 }
 
 // Source says where the fact was read: "env/collect_env.txt line 23".
@@ -29,9 +30,18 @@ func (f Fact) Source() string {
 		return ""
 	case f.Line > 0:
 		return fmt.Sprintf("%s line %d", f.File, f.Line)
+	case f.At != "":
+		return fmt.Sprintf("%s (%s)", f.File, f.At)
 	}
 	return f.File
 }
+
+// Composite facts: a file that states the stack or the hardware as one text (model.Facts of
+// an npu-smi table or a profiler's info) rather than fact by fact.
+const (
+	FactBaseStack   = "base_stack_version"
+	FactHardwareSKU = "hardware_sku"
+)
 
 // Fingerprint is every fact a run's files state of its conditions, merged in one place: the
 // first file to state a fact gives it, a later file stating another value is a disagreement
@@ -52,8 +62,14 @@ type Fingerprint struct {
 func FingerprintOf(evs []Evidence) Fingerprint {
 	fp := Fingerprint{Facts: map[string]Fact{}}
 	for i := range evs {
-		if e := evs[i].Environment; e != nil {
-			fp.addEnv(evs[i].File, e)
+		ev := &evs[i]
+		if e := ev.Environment; e != nil {
+			fp.addEnv(ev.File, e)
+		}
+		if f := ev.Facts; f != nil {
+			fp.Add(FactDriver, Fact{Value: f.DriverVersion, File: ev.File, At: f.Source})
+			fp.Add(FactBaseStack, Fact{Value: f.BaseStackVersion, File: ev.File, At: f.Source})
+			fp.Add(FactHardwareSKU, Fact{Value: f.HardwareSKU, File: ev.File, At: f.Source})
 		}
 	}
 	fp.derive()
