@@ -47,7 +47,7 @@ func recipeArm(st *store.Store, sel string) (reproduce.Arm, error) {
 	}
 	runs := make([]reproduce.Run, 0, len(ids))
 	for _, id := range ids {
-		run, err := st.RunHeader(id)
+		run, err := st.Run(id) // with its requests: their lengths are the run's request shape
 		if err != nil {
 			return reproduce.Arm{}, err
 		}

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,7 +51,7 @@ func (r Record) Checklist() []Check {
 	switch {
 	case len(differs) > 0:
 		cond.State, cond.Reason = model.CheckFail, "differs: "+strings.Join(differs, ", ")
-		cond.Hint = "repeat both arms with the same " + strings.Join(differs, ", ")
+		cond.Hint = r.differsHint(differs)
 	case len(unknown) > 0:
 		cond.State, cond.Reason = model.CheckWarn, "not recorded: "+strings.Join(unknown, ", ")
 		cond.Hint = "write " + strings.Join(unknown, ", ") + " into bundle.yaml"
@@ -179,6 +180,40 @@ func (r Record) Checklist() []Check {
 	return out
 }
 
+// differsHint says what to do about conditions that differ: repeat with the same values, or,
+// for what is often the change itself (the checkpoint, an engine setting), declare it, with
+// the exact bundle.yaml line (rule 10).
+func (r Record) differsHint(differs []string) string {
+	var repeat, declare []string
+	for _, d := range differs {
+		if d == "workload.model_name" || strings.HasPrefix(d, "engine_config.") {
+			declare = append(declare, d)
+		} else {
+			repeat = append(repeat, d)
+		}
+	}
+	var hints []string
+	if len(repeat) > 0 {
+		hints = append(hints, "repeat both arms with the same "+strings.Join(repeat, ", "))
+	}
+	if len(declare) > 0 {
+		path := ""
+		if slices.Contains(declare, "workload.model_name") && quantisedName(r.Workload["model_name"].Candidate) ||
+			slices.Contains(declare, "engine_config.quantization") {
+			path = ", path: linear"
+		}
+		hints = append(hints, fmt.Sprintf(`if %s is the change under test, declare it in the candidate's bundle.yaml: change: {what: "…", fields: [%s]%s}`,
+			strings.Join(declare, " and "), strings.Join(declare, ", "), path))
+	}
+	return strings.Join(hints, "; ")
+}
+
+// quantisedName reports whether a model name says it is a quantised checkpoint ("…-FP8").
+func quantisedName(name string) bool {
+	n := strings.ToLower(name)
+	return slices.ContainsFunc(engineSettings[quantizationSetting].words, func(w string) bool { return w != "quant" && strings.Contains(n, w) })
+}
+
 type fieldState struct {
 	name               string
 	state              model.ConditionState
@@ -239,7 +274,7 @@ type Condition struct {
 }
 
 // Conditions lists the recorded conditions in METHOD.md's order: stack fingerprint, hardware,
-// node, workload, each sorted by name.
+// node, workload, then the engine configuration of rule 12, each sorted by name.
 func (r Record) Conditions() []Condition {
 	var out []Condition
 	add := func(prefix string, m map[string]Field) {
@@ -256,6 +291,7 @@ func (r Record) Conditions() []Condition {
 	out = append(out, Condition{"hardware_sku", r.HardwareSKU})
 	add("node.", r.Node)
 	add("workload.", r.Workload)
+	add("engine_config.", r.EngineConfig)
 	return out
 }
 

@@ -217,7 +217,8 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 	if len(change.Fields) > 0 || change.Path != "" { // the structured form; free text stays in the manifest
 		rec.Change = &change
 	}
-	var env, load, unverified []string
+	env := engineConfig(rec, base, cand, change)
+	var load, unverified []string
 	for _, f := range conditionFields {
 		bv, bMixed, bNote := f.armValue(base)
 		cv, cMixed, cNote := f.armValue(cand)
@@ -243,6 +244,11 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 		}
 		fld.Note = strings.Join(notes, "; ")
 		fld.Declared = fld.State == model.ConditionDiffers && change.Declares(f.section, f.key)
+		if f.key == "model_name" && fld.State == model.ConditionDiffers && !fld.Declared {
+			if why := quantisedCheckpoint(rec, change, cv); why != "" {
+				fld.Declared, fld.Note = true, strings.TrimPrefix(fld.Note+"; "+why, "; ")
+			}
+		}
 		switch f.section {
 		case "stack_fingerprint":
 			rec.StackFingerprint[f.key] = fld
@@ -264,6 +270,9 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 		case fld.State == model.ConditionUnknown && fld.Required:
 			unverified = append(unverified, label)
 		}
+	}
+	if rec.Change == nil && slices.ContainsFunc(rec.Conditions(), func(c Condition) bool { return c.Declared }) {
+		rec.Change = &change // the free-text change covered a difference: say which change
 	}
 	if note := requestSets(rec, base, cand); note != "" {
 		load = append(load, note)

@@ -9,24 +9,27 @@ import (
 // Record is the attribution record of METHOD.md with its exact keys, plus the detail behind
 // each finding. It is what `compare --format json|yaml` prints and what is saved.
 type Record struct {
-	StackFingerprint map[string]Field      `json:"stack_fingerprint" yaml:"stack_fingerprint"`
-	HardwareSKU      Field                 `json:"hardware_sku" yaml:"hardware_sku"`
-	Node             map[string]Field      `json:"node" yaml:"node"`
-	Workload         map[string]Field      `json:"workload" yaml:"workload"`
-	Path             Path                  `json:"path" yaml:"path"`
-	Perf             map[string]StageDelta `json:"perf" yaml:"perf"`
-	Tails            map[string]Tail       `json:"tails,omitempty" yaml:"tails,omitempty"`
-	Overhead         Overhead              `json:"overhead" yaml:"overhead"`
-	Hotspot          Hotspot               `json:"hotspot" yaml:"hotspot"`
-	Families         *Families             `json:"families,omitempty" yaml:"families,omitempty"` // rule 11, when both arms have profiler traces
-	Status           model.Status          `json:"status" yaml:"status"`
-	Causes           []Cause               `json:"causes" yaml:"causes"`
-	Notes            []string              `json:"notes,omitempty" yaml:"notes,omitempty"`
-	Measurement      Measurement           `json:"measurement" yaml:"measurement"`
-	Buckets          Buckets               `json:"buckets" yaml:"buckets"`
-	Arms             Arms                  `json:"arms" yaml:"arms"`
-	Settings         Settings              `json:"settings" yaml:"settings"`
-	Reproduce        reproduce.Recipe      `json:"reproduce" yaml:"reproduce"` // the rerun recipe of each arm
+	StackFingerprint map[string]Field `json:"stack_fingerprint" yaml:"stack_fingerprint"`
+	HardwareSKU      Field            `json:"hardware_sku" yaml:"hardware_sku"`
+	Node             map[string]Field `json:"node" yaml:"node"`
+	Workload         map[string]Field `json:"workload" yaml:"workload"`
+	// EngineConfig is the servers' settings of rule 12 (prefix caching, chunked prefill, KV
+	// cache offload, quantization, KV-cache dtype, graph mode, server warm-up), where a file says.
+	EngineConfig map[string]Field      `json:"engine_config,omitempty" yaml:"engine_config,omitempty"`
+	Path         Path                  `json:"path" yaml:"path"`
+	Perf         map[string]StageDelta `json:"perf" yaml:"perf"`
+	Tails        map[string]Tail       `json:"tails,omitempty" yaml:"tails,omitempty"`
+	Overhead     Overhead              `json:"overhead" yaml:"overhead"`
+	Hotspot      Hotspot               `json:"hotspot" yaml:"hotspot"`
+	Families     *Families             `json:"families,omitempty" yaml:"families,omitempty"` // rule 11, when both arms have profiler traces
+	Status       model.Status          `json:"status" yaml:"status"`
+	Causes       []Cause               `json:"causes" yaml:"causes"`
+	Notes        []string              `json:"notes,omitempty" yaml:"notes,omitempty"`
+	Measurement  Measurement           `json:"measurement" yaml:"measurement"`
+	Buckets      Buckets               `json:"buckets" yaml:"buckets"`
+	Arms         Arms                  `json:"arms" yaml:"arms"`
+	Settings     Settings              `json:"settings" yaml:"settings"`
+	Reproduce    reproduce.Recipe      `json:"reproduce" yaml:"reproduce"` // the rerun recipe of each arm
 	// Benchlens is the build that judged the comparison, set when it is saved.
 	Benchlens *version.Info `json:"benchlens,omitempty" yaml:"benchlens,omitempty"`
 	Warnings  []string      `json:"warnings,omitempty" yaml:"warnings,omitempty"`

@@ -52,12 +52,13 @@ func writesNoLimit(era model.Era) bool {
 
 // workload is the load a run was measured under, each value as text or a placeholder.
 type workload struct {
-	model, dataset, input, output, ratio, prompts, seed, concurrency, rate, burstiness string
-	unbounded                                                                          bool // the file says no concurrency limit
+	model, dataset, input, output, ratio, prompts, seed, concurrency, rate, burstiness, duration string
+	unbounded                                                                                    bool // the file says no concurrency limit
 }
 
-// workloadOf reads the run's load: the result file first, the manifest second.
-func workloadOf(run *model.Run) workload {
+// workloadOf reads the run's load: the result file first, the manifest second; p is the load
+// point of the run's repeats (model.PointOf of the first), whose measured lengths stand for them all.
+func workloadOf(run *model.Run, p model.LoadPoint) workload {
 	m := run.Manifest
 	extra := func(k string) string {
 		switch v := run.Extra[k].(type) {
@@ -75,16 +76,38 @@ func workloadOf(run *model.Run) workload {
 		}
 		return Placeholder(what)
 	}
+	// The request shape as the client was told it (bundle.yaml, the tool's keys, a saved
+	// command line), else what the run measured, kept a placeholder that names the value, so
+	// each shape of a sweep gets its own command and none runs with a guess (METHOD.md rule 12).
+	c := model.ClientOf(run)
+	length := func(what string, declared model.Num, measured model.Num, from string) string {
+		switch {
+		case m.String("workload", what) != "":
+			return m.String("workload", what) // as the manifest wrote it
+		case declared.Known():
+			return numText(declared)
+		case what == "output_len" && p.OutputFixed == "" && measured.Known():
+			return Placeholder("output_len, not fixed by the client")
+		case measured.Known():
+			how := "per-request median"
+			if from == model.LengthTotals {
+				how = "totals over completed requests"
+			}
+			return Placeholder(fmt.Sprintf("%s, ≈%s measured (%s)", what, numText(measured), how))
+		}
+		return Placeholder(what)
+	}
 	w := workload{
 		model:   or("model", run.Model, m.String("workload", "model_name")),
-		dataset: or("dataset", run.Dataset, m.String("workload", "dataset")),
-		input:   or("input_len", m.String("workload", "input_len"), extra("random_input_len")),
-		output:  or("output_len", m.String("workload", "output_len"), extra("random_output_len")),
+		dataset: or("dataset", m.String("workload", "dataset"), c.Dataset),
+		input:   length("input_len", c.InputLen, p.InputLen, p.InputFrom),
+		output:  length("output_len", c.OutputLen, p.OutputLen, p.OutputFrom),
 		ratio:   or("range_ratio", m.String("workload", "range_ratio"), extra("random_range_ratio")),
 		prompts: or("num_prompts", numText(run.NumPrompts), m.String("workload", "num_prompts")),
-		seed:    or("seed", m.String("workload", "seed")),
+		seed:    or("seed", m.String("workload", "seed"), c.Seed),
 		rate:    or("request_rate", numText(run.RequestRate), m.String("workload", "request_rate")),
 	}
+	w.duration = numText(c.DurationS)
 	w.concurrency = first(numText(run.MaxConcurrency), m.String("workload", "max_concurrency"))
 	if w.concurrency == "" {
 		w.unbounded = run.Tool == "vllm" && writesNoLimit(run.Era)
@@ -114,10 +137,10 @@ func numText(n model.Num) string {
 }
 
 // benchmarkCommand builds the command that re-runs the run's benchmark at its load point.
-func benchmarkCommand(r Run) Command {
+func benchmarkCommand(r Run, p model.LoadPoint) Command {
 	run := r.Run
-	c := Command{Runs: []int64{run.ID}}
-	w := workloadOf(run)
+	c := Command{Runs: []int64{run.ID}, Shape: p.Label()}
+	w := workloadOf(run, p)
 	era, ok := benchEra(run)
 	if !ok {
 		c.Tool = run.Tool
@@ -177,7 +200,11 @@ func benchmarkCommand(r Run) Command {
 	} else if _, ok := era.Flags[cInputStd]; ok {
 		c.Notes = append(c.Notes, "range_ratio "+w.ratio+" has no exact equivalent in "+era.Name+"'s standard deviations")
 	}
-	add(cNumPrompts, w.prompts)
+	if _, ok := era.Flags[cDuration]; ok && w.duration != "" {
+		add(cDuration, w.duration) // time-bound: its request count was an outcome
+	} else {
+		add(cNumPrompts, w.prompts)
+	}
 	add(cSeed, w.seed)
 	old := run.Tool == "vllm" && preConcurrency(run.Era)
 	switch {

@@ -41,6 +41,7 @@ const (
 	cWarmup        = "warmup"  // warm-up requests the tool sends and leaves out of its statistics
 	cSave          = "save"
 	cSyntheticData = "synthetic_data" // GuideLLM's --data prompt_tokens=…,output_tokens=…
+	cDuration      = "duration"       // a time-bound run: how long it sends requests
 )
 
 // Server eras.
@@ -135,7 +136,7 @@ var (
 	AIPerf = Era{
 		Name:    "aiperf profile",
 		Program: []string{"aiperf", "profile"},
-		Flags:   genAIPerfFlags,
+		Flags:   withFlag(genAIPerfFlags, cDuration, "--benchmark-duration"),
 		Source:  "aiperf.txt",
 	}
 	// GuideLLM is `guidellm benchmark run`: the load is a profile and a rate, the request shape
@@ -164,6 +165,16 @@ var Eras = []Era{VLLMAPIServer, VLLMServeEnv, VLLMServe, SGLangServer,
 
 // with returns a copy of flags with one more concept.
 func with(flags map[string]string, concept, flag string) map[string]string {
+	out := make(map[string]string, len(flags)+1)
+	for k, v := range flags {
+		out[k] = v
+	}
+	out[concept] = flag
+	return out
+}
+
+// withFlag is flags with one more concept's flag.
+func withFlag(flags map[string]string, concept, flag string) map[string]string {
 	out := make(map[string]string, len(flags)+1)
 	for k, v := range flags {
 		out[k] = v

@@ -7,6 +7,7 @@ package reproduce
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,11 +39,17 @@ type Arm struct {
 
 // Command is one command line: environment assignments, then the words to run.
 type Command struct {
-	Tool  string   `json:"tool" yaml:"tool"` // the era, e.g. "vllm bench serve (vLLM >= 0.10)"
-	Env   []string `json:"env,omitempty" yaml:"env,omitempty,flow"`
-	Args  []string `json:"args" yaml:"args,flow"`
-	Runs  []int64  `json:"runs" yaml:"runs,flow"`                  // the runs it re-creates
-	Notes []string `json:"notes,omitempty" yaml:"notes,omitempty"` // what it cannot set, where values came from
+	Tool string   `json:"tool" yaml:"tool"` // the era, e.g. "vllm bench serve (vLLM >= 0.10)"
+	Env  []string `json:"env,omitempty" yaml:"env,omitempty,flow"`
+	Args []string `json:"args" yaml:"args,flow"`
+	Runs []int64  `json:"runs" yaml:"runs,flow"` // the runs it re-creates
+	// Shape is the load point the runs share (model.LoadPoint.Label), for a benchmark command:
+	// one command per load point, each run once per repeat.
+	Shape string `json:"shape,omitempty" yaml:"shape,omitempty"`
+	// Warmup marks the command of warm-up runs saved beside the measured ones (METHOD.md rule
+	// 12): run once before them, its result discarded.
+	Warmup bool     `json:"warmup,omitempty" yaml:"warmup,omitempty"`
+	Notes  []string `json:"notes,omitempty" yaml:"notes,omitempty"` // what it cannot set, where values came from
 }
 
 // Pin is a condition no command sets; Recorded is false when Value is a placeholder.
@@ -65,15 +72,28 @@ func Build(baseLabel string, base []Run, candLabel string, cand []Run) Recipe {
 	return Recipe{Baseline: BuildArm(baseLabel, base), Candidate: BuildArm(candLabel, cand)}
 }
 
-// BuildArm returns one arm's recipe. Runs that need the same command share it.
+// BuildArm returns one arm's recipe. Runs that need the same command share it: the repeats
+// of one load point (their measured lengths are the first's), a warm-up run its own.
 func BuildArm(label string, runs []Run) Arm {
 	a := Arm{Label: label, Server: []Command{}, Benchmark: []Command{}}
+	var points []model.LoadPoint
 	for _, r := range runs {
 		if r.Run == nil {
 			continue
 		}
+		p := model.PointOf(r.Run)
+		if k := slices.IndexFunc(points, p.Same); k >= 0 {
+			p = points[k]
+		} else {
+			points = append(points, p)
+		}
 		a.Server = merge(a.Server, serverCommand(r))
-		a.Benchmark = merge(a.Benchmark, benchmarkCommand(r))
+		c := benchmarkCommand(r, p)
+		if r.Run.IsWarmup() {
+			c.Warmup = true
+			c.Notes = append(c.Notes, "the warm-up run: "+r.Run.PhaseWhy)
+		}
+		a.Benchmark = merge(a.Benchmark, c)
 	}
 	a.Pins = pins(runs)
 	a.Warmup = warmup(runs)
@@ -93,7 +113,7 @@ func merge(cmds []Command, c Command) []Command {
 }
 
 func (c Command) key() string {
-	return c.Tool + "\x00" + strings.Join(c.Env, "\x00") + "\x01" + strings.Join(c.Args, "\x00") + "\x01" + strings.Join(c.Notes, "\x00")
+	return fmt.Sprint(c.Warmup) + c.Tool + "\x00" + strings.Join(c.Env, "\x00") + "\x01" + strings.Join(c.Args, "\x00") + "\x01" + strings.Join(c.Notes, "\x00")
 }
 
 // pinFields are the conditions of METHOD.md rule 1 that no command line sets.

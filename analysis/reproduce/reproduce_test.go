@@ -2,6 +2,7 @@ package reproduce
 
 import (
 	"bufio"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -241,6 +242,47 @@ func TestToolWarmup(t *testing.T) {
 		script := Recipe{Baseline: a, Candidate: a}.Script()
 		if !strings.Contains(script, c.want) || !strings.Contains(a.Warmup, "4 request(s) sent apart by the tool") {
 			t.Errorf("%s: want %q in\n%s\nwarm-up %q", c.run.Tool, c.want, script, a.Warmup)
+		}
+	}
+}
+
+// A sweep of five shapes in summary-only files gets one command per shape, each naming the
+// lengths its file's totals measured; a warm-up run saved beside them gets its own command,
+// marked (METHOD.md rule 12).
+func TestOneCommandPerShape(t *testing.T) {
+	var runs []Run
+	for i, s := range [][2]float64{{1000, 1000}, {2000, 1000}, {5000, 1000}, {10000, 1000}, {30000, 100}} {
+		for rep := range 2 {
+			r := model.NewRun("vllm")
+			r.ID, r.Era, r.Backend, r.Model = int64(10*i+rep+1), model.EraVLLMG, "vllm", "m"
+			r.NumPrompts, r.Completed, r.MaxConcurrency, r.RequestRate = 20, 20, 4, model.Num(math.Inf(1))
+			r.TotalInputTokens, r.TotalOutputTokens = model.Num(20*s[0]), model.Num(20*s[1])
+			runs = append(runs, Run{Run: r})
+		}
+	}
+	warm := *runs[0].Run
+	warm.ID, warm.NumPrompts, warm.Phase, warm.PhaseWhy = 99, 5, model.PhaseWarmup, "its name says warm-up: warmup_c4.json"
+	a := BuildArm("sweep", append([]Run{{Run: &warm}}, runs...))
+	if len(a.Benchmark) != 6 {
+		t.Fatalf("%d benchmark commands, want 6 (a warm-up and 5 shapes)", len(a.Benchmark))
+	}
+	if c := a.Benchmark[0]; !c.Warmup || !slices.Equal(c.Runs, []int64{99}) {
+		t.Errorf("warm-up command %+v", c)
+	}
+	for i, c := range a.Benchmark[1:] {
+		if c.Warmup || len(c.Runs) != 2 {
+			t.Errorf("command %d: %+v", i, c)
+		}
+	}
+	script := Recipe{Baseline: a, Candidate: a}.Script()
+	for _, want := range []string{
+		"benchmark 1/6 (vllm bench serve (vLLM >= 0.10)), concurrency 4 · ≈1000 tok in, output not fixed: the warm-up, once before the measured runs, its result discarded (run 99):",
+		"benchmark 6/6 (vllm bench serve (vLLM >= 0.10)), concurrency 4 · ≈30000 tok in, output not fixed, once per repeat (runs 41,42):",
+		"--random-input-len '<input_len, ≈30000 measured (totals over completed requests): not recorded>'",
+		"--random-output-len '<output_len, not fixed by the client: not recorded>'",
+	} {
+		if !strings.Contains(script, want) {
+			t.Errorf("script lacks %q", want)
 		}
 	}
 }

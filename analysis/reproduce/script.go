@@ -153,7 +153,15 @@ func (a Arm) script(b *strings.Builder) {
 	}
 	for i, c := range a.Benchmark {
 		b.WriteString("\n")
-		comment(b, "benchmark %d/%d (%s), once per repeat (runs %s):", i+1, len(a.Benchmark), c.Tool, runList(c.Runs))
+		shape := ""
+		if c.Shape != "" {
+			shape = ", " + c.Shape
+		}
+		if c.Warmup {
+			comment(b, "benchmark %d/%d (%s)%s: the warm-up, once before the measured runs, its result discarded (run %s):", i+1, len(a.Benchmark), c.Tool, shape, runList(c.Runs))
+		} else {
+			comment(b, "benchmark %d/%d (%s)%s, once per repeat (runs %s):", i+1, len(a.Benchmark), c.Tool, shape, runList(c.Runs))
+		}
 		c.script(b)
 	}
 }

@@ -23,7 +23,7 @@ vllm serve meta-llama/Llama-3.1-8B-Instruct \
     --kv-cache-dtype auto \
     --max-num-seqs 64
 
-# benchmark 1/1 (vllm bench serve (vLLM >= 0.10)), once per repeat (runs 1,2,3,4,5):
+# benchmark 1/1 (vllm bench serve (vLLM >= 0.10)), concurrency 16 · 1024→64 tok · random, once per repeat (runs 1,2,3,4,5):
 vllm bench serve \
     --backend vllm \
     --model meta-llama/Llama-3.1-8B-Instruct \
@@ -57,7 +57,7 @@ vllm serve meta-llama/Llama-3.1-8B-Instruct \
     --kv-cache-dtype auto \
     --max-num-seqs 64
 
-# benchmark 1/1 (vllm bench serve (vLLM >= 0.10)), once per repeat (runs 21,22,23,24,25):
+# benchmark 1/1 (vllm bench serve (vLLM >= 0.10)), concurrency 16 · 1024→64 tok · random, once per repeat (runs 21,22,23,24,25):
 vllm bench serve \
     --backend vllm \
     --model meta-llama/Llama-3.1-8B-Instruct \

@@ -19,13 +19,13 @@
 # note: no server log and no stack_fingerprint.engine_version: attach the server's startup log to rebuild this command
 '<server command: not recorded>'
 
-# benchmark 1/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), once per repeat (runs 83):
+# benchmark 1/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), concurrency 1, rate 10 req/s · ≈939→≈512 tok, once per repeat (runs 83):
 python benchmarks/benchmark_serving.py \
     --backend openai \
     --model meta-llama/Llama-3.1-8B-Instruct \
     --dataset-name '<dataset: not recorded>' \
-    --random-input-len '<input_len: not recorded>' \
-    --random-output-len '<output_len: not recorded>' \
+    --random-input-len '<input_len, ≈939 measured (per-request median): not recorded>' \
+    --random-output-len '<output_len, ≈512 measured (per-request median): not recorded>' \
     --random-range-ratio '<range_ratio: not recorded>' \
     --num-prompts 100 \
     --seed '<seed: not recorded>' \
@@ -34,13 +34,13 @@ python benchmarks/benchmark_serving.py \
     --save-result \
     --save-detailed
 
-# benchmark 2/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), once per repeat (runs 84):
+# benchmark 2/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), concurrency 64, rate 10 req/s · ≈939→≈512 tok, once per repeat (runs 84):
 python benchmarks/benchmark_serving.py \
     --backend openai \
     --model meta-llama/Llama-3.1-8B-Instruct \
     --dataset-name '<dataset: not recorded>' \
-    --random-input-len '<input_len: not recorded>' \
-    --random-output-len '<output_len: not recorded>' \
+    --random-input-len '<input_len, ≈939 measured (per-request median): not recorded>' \
+    --random-output-len '<output_len, ≈512 measured (per-request median): not recorded>' \
     --random-range-ratio '<range_ratio: not recorded>' \
     --num-prompts 100 \
     --seed '<seed: not recorded>' \
@@ -64,13 +64,13 @@ python benchmarks/benchmark_serving.py \
 # note: no server log and no stack_fingerprint.engine_version: attach the server's startup log to rebuild this command
 '<server command: not recorded>'
 
-# benchmark 1/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), once per repeat (runs 85):
+# benchmark 1/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), concurrency 1, rate 10 req/s · ≈939→≈512 tok, once per repeat (runs 85):
 python benchmarks/benchmark_serving.py \
     --backend openai \
     --model neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8 \
     --dataset-name '<dataset: not recorded>' \
-    --random-input-len '<input_len: not recorded>' \
-    --random-output-len '<output_len: not recorded>' \
+    --random-input-len '<input_len, ≈939 measured (per-request median): not recorded>' \
+    --random-output-len '<output_len, ≈512 measured (per-request median): not recorded>' \
     --random-range-ratio '<range_ratio: not recorded>' \
     --num-prompts 100 \
     --seed '<seed: not recorded>' \
@@ -79,13 +79,13 @@ python benchmarks/benchmark_serving.py \
     --save-result \
     --save-detailed
 
-# benchmark 2/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), once per repeat (runs 86):
+# benchmark 2/2 (benchmarks/benchmark_serving.py (vLLM < 0.10)), concurrency 64, rate 10 req/s · ≈939→≈512 tok, once per repeat (runs 86):
 python benchmarks/benchmark_serving.py \
     --backend openai \
     --model neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8 \
     --dataset-name '<dataset: not recorded>' \
-    --random-input-len '<input_len: not recorded>' \
-    --random-output-len '<output_len: not recorded>' \
+    --random-input-len '<input_len, ≈939 measured (per-request median): not recorded>' \
+    --random-output-len '<output_len, ≈512 measured (per-request median): not recorded>' \
     --random-range-ratio '<range_ratio: not recorded>' \
     --num-prompts 100 \
     --seed '<seed: not recorded>' \

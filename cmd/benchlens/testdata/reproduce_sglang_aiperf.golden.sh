@@ -24,7 +24,7 @@ python -m sglang.launch_server \
     --dtype auto \
     --kv-cache-dtype auto
 
-# benchmark 1/1 (python -m sglang.bench_serving), once per repeat (runs 87):
+# benchmark 1/1 (python -m sglang.bench_serving), concurrency 8 · 128→64 tok · random, once per repeat (runs 87):
 python -m sglang.bench_serving \
     --backend sglang \
     --model Qwen/Qwen2.5-3B-Instruct \
@@ -54,15 +54,15 @@ python -m sglang.bench_serving \
 # note: no server log and no stack_fingerprint.engine_version: attach the server's startup log to rebuild this command
 '<server command: not recorded>'
 
-# benchmark 1/1 (aiperf profile), once per repeat (runs 88):
+# benchmark 1/1 (aiperf profile), concurrency 16 · output not fixed · inputs-qwen3-4b.json, once per repeat (runs 88):
 # note: range_ratio <range_ratio: not recorded> has no exact equivalent in aiperf profile's standard deviations
 # note: request_rate not recorded: left out, the load is set by the concurrency
 aiperf profile \
     --endpoint-type chat \
     --model qwen3-4b \
     --synthetic-input-tokens-mean '<input_len: not recorded>' \
-    --output-tokens-mean '<output_len: not recorded>' \
-    --request-count 2044 \
-    --random-seed '<seed: not recorded>' \
+    --output-tokens-mean '<output_len, not fixed by the client: not recorded>' \
+    --benchmark-duration 300 \
+    --random-seed 42 \
     --concurrency 16 \
     --streaming
