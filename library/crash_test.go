@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"benchlens/demo"
 	"benchlens/internal/pgtest"
+	"benchlens/model"
 	"benchlens/store"
 )
 
@@ -32,7 +34,16 @@ func TestMain(m *testing.M) {
 			os.Exit(0)
 		}
 		stop, release := Interrupts()
-		rep := Import(st, filepath.SplitList(os.Getenv("BENCHLENS_CHILD_PATHS")), Options{Stop: stop})
+		opt := Options{Stop: stop}
+		if n, err := strconv.Atoi(os.Getenv("BENCHLENS_CHILD_DIE_AFTER")); err == nil {
+			// Dies as a kill -9 would, at a known point: no deferred work, no clean-up.
+			opt.Progress = func(done, total int, name string) {
+				if done == n {
+					os.Exit(9)
+				}
+			}
+		}
+		rep := Import(st, filepath.SplitList(os.Getenv("BENCHLENS_CHILD_PATHS")), opt)
 		release()
 		st.Close()
 		if os.Getenv("BENCHLENS_CHILD_VERBOSE") != "" {
@@ -98,7 +109,7 @@ func assertConsistent(t *testing.T, db string) int {
 	}
 	defer st.Close()
 	rep, err := st.Check()
-	if err != nil || len(rep.Integrity) > 0 || len(rep.ForeignKeys) > 0 || len(rep.RunsNoResult) > 0 {
+	if err != nil || len(rep.Integrity) > 0 || len(rep.ForeignKeys) > 0 || len(rep.RunsNoResult) > 0 || len(rep.RunsUnread) > 0 {
 		t.Fatalf("after a crash: %v %v", rep, err)
 	}
 	runs, err := st.Runs()
@@ -115,6 +126,64 @@ func assertConsistent(t *testing.T, db string) int {
 		}
 	}
 	return len(runs)
+}
+
+// An importer killed between runs leaves every stored run with what its attachments say:
+// the readings are part of each run's transaction. Before, they were stored once the whole
+// import ended, so the runs stored before a kill -9 listed their server logs without any of
+// their evidence, and check said ok.
+func TestKilledImportKeepsEvidence(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes; skipped with -short")
+	}
+	bundle := filepath.Join(t.TempDir(), "demo")
+	if err := demo.Generate(bundle); err != nil {
+		t.Fatal(err)
+	}
+	eachEngine(t, func(t *testing.T, db string) {
+		cmd := child(db, bundle)
+		cmd.Env = append(cmd.Env, "BENCHLENS_CHILD_DIE_AFTER=20")
+		if err := cmd.Run(); err == nil {
+			t.Fatal("the child did not die mid-import")
+		}
+		st, err := store.Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		runs, err := st.Runs()
+		if err != nil || len(runs) < 15 {
+			t.Fatalf("%d runs stored before the kill (%v)", len(runs), err)
+		}
+		for _, r := range runs {
+			files, err := st.RunFiles(r.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs, err := st.RunEvidence(r.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			logs := 0
+			for _, f := range files {
+				if f.Kind == model.KindLog {
+					logs++
+				}
+			}
+			read := 0
+			for _, ev := range evs {
+				if ev.Log != nil {
+					read++
+				}
+			}
+			if read != logs {
+				t.Errorf("run %d lists %d server logs, %d read", r.ID, logs, read)
+			}
+		}
+		if rep, err := st.Check(); err != nil || len(rep.RunsUnread) > 0 {
+			t.Errorf("check: %v %v", rep, err)
+		}
+	})
 }
 
 // importTime is how long a whole import of bundle takes, to signal the importer inside it.

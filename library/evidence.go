@@ -1,8 +1,6 @@
 package library
 
 import (
-	"fmt"
-
 	"benchlens/analysis/shape"
 	"benchlens/importers"
 	"benchlens/model"
@@ -11,7 +9,8 @@ import (
 
 // readEvidence reads the evidence of the items' attachments (every log, utilisation trace,
 // profiler trace, … and multi-file capture) once, classifies utilisation shapes with the default thresholds, and returns the evidence
-// by file name. Files the library has already read are skipped.
+// by file name, to be stored with the runs that take them. Files the library has already
+// read are skipped.
 func readEvidence(st *store.Store, items []importers.Item, lim importers.Limits, fileID func(string) int64) (map[string]*model.Evidence, []error) {
 	out := map[string]*model.Evidence{}
 	var errs []error
@@ -48,18 +47,4 @@ func readEvidence(st *store.Store, items []importers.Item, lim importers.Limits,
 		}
 	}
 	return out, errs
-}
-
-// storeEvidence records the evidence of files that some stored run took.
-func storeEvidence(st *store.Store, evs map[string]*model.Evidence, fileID func(string) int64) []error {
-	var errs []error
-	for name, ev := range evs {
-		if ev == nil || fileID(name) <= 0 {
-			continue
-		}
-		if err := st.PutEvidence(fileID(name), ev); err != nil {
-			errs = append(errs, fmt.Errorf("%s: evidence not stored: %w", name, err))
-		}
-	}
-	return errs
 }

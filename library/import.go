@@ -188,12 +188,12 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 			break
 		}
 		asked := it.Run.Label != "" || opt.Label != "" || it.Run.Role != "" || opt.Role != ""
-		id, err := storeItem(st, it, bundle, opt, prep)
+		id, err := storeItem(st, it, bundle, opt, prep, evidence)
 		switch {
 		case errors.Is(err, store.ErrExists):
 			rep.Existing = append(rep.Existing, id)
 			// A log or trace put beside a result imported before joins the stored run.
-			attached, notApplied, err := st.AttachFiles(id, itemFiles(it, prep))
+			attached, notApplied, err := st.AttachFiles(id, itemFiles(it, prep, evidence))
 			if err != nil {
 				rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: files beside it not attached: %w", it.Result.Name, id, err))
 			}
@@ -225,7 +225,6 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	if len(kept) > 0 {
 		rep.Already = append(rep.Already, alreadyLine(st, bundle, kept))
 	}
-	rep.Errors = append(rep.Errors, storeEvidence(st, evidence, fileID)...)
 	// Files no run took go, with this import's claims (never a file another import claims).
 	if _, err := st.ReleaseFiles(owner); err != nil {
 		rep.Errors = append(rep.Errors, fmt.Errorf("%s: removing files no run took: %w", bundle, err))
@@ -307,7 +306,7 @@ func hashDropping(e importers.Entry) string {
 
 const chunk = 16 << 20
 
-func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, prep func(string) prepared) (int64, error) {
+func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, prep func(string) prepared, evidence map[string]*model.Evidence) (int64, error) {
 	run := it.Run
 	run.Bundle = bundle
 	if opt.Label != "" {
@@ -331,15 +330,15 @@ func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, p
 		close(recomputed)
 	}()
 	return st.AddRun(store.NewRun{Run: run, Fingerprint: Fingerprint(run, it.Result.SHA256, it.Index), Index: it.Index,
-		Files: itemFiles(it, prep), Ready: func() { <-recomputed }})
+		Files: itemFiles(it, prep, evidence), Ready: func() { <-recomputed }})
 }
 
 // itemFiles lists an item's files with their roles, the result first, each with the hash it
-// was stored ahead under.
-func itemFiles(it importers.Item, prep func(string) prepared) []store.Attached {
+// was stored ahead under and what it says (stored in the run's own transaction).
+func itemFiles(it importers.Item, prep func(string) prepared, evidence map[string]*model.Evidence) []store.Attached {
 	attach := func(f *model.SourceFile, role model.FileRole) store.Attached {
 		f.SHA256 = prep(f.Name).sha
-		return store.Attached{File: f, Role: role}
+		return store.Attached{File: f, Role: role, Evidence: evidence[f.Name]}
 	}
 	files := []store.Attached{attach(it.Result, model.FileResult)}
 	for _, f := range it.Parts {

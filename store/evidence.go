@@ -9,6 +9,23 @@ import (
 
 // PutEvidence records what a stored file says; a file has at most one reading (the newest).
 func (s *Store) PutEvidence(fileID int64, ev *model.Evidence) error {
+	tx, err := s.begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := putEvidence(tx, fileID, ev, true); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// putEvidence records what a stored file says, in a transaction; replace keeps the newest
+// reading, else the first stays (one import storing a shared file's reading with each run).
+func putEvidence(tx *txn, fileID int64, ev *model.Evidence, replace bool) error {
+	if ev == nil {
+		return nil
+	}
 	data, err := json.Marshal(ev)
 	if err != nil {
 		return err
@@ -17,10 +34,12 @@ func (s *Store) PutEvidence(fileID int64, ev *model.Evidence) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.exec(`INSERT INTO evidence (file_id, kind, format, summary, data) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (file_id) DO UPDATE SET kind = excluded.kind, format = excluded.format,
-			summary = excluded.summary, data = excluded.data`,
-		fileID, ev.Kind, ev.Format, string(sum), string(data))
+	conflict := `DO NOTHING`
+	if replace {
+		conflict = `DO UPDATE SET kind = excluded.kind, format = excluded.format, summary = excluded.summary, data = excluded.data`
+	}
+	_, err = tx.Exec(`INSERT INTO evidence (file_id, kind, format, summary, data) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (file_id) `+conflict, fileID, ev.Kind, ev.Format, string(sum), string(data))
 	return err
 }
 

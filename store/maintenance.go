@@ -113,6 +113,7 @@ type CheckReport struct {
 	OrphanFiles  []int64  `json:"orphan_files"`        // stored files no run refers to and no running import claims
 	MissingBytes []string `json:"files_missing_bytes"` // stored files whose chunks do not add up to their size
 	RunsNoResult []int64  `json:"runs_without_result"`
+	RunsUnread   []int64  `json:"runs_with_attachments_never_read"` // logs, traces, utilisation: none has its reading
 	BadSaved     []string `json:"comparisons_with_missing_runs"`
 	// Damaged libraries: the rows of each table that do not read, and the checks that could
 	// not be made for the damage.
@@ -122,7 +123,7 @@ type CheckReport struct {
 
 // OK reports whether nothing was found.
 func (r CheckReport) OK() bool {
-	return len(r.Integrity)+len(r.ForeignKeys)+len(r.OrphanFiles)+len(r.MissingBytes)+len(r.RunsNoResult)+len(r.BadSaved)+
+	return len(r.Integrity)+len(r.ForeignKeys)+len(r.OrphanFiles)+len(r.MissingBytes)+len(r.RunsNoResult)+len(r.RunsUnread)+len(r.BadSaved)+
 		len(r.Unreadable)+len(r.Unchecked) == 0
 }
 
@@ -208,6 +209,12 @@ func (s *Store) Check() (CheckReport, error) {
 	}
 	r.RunsNoResult, err = ints(`SELECT id FROM runs r WHERE NOT EXISTS (SELECT 1 FROM run_files rf WHERE rf.run_id = r.id AND rf.role = 'result') ORDER BY id`)
 	if err := unchecked("runs' result files", err); err != nil {
+		return r, err
+	}
+	r.RunsUnread, err = ints(`SELECT id FROM runs r WHERE EXISTS (SELECT 1 FROM run_files rf JOIN source_files f ON f.id = rf.source_id
+			WHERE rf.run_id = r.id AND rf.role = 'attachment' AND f.kind IN ('log', 'utilisation', 'trace'))
+		AND NOT EXISTS (SELECT 1 FROM run_files rf JOIN evidence e ON e.file_id = rf.source_id WHERE rf.run_id = r.id) ORDER BY id`)
+	if err := unchecked("runs' attachments", err); err != nil {
 		return r, err
 	}
 	list, err := s.Comparisons(false)
@@ -315,6 +322,8 @@ func (r CheckReport) String() string {
 	add("orphan files, no run refers to them", ids(r.OrphanFiles), ": run benchlens check --repair to remove them")
 	add("files missing bytes", r.MissingBytes, ": import them again to restore the bytes")
 	add("runs without their result file", ids(r.RunsNoResult), "")
+	add("runs whose logs, traces and utilisation were never read", ids(r.RunsUnread),
+		": import their folders again to read them (a file that does not read says why)")
 	add("saved comparisons with missing runs", r.BadSaved, "")
 	unreadable := make([]string, len(r.Unreadable))
 	for i, d := range r.Unreadable {

@@ -15,10 +15,13 @@ import (
 	"benchlens/model"
 )
 
-// Attached is one file of a run being stored.
+// Attached is one file of a run being stored, with what it says when it is evidence (a
+// log, utilisation or profiler trace read at import): stored in the run's transaction, so
+// no stored run lists a file whose reading was lost.
 type Attached struct {
-	File *model.SourceFile
-	Role model.FileRole
+	File     *model.SourceFile
+	Role     model.FileRole
+	Evidence *model.Evidence
 }
 
 // ErrExists is returned by AddRun for a run the library already holds.
@@ -120,6 +123,9 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 		if _, err := linkFile(tx, runID, ids[i], f.Role); err != nil {
 			return 0, err
 		}
+		if err := putEvidence(tx, ids[i], f.Evidence, false); err != nil {
+			return 0, fmt.Errorf("storing what %s says: %w", f.File.Name, err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, err
@@ -165,6 +171,11 @@ func (s *Store) AttachFiles(runID int64, files []Attached) (added []string, notA
 		linked, err := linkFile(tx, runID, id, f.Role)
 		if err != nil {
 			return nil, nil, err
+		}
+		// What an attachment says joins it, also one linked before and never read (an older
+		// benchlens stored readings only once the whole import was done).
+		if err := putEvidence(tx, id, f.Evidence, false); err != nil {
+			return nil, nil, fmt.Errorf("storing what %s says: %w", f.File.Name, err)
 		}
 		if linked {
 			added = append(added, f.File.Name)

@@ -262,7 +262,7 @@ func TestClaimedFileSurvivesAnotherCleanUp(t *testing.T) {
 			t.Fatal(err)
 		}
 		res.File.Data, log.Data = nil, nil // dropped after storing ahead, as library.Import does
-		if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "b", Files: []Attached{res, {File: log, Role: "attachment"}}}); err != nil {
+		if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "b", Files: []Attached{res, {File: log, Role: "attachment", Evidence: &model.Evidence{Kind: model.KindLog, Format: "vllm"}}}}); err != nil {
 			t.Fatal(err)
 		}
 		if n, err := s.ReleaseFiles(b); err != nil || n != 0 {
@@ -733,7 +733,7 @@ func TestConcurrentImportsDeduplicate(t *testing.T) {
 				go func() {
 					log := &model.SourceFile{Name: "server.log", Size: 6, SHA256: "shared-log", Kind: model.KindLog, Data: []byte("shared")}
 					id, err := w.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: fp,
-						Files: []Attached{resultFile(fp), {File: log, Role: "attachment"}}})
+						Files: []Attached{resultFile(fp), {File: log, Role: "attachment", Evidence: &model.Evidence{Kind: model.KindLog, Format: "vllm"}}}})
 					if errors.Is(err, ErrExists) {
 						err = nil
 					}
