@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"benchlens/analysis/compare"
+	"benchlens/model"
 	"benchlens/store"
 )
 
@@ -67,11 +68,9 @@ func LoadRun(st *store.Store, id int64) (compare.RunData, error) {
 	if err != nil {
 		return rd, err
 	}
+	rd.Fingerprint = model.FingerprintOf(evs)
 	for i := range evs {
 		ev := &evs[i]
-		if ev.Facts != nil {
-			rd.Facts = append(rd.Facts, ev.Facts)
-		}
 		switch {
 		case ev.Log != nil:
 			rd.Logs = append(rd.Logs, ev.Log)

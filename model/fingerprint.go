@@ -161,7 +161,8 @@ func (fp Fingerprint) Var(name string) (EnvVar, bool) {
 	return EnvVar{}, false
 }
 
-func (fp Fingerprint) varFile(name string) string {
+// VarFile names the file the variable was printed in.
+func (fp Fingerprint) VarFile(name string) string {
 	for i, v := range fp.Env {
 		if v.Name == name && i < len(fp.EnvFile) {
 			return fp.EnvFile[i]
@@ -189,7 +190,7 @@ func (fp Fingerprint) Visible() (EnvVar, bool) {
 func (fp *Fingerprint) derive() {
 	vis, hasVis := fp.Visible()
 	if hasVis {
-		fp.Add(FactVisible, Fact{Value: vis.Name + "=" + vis.Value, File: fp.varFile(vis.Name), Line: vis.Line})
+		fp.Add(FactVisible, Fact{Value: vis.Name + "=" + vis.Value, File: fp.VarFile(vis.Name), Line: vis.Line})
 	}
 	used := fp.Devices
 	if ids, ok := deviceList(vis.Value); hasVis && ok {
@@ -222,7 +223,7 @@ func (fp *Fingerprint) derive() {
 	}
 	src := Fact{File: used[0].file, Line: used[0].Line}
 	if hasVis {
-		src = Fact{File: fp.varFile(vis.Name), Line: vis.Line}
+		src = Fact{File: fp.VarFile(vis.Name), Line: vis.Line}
 	}
 	src.Value = slot
 	fp.Add(FactCardSlot, src)

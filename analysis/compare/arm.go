@@ -18,9 +18,10 @@ type RunData struct {
 	Logs   []*model.LogEvidence
 	Util   []*model.UtilEvidence
 	Traces []*model.TraceEvidence
-	// Facts are what the attached files state of the stack and hardware (npu-smi's driver and
-	// devices, a profiler's GPUs): the observed side of rule 1's fingerprint fields.
-	Facts []*model.Facts
+	// Fingerprint is what the attached files state of the run's conditions, merged by
+	// model.FingerprintOf (collect_env, check_env, nvidia-smi, npu-smi's driver and devices, a
+	// profiler's versions), each fact with its file and line: the observed side of rule 1.
+	Fingerprint model.Fingerprint
 }
 
 // Arm is the runs that repeat one condition.

@@ -237,10 +237,10 @@ func TestConditionsReadTheFilesFacts(t *testing.T) {
 	b := baseline.Build(1)
 	c := candidate(func(a *armtest.Spec) { a.TPOT = 10.8 }).Build(100)
 	for i := range b.Runs {
-		b.Runs[i].Facts = []*model.Facts{{DriverVersion: "24.1.0.3", HardwareSKU: "8 × 910B3, 65536 MB HBM each"}}
+		b.Runs[i].Fingerprint = model.FingerprintOf([]model.Evidence{{File: "b/npu-smi.txt", Facts: &model.Facts{DriverVersion: "24.1.0.3", HardwareSKU: "8 × 910B3, 65536 MB HBM each"}}})
 	}
 	for i := range c.Runs {
-		c.Runs[i].Facts = []*model.Facts{{DriverVersion: "26.1.0.b087", HardwareSKU: "8 × 910B3, 65536 MB HBM each"}}
+		c.Runs[i].Fingerprint = model.FingerprintOf([]model.Evidence{{File: "c/npu-smi.txt", Facts: &model.Facts{DriverVersion: "26.1.0.b087", HardwareSKU: "8 × 910B3, 65536 MB HBM each"}}})
 	}
 	rec := compare.Compare(b, c, compare.DefaultSettings)
 	drv := rec.StackFingerprint["driver_version"]
@@ -252,7 +252,7 @@ func TestConditionsReadTheFilesFacts(t *testing.T) {
 	}
 	found := false
 	for _, cause := range rec.Causes {
-		found = found || cause.Code == model.EnvironmentDiffers && strings.Contains(cause.Reason, "driver_version (24.1.0.3 vs 26.1.0.b087)")
+		found = found || cause.Code == model.EnvironmentDiffers && strings.Contains(cause.Reason, "driver_version (24.1.0.3 from b/npu-smi.txt vs 26.1.0.b087 from c/npu-smi.txt)")
 	}
 	if !found {
 		t.Errorf("causes %+v", rec.Causes)

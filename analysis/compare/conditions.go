@@ -16,27 +16,33 @@ type conditionField struct {
 	section, key string // record section (stack_fingerprint, hardware_sku, node, workload) and key
 	load         bool   // a difference is load drift, not environment
 	observed     func(rd RunData) string
+	// stated is what the run's environment files state of the field (its Fingerprint), with
+	// the file and line: read where observed finds nothing.
+	stated func(model.Fingerprint) model.Fact
 }
 
 var conditionFields = []conditionField{
-	{"stack_fingerprint", "base_stack_version", false, fact(func(f *model.Facts) string { return f.BaseStackVersion })},
-	{"stack_fingerprint", "driver_version", false, fact(func(f *model.Facts) string { return f.DriverVersion })},
-	{"stack_fingerprint", "engine_version", false, engineVersion},
-	{"hardware_sku", "", false, fact(func(f *model.Facts) string { return f.HardwareSKU })},
-	{"node", "machine", false, nil},
-	{"node", "node", false, nil},
-	{"node", "numa", false, nil},
-	{"node", "card_slot", false, nil},
-	{"workload", "model_name", true, func(rd RunData) string { return rd.Run.Model }},
-	{"workload", "dataset", true, client(func(c model.Client) (string, string) { return c.Dataset, "dataset" })},
-	{"workload", "input_len", true, client(func(c model.Client) (string, string) { return num(c.InputLen), "input_len" })},
-	{"workload", "output_len", true, client(func(c model.Client) (string, string) { return num(c.OutputLen), "output_len" })},
-	{"workload", "range_ratio", true, func(rd RunData) string { return extraString(rd.Run, "random_range_ratio") }},
-	{"workload", "seed", true, client(func(c model.Client) (string, string) { return c.Seed, "seed" })},
-	{"workload", "num_prompts", true, numPrompts},
-	{"workload", "max_num_seqs", true, maxNumSeqs},
-	{"workload", "max_concurrency", true, func(rd RunData) string { return num(rd.Run.MaxConcurrency) }},
-	{"workload", "request_rate", true, func(rd RunData) string { return num(rd.Run.RequestRate) }},
+	{"stack_fingerprint", "base_stack_version", false, nil, stack},
+	{"stack_fingerprint", "driver_version", false, nil, statedFact(model.FactDriver)},
+	{"stack_fingerprint", "engine_version", false, engineVersion, engine},
+	{"stack_fingerprint", "transformers_version", false, nil, statedFact(model.FactTransformers)},
+	{"hardware_sku", "", false, nil, hardware},
+	{"node", "machine", false, nil, nil},
+	{"node", "node", false, nil, nil},
+	{"node", "numa", false, nil, statedFact(model.FactNUMA)},
+	{"node", "card_slot", false, nil, statedFact(model.FactCardSlot)},
+	{"node", "cpu_model", false, nil, statedFact(model.FactCPU)},
+	{"node", "numa_nodes", false, nil, statedFact(model.FactNUMANodes)},
+	{"workload", "model_name", true, func(rd RunData) string { return rd.Run.Model }, nil},
+	{"workload", "dataset", true, client(func(c model.Client) (string, string) { return c.Dataset, "dataset" }), nil},
+	{"workload", "input_len", true, client(func(c model.Client) (string, string) { return num(c.InputLen), "input_len" }), nil},
+	{"workload", "output_len", true, client(func(c model.Client) (string, string) { return num(c.OutputLen), "output_len" }), nil},
+	{"workload", "range_ratio", true, func(rd RunData) string { return extraString(rd.Run, "random_range_ratio") }, nil},
+	{"workload", "seed", true, client(func(c model.Client) (string, string) { return c.Seed, "seed" }), nil},
+	{"workload", "num_prompts", true, numPrompts, nil},
+	{"workload", "max_num_seqs", true, maxNumSeqs, nil},
+	{"workload", "max_concurrency", true, func(rd RunData) string { return num(rd.Run.MaxConcurrency) }, nil},
+	{"workload", "request_rate", true, func(rd RunData) string { return num(rd.Run.RequestRate) }, nil},
 }
 
 // client reads a field from what the run's client was told (model.ClientOf), from the
@@ -86,25 +92,17 @@ func extraString(r *model.Run, key string) string {
 	return ""
 }
 
-// fact is what the run's files state of a field (RunData.Facts): the one value they give,
-// or every distinct one joined by " | " when they disagree.
-func fact(get func(*model.Facts) string) func(RunData) string {
-	return func(rd RunData) string {
-		var vals []string
-		for _, f := range rd.Facts {
-			if v := get(f); v != "" && !slices.Contains(vals, v) {
-				vals = append(vals, v)
-			}
-		}
-		return strings.Join(vals, " | ")
-	}
-}
-
+// engineVersion is the engine the server log names; a vllm-ascend log that does not print
+// its plugin's version takes it from the environment dump.
 func engineVersion(rd RunData) string {
 	for _, l := range rd.Logs {
-		if l.Version != "" {
-			return l.EngineVersion()
+		if l.Version == "" {
+			continue
 		}
+		if asc, ok := rd.Fingerprint.Fact(model.FactVLLMAscend); ok && l.Engine == "vllm-ascend" {
+			return strings.TrimSpace("vLLM "+l.Version) + " + vllm-ascend " + asc.Value
+		}
+		return l.EngineVersion()
 	}
 	return ""
 }
@@ -123,17 +121,28 @@ func maxNumSeqs(rd RunData) string {
 	return ""
 }
 
-// value is what one run says of a field: the manifest's, and the files' own when they say.
-func (f conditionField) value(rd RunData) (declared, observed string) {
+// reading is what one run says of a field: the manifest's value, and the files' own when they
+// say one, with where they say it.
+type reading struct {
+	declared, observed string
+	source             string // the file and line the observed value comes from; "" for a log or result
+}
+
+func (f conditionField) value(rd RunData) reading {
+	var r reading
 	if f.key == "" {
-		declared = rd.Run.Manifest.String(f.section)
+		r.declared = rd.Run.Manifest.String(f.section)
 	} else {
-		declared = rd.Run.Manifest.String(f.section, f.key)
+		r.declared = rd.Run.Manifest.String(f.section, f.key)
 	}
 	if f.observed != nil {
-		observed = f.observed(rd)
+		r.observed = f.observed(rd)
 	}
-	return declared, observed
+	if r.observed == "" && f.stated != nil {
+		st := f.stated(rd.Fingerprint)
+		r.observed, r.source = st.Value, st.Source()
+	}
+	return r
 }
 
 func (f conditionField) name() string {
@@ -143,24 +152,37 @@ func (f conditionField) name() string {
 	return f.key
 }
 
-// armValue is an arm's value of a field: known when every run gives the same value. The note
+// armSide is an arm's value of a field: known when every run gives the same value. The note
 // says when runs disagree, or when a manifest and a file disagree (the file's value is used).
-func (f conditionField) armValue(a Arm) (value string, mixed bool, note string) {
+type armSide struct {
+	value    string
+	mixed    bool
+	note     string
+	source   string // where the value comes from: a file and line, "bundle.yaml", or "" (a log, the result)
+	declared string // the manifest's value, when the files state another (or none)
+	fromFile bool   // the value is what the files say, not the manifest
+}
+
+func (f conditionField) armValue(a Arm) armSide {
+	var side armSide
 	seen := map[string][]int64{} // value → the runs that give it
 	var notes []string
 	unknown := false
 	for _, rd := range a.Runs {
-		declared, observed := f.value(rd)
-		v := observed
+		r := f.value(rd)
+		v, src := r.observed, r.source
 		if v == "" {
-			v = declared
+			v, src = r.declared, "bundle.yaml"
 		}
-		if declared != "" && observed != "" && !sameValue(declared, observed) {
-			notes = append(notes, fmt.Sprintf("run %d: bundle.yaml says %q, its files say %q", rd.Run.ID, declared, observed))
+		if r.declared != "" && r.observed != "" && !consistent(f.name(), r.declared, r.observed) {
+			notes = append(notes, fmt.Sprintf("run %d: bundle.yaml says %q, its files say %q", rd.Run.ID, r.declared, sourced(r.observed, r.source)))
 		}
 		if v == "" {
 			unknown = true
 			continue
+		}
+		if len(seen) == 0 {
+			side.source, side.declared, side.fromFile = src, r.declared, r.observed != ""
 		}
 		seen[v] = append(seen[v], rd.Run.ID)
 	}
@@ -177,15 +199,32 @@ func (f conditionField) armValue(a Arm) (value string, mixed bool, note string) 
 				vals[i] = fmt.Sprintf("%s (%s)", v, runsText(seen[v]))
 			}
 		}
-		return strings.Join(vals, " | "), true, strings.Join(append(notes, "runs of this arm differ"), "; ")
+		side.value, side.mixed, side.note = strings.Join(vals, " | "), true, strings.Join(append(notes, "runs of this arm differ"), "; ")
+		return side
 	}
+	side.note = strings.Join(notes, "; ")
 	if unknown || len(seen) == 0 {
-		return "", false, strings.Join(notes, "; ")
+		return armSide{note: side.note}
 	}
 	for v := range seen {
-		value = v
+		side.value = v
 	}
-	return value, false, strings.Join(notes, "; ")
+	return side
+}
+
+// agree reports whether two arms' values of a field are the same condition: equal values of
+// the same kind, or, when one arm's value is the files' and the other's only the manifest's,
+// the manifest's text consistent with what the files state.
+func (f conditionField) agree(b, c armSide) bool {
+	switch {
+	case sameValue(b.value, c.value):
+		return true
+	case b.fromFile && !c.fromFile:
+		return consistent(f.name(), c.value, b.value)
+	case c.fromFile && !b.fromFile:
+		return consistent(f.name(), b.value, c.value)
+	}
+	return false
 }
 
 // runsText names runs: "run 3", "runs 3,4".
@@ -220,11 +259,17 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 	env := engineConfig(rec, base, cand, change)
 	var load, unverified []string
 	for _, f := range conditionFields {
-		bv, bMixed, bNote := f.armValue(base)
-		cv, cMixed, cNote := f.armValue(cand)
+		bs, cs := f.armValue(base), f.armValue(cand)
+		bv, cv, bNote, cNote := bs.value, cs.value, bs.note, cs.note
+		if f.stated != nil && bv == "" && cv == "" {
+			continue // a field only environment files state, stated by none: not a row
+		}
 		fld := Field{Baseline: bv, Candidate: cv, Required: slices.Contains(set.RequiredFields, f.name())}
+		if bs.source != "" || cs.source != "" {
+			fld.Source = &ArmValues{Baseline: bs.source, Candidate: cs.source}
+		}
 		switch {
-		case bMixed || cMixed || (bv != "" && cv != "" && !sameValue(bv, cv)):
+		case bs.mixed || cs.mixed || (bv != "" && cv != "" && !f.agree(bs, cs)):
 			fld.State = model.ConditionDiffers
 		case bv == "" || cv == "":
 			fld.State = model.ConditionUnknown
@@ -266,7 +311,7 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 		case fld.State == model.ConditionDiffers && f.load:
 			load = append(load, fmt.Sprintf("%s (%s vs %s)", label, orUnknown(bv), orUnknown(cv)))
 		case fld.State == model.ConditionDiffers:
-			env = append(env, fmt.Sprintf("%s (%s vs %s)", label, orUnknown(bv), orUnknown(cv)))
+			env = append(env, fmt.Sprintf("%s (%s vs %s)", label, sourcedFile(bv, bs.source), sourcedFile(cv, cs.source)))
 		case fld.State == model.ConditionUnknown && fld.Required:
 			unverified = append(unverified, label)
 		}
@@ -301,6 +346,14 @@ func declaredChange(base, cand Arm) model.Change {
 		}
 	}
 	return model.Change{}
+}
+
+// sourcedFile names the file a value was read from, not "bundle.yaml" (the usual source).
+func sourcedFile(value, source string) string {
+	if source == "bundle.yaml" {
+		source = ""
+	}
+	return sourced(value, source)
 }
 
 func orUnknown(s string) string {

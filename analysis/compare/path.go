@@ -15,6 +15,7 @@ type armPath struct {
 	evidence         []EvidenceLine
 	fallback         *model.Line // the line that explains a target not hit
 	logged           bool        // some run has a server log
+	targetFrom       string      // where the first run's target came from: bundle.yaml, the log's flag / env / default, a dump's line
 }
 
 func pathOf(a Arm, side string) armPath {
@@ -22,8 +23,14 @@ func pathOf(a Arm, side string) armPath {
 	resolved := map[string]bool{}
 	targets := map[string]bool{}
 	for _, rd := range a.Runs {
-		if t := runTarget(rd); t != "" {
+		if t, from := targetOf(rd); t != "" {
 			targets[t] = true
+			if p.targetFrom == "" {
+				p.targetFrom = from
+			}
+		}
+		for _, v := range pathVars(rd.Fingerprint) {
+			p.evidence = appendFileLine(p.evidence, side, rd.Run.ID, v)
 		}
 		for _, l := range rd.Logs {
 			p.logged = true
@@ -73,23 +80,61 @@ func (p *armPath) settle(targets, resolved map[string]bool) {
 	}
 }
 
-// runTarget is the backend a run asked for: bundle.yaml's path.target_backend, else a flag or
-// environment variable seen in its log, else the platform default its log era implies.
-func runTarget(rd RunData) string {
+// targetOf is the backend a run asked for and where that is said: bundle.yaml's
+// path.target_backend, else a flag or environment variable seen in its log, else the
+// VLLM_ATTENTION_BACKEND an environment dump printed (the log silent on it, rule 3), else the
+// platform default its log era implies.
+func targetOf(rd RunData) (target, from string) {
 	if t := rd.Run.Manifest.String("path", "target_backend"); t != "" {
-		return strings.ToUpper(t)
+		return strings.ToUpper(t), string(model.TargetManifest)
 	}
 	for _, l := range rd.Logs {
-		if l.TargetBackend != "" && l.TargetSource != "default" {
-			return l.TargetBackend
+		if l.TargetBackend != "" && l.TargetSource != model.TargetDefault {
+			return l.TargetBackend, "server log (" + string(l.TargetSource) + ")"
 		}
+	}
+	if v, ok := rd.Fingerprint.Var("VLLM_ATTENTION_BACKEND"); ok && strings.TrimSpace(v.Value) != "" {
+		return strings.ToUpper(strings.TrimSpace(v.Value)), fmt.Sprintf("VLLM_ATTENTION_BACKEND in %s line %d", rd.Fingerprint.VarFile(v.Name), v.Line)
 	}
 	for _, l := range rd.Logs {
 		if l.TargetBackend != "" {
-			return l.TargetBackend
+			return l.TargetBackend, "server log (" + string(l.TargetSource) + ")"
 		}
 	}
-	return ""
+	return "", ""
+}
+
+// pathVars are the printed variables that pick an engine path (rule 3): the attention
+// backend, V1 or V0, the kernels a platform uses (VLLM_USE_*, VLLM_ROCM_USE_*, VLLM_*_BACKEND,
+// VLLM_MLA_DISABLE, VLLM_FLASH_ATTN_VERSION), every VLLM_ASCEND_* switch, and SGLang's
+// backend and kernel switches.
+func pathVars(fp model.Fingerprint) []model.Fact {
+	var out []model.Fact
+	for _, v := range fp.Env {
+		n := v.Name
+		pick := n == "VLLM_ATTENTION_BACKEND" || n == "VLLM_MLA_DISABLE" || n == "VLLM_FLASH_ATTN_VERSION" ||
+			strings.HasPrefix(n, "VLLM_USE_") || strings.HasPrefix(n, "VLLM_ROCM_USE_") || strings.HasPrefix(n, "VLLM_ASCEND_") ||
+			(strings.HasPrefix(n, "VLLM_") && strings.HasSuffix(n, "_BACKEND")) ||
+			(strings.HasPrefix(n, "SGLANG_") && (strings.Contains(n, "BACKEND") || strings.HasPrefix(n, "SGLANG_USE_") ||
+				strings.HasPrefix(n, "SGLANG_ENABLE_") || strings.HasPrefix(n, "SGLANG_DISABLE_")))
+		if pick {
+			out = append(out, model.Fact{Value: n + "=" + v.Value, File: fp.VarFile(n), Line: v.Line})
+		}
+	}
+	return out
+}
+
+// appendFileLine quotes a line of an environment dump once per arm, with its file.
+func appendFileLine(lines []EvidenceLine, arm string, run int64, f model.Fact) []EvidenceLine {
+	for i := range lines {
+		if lines[i].Arm == arm && lines[i].Text == f.Value {
+			if lines[i].Run != run {
+				lines[i].Runs++
+			}
+			return lines
+		}
+	}
+	return append(lines, EvidenceLine{Arm: arm, Run: run, File: f.File, Line: f.Line, Text: f.Value, Runs: 1})
 }
 
 // appendLine quotes a line once: a line every run prints again (other time, other pid)
@@ -140,6 +185,9 @@ func path(rec *Record, base, cand Arm, faster bool, declared model.ChangePath) [
 		rec.Path.Evidence = append(append([]EvidenceLine(nil), cp.evidence...), bp.evidence...)
 	}
 	rec.Path.TargetBackend = ArmValues{bp.target, cp.target}
+	if strings.HasPrefix(bp.targetFrom, "VLLM_ATTENTION_BACKEND") || strings.HasPrefix(cp.targetFrom, "VLLM_ATTENTION_BACKEND") {
+		rec.Path.TargetFrom = &ArmValues{bp.targetFrom, cp.targetFrom} // a dump's variable stands for a silent log: say so
+	}
 	rec.Path.ResolvedBackend = ArmValues{bp.resolved, cp.resolved}
 	for _, x := range []struct {
 		name string

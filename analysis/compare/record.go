@@ -54,8 +54,11 @@ type Field struct {
 	Candidate string               `json:"candidate" yaml:"candidate"`
 	State     model.ConditionState `json:"state" yaml:"state"` // same, differs, unknown
 	Required  bool                 `json:"required,omitempty" yaml:"required,omitempty"`
-	Note      string               `json:"note,omitempty" yaml:"note,omitempty"`                       // e.g. runs of one arm disagree, manifest vs file
-	Declared  bool                 `json:"declared_change,omitempty" yaml:"declared_change,omitempty"` // differs because the change says so (rule 10)
+	Note      string               `json:"note,omitempty" yaml:"note,omitempty"` // e.g. runs of one arm disagree, manifest vs file
+	// Source says per arm where its value was read: a file and line ("run/collect_env.txt line
+	// 23"), "bundle.yaml"; empty for a value of the server log or the result.
+	Source   *ArmValues `json:"source,omitempty" yaml:"source,omitempty"`
+	Declared bool       `json:"declared_change,omitempty" yaml:"declared_change,omitempty"` // differs because the change says so (rule 10)
 }
 
 // Cause is a cause code with a one-line reason.
@@ -66,7 +69,10 @@ type Cause struct {
 
 // Path is the path evidence (rule 3).
 type Path struct {
-	TargetBackend   ArmValues        `json:"target_backend" yaml:"target_backend"`
+	TargetBackend ArmValues `json:"target_backend" yaml:"target_backend"`
+	// TargetFrom says per arm where the target was read, when an environment dump's
+	// VLLM_ATTENTION_BACKEND gave one (the log silent on it).
+	TargetFrom      *ArmValues       `json:"target_source,omitempty" yaml:"target_source,omitempty"`
 	ResolvedBackend ArmValues        `json:"resolved_backend" yaml:"resolved_backend"`
 	Changed         *bool            `json:"changed" yaml:"changed"` // null when unknown
 	TargetHit       *bool            `json:"target_hit" yaml:"target_hit"`
@@ -80,6 +86,7 @@ type Path struct {
 type EvidenceLine struct {
 	Arm  string `json:"arm" yaml:"arm"`
 	Run  int64  `json:"run" yaml:"run"`
+	File string `json:"file,omitempty" yaml:"file,omitempty"` // set for a line of another file than the server log (an environment dump)
 	Line int    `json:"line" yaml:"line"`
 	Text string `json:"text" yaml:"text"`
 	Runs int    `json:"runs" yaml:"runs"` // runs that printed the same line

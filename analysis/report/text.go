@@ -56,6 +56,9 @@ func Text(w io.Writer, rec compare.Record) error {
 		fmt.Fprintln(&b, "\nbackend lines")
 		for _, l := range rec.Path.Evidence {
 			fmt.Fprintf(&b, "  %s run %d", l.Arm, l.Run)
+			if l.File != "" {
+				fmt.Fprintf(&b, ", %s", l.File)
+			}
 			if l.Line > 0 {
 				fmt.Fprintf(&b, ", line %d", l.Line)
 			}
