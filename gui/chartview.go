@@ -18,6 +18,7 @@ import (
 
 	"benchlens/analysis/chart"
 	"benchlens/analysis/report"
+	"benchlens/model"
 )
 
 // chartView shows a chart rendered off-screen (gonum/plot in analysis/chart) at the size the
@@ -176,7 +177,7 @@ func readoutAt(p *plot.Plot, r chart.Reader, size fyne.Size, pos fyne.Position) 
 	switch {
 	case r.Series != nil:
 		axis, _, _ := strings.Cut(p.X.Label.Text, " · ") // without the clipping note
-		out.text = axis + " " + plain(x)
+		out.text = axis + " " + model.Plain(x)
 		for _, sv := range r.Series(x) {
 			out.text += " · " + sv.Label + " " + sv.Text
 			if mx, my, ok := chart.Pixel(p, w, h, x, sv.Y); ok {
@@ -192,7 +193,7 @@ func readoutAt(p *plot.Plot, r chart.Reader, size fyne.Size, pos fyne.Position) 
 			out.text = report.BarText(b.Name, b.Delta)
 		}
 	default:
-		out.text = fmt.Sprintf("%s: %s · %s: %s", p.X.Label.Text, plain(x), p.Y.Label.Text, plain(y))
+		out.text = fmt.Sprintf("%s: %s · %s: %s", p.X.Label.Text, model.Plain(x), p.Y.Label.Text, model.Plain(y))
 	}
 	return out
 }

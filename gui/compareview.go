@@ -577,8 +577,8 @@ func stageTable(rec compare.Record) fyne.CanvasObject {
 			test = fmt.Sprintf("p%s n=%d+%d", report.P(d.P.F()), d.N[0], d.N[1])
 		}
 		cells = append(cells, widget.NewLabel(r.Title),
-			widget.NewLabel(report.Value(d.Baseline)+" "+d.Unit),
-			widget.NewLabel(report.Value(d.Candidate)+" "+d.Unit),
+			widget.NewLabel(d.Baseline.Readable()+" "+d.Unit),
+			widget.NewLabel(d.Candidate.Readable()+" "+d.Unit),
 			delta, widget.NewLabel(intervalText(d)), widget.NewLabel(test), widget.NewLabel(tailText(rec.Tails[r.Key])))
 	}
 	return container.NewHScroll(container.New(&columns{n: 7}, cells...))

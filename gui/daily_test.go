@@ -326,17 +326,6 @@ func TestExportFromCompareSavesWhatIsOnScreen(t *testing.T) {
 	}
 }
 
-func TestPlainNumbers(t *testing.T) {
-	for _, c := range []struct {
-		in   float64
-		want string
-	}{{20150, "20150"}, {2.015e4, "20150"}, {12.345, "12.35"}, {0.5, "0.5"}, {1e7, "10000000"}, {0.0001234, "0.0001234"}, {-9.1, "-9.1"}, {0, "0"}} {
-		if got := plain(c.in); got != c.want {
-			t.Errorf("plain(%v) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 // Runs are one click below their arm and tell each other apart; arms sort by name or date;
 // the status line counts what the filter shows; the Run view gives percentiles plainly.
 func TestReachingARun(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"benchlens/analysis/compare"
+	"benchlens/model"
 )
 
 // familiesPanel shows METHOD.md rule 11 for a comparison: one stacked bar per arm of the device
@@ -75,8 +76,8 @@ func (p *familiesPanel) set(f *compare.Families) {
 			delta = fmt.Sprintf("%+.1f%%", r.DeltaPct.F())
 		}
 		grid.Add(container.NewHBox(container.NewCenter(swatch), widget.NewLabel(name)))
-		grid.Add(widget.NewLabel(plain(r.Baseline.TimeUs)))
-		grid.Add(widget.NewLabel(plain(r.Candidate.TimeUs)))
+		grid.Add(widget.NewLabel(model.Plain(r.Baseline.TimeUs)))
+		grid.Add(widget.NewLabel(model.Plain(r.Candidate.TimeUs)))
 		grid.Add(widget.NewLabel(delta))
 		grid.Add(widget.NewLabel(fmt.Sprintf("%.0f%% → %.0f%%", 100*r.Baseline.Share, 100*r.Candidate.Share)))
 	}

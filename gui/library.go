@@ -228,10 +228,10 @@ func runText(r library.RunRow) string {
 	}
 	var load []string
 	if r.RequestRate.Known() && r.RequestRate.F() < 1e300 {
-		load = append(load, num(r.RequestRate)+" req/s")
+		load = append(load, r.RequestRate.Readable()+" req/s")
 	}
 	if r.MaxConcurrency.Known() {
-		load = append(load, lang.L("conc.")+" "+num(r.MaxConcurrency))
+		load = append(load, lang.L("conc.")+" "+r.MaxConcurrency.Readable())
 	}
 	return strings.Join(nonEmpty("#"+strconv.FormatInt(r.ID, 10), date, strings.Join(load, " "), backend), " · ")
 }

@@ -2,9 +2,7 @@ package gui
 
 import (
 	"fmt"
-	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -14,6 +12,7 @@ import (
 
 	"benchlens/analysis/chart"
 	"benchlens/analysis/compare"
+	"benchlens/analysis/report"
 	"benchlens/library"
 	"benchlens/model"
 )
@@ -139,15 +138,15 @@ func (v *runView) display(rd compare.RunData) {
 	add("Model", r.Model)
 	add("Date", r.Date)
 	add("Bundle", r.Bundle)
-	add("Requests", fmt.Sprintf("%s ok of %s, %s failed%s; %d per-request records", num(r.Completed), num(r.NumPrompts), num(r.Failed), categories(r), len(r.Requests)))
+	add("Requests", fmt.Sprintf("%s ok of %s, %s failed%s; %d per-request records", r.Completed.Readable(), r.NumPrompts.Readable(), r.Failed.Readable(), categories(r), len(r.Requests)))
 	if w := r.ToolWarmup; w != nil {
 		add("Tool's warm-up", fmt.Sprintf("%d warm-up, %d cool-down requests excluded by the tool (%s)", w.Requests, w.Cooldown, w.Setting))
 	}
 	for _, w := range r.Warnings {
 		add("Warning", w)
 	}
-	add("Load", fmt.Sprintf("rate %s req/s, max concurrency %s, burstiness %s", num(r.RequestRate), num(r.MaxConcurrency), num(r.Burstiness)))
-	add("Throughput", fmt.Sprintf("%s req/s, %s output tok/s, %s total tok/s", num(r.RequestThroughput), num(r.OutputThroughput), num(r.TotalTokenThroughput)))
+	add("Load", fmt.Sprintf("rate %s req/s, max concurrency %s, burstiness %s", r.RequestRate.Readable(), r.MaxConcurrency.Readable(), r.Burstiness.Readable()))
+	add("Throughput", fmt.Sprintf("%s req/s, %s output tok/s, %s total tok/s", r.RequestThroughput.Readable(), r.OutputThroughput.Readable(), r.TotalTokenThroughput.Readable()))
 	for _, m := range runMetrics {
 		add(strings.ToUpper(m.key), latencyText(r, m.key))
 	}
@@ -213,34 +212,6 @@ func (v *runView) display(rd compare.RunData) {
 	v.overhead.SetText(overheadText(rd))
 }
 
-// num prints a figure plainly, never in e-notation: 20150, 12.35, 0.5.
-func num(n model.Num) string {
-	if !n.Known() {
-		return "?"
-	}
-	return plain(n.F())
-}
-
-// plain prints f with four significant digits below 1000 and whole above, trailing zeros
-// dropped.
-func plain(f float64) string {
-	a := math.Abs(f)
-	switch {
-	case a > 1e300:
-		return "inf"
-	case a >= 1000:
-		return strconv.FormatFloat(f, 'f', 0, 64)
-	case a == 0:
-		return "0"
-	}
-	decimals := max(0, 3-int(math.Floor(math.Log10(a))))
-	s := strconv.FormatFloat(f, 'f', decimals, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
 // latencyText is a metric's median and p99 from the recomputed statistics, else the tool's.
 func latencyText(r *model.Run, metric string) string {
 	for _, st := range []model.Stats{r.Recomputed[metric], r.Summary[metric]} {
@@ -250,10 +221,10 @@ func latencyText(r *model.Run, metric string) string {
 		}
 		p99, ok99 := st["p99"]
 		if ok && ok99 && p50.Known() && p99.Known() {
-			return fmt.Sprintf("p50 %s ms · p99 %s ms", plain(p50.F()), plain(p99.F()))
+			return fmt.Sprintf("p50 %s ms · p99 %s ms", p50.Readable(), p99.Readable())
 		}
 		if ok && p50.Known() {
-			return fmt.Sprintf("p50 %s ms", plain(p50.F()))
+			return fmt.Sprintf("p50 %s ms", p50.Readable())
 		}
 	}
 	return ""
@@ -300,11 +271,11 @@ func backendText(rd compare.RunData) string {
 		if target != "" {
 			t, src, status = strings.ToUpper(target), model.TargetManifest, l.StatusFor(strings.ToUpper(target))
 		}
-		resolved := orDash(l.Resolved)
+		resolved := report.OrDash(l.Resolved)
 		if l.ResolvedHow == model.ResolvedInferred {
 			resolved = fmt.Sprintf(lang.L("not in the log (%s inferred)"), l.Resolved)
 		}
-		fmt.Fprintf(&b, lang.L("Target %s (%s), resolved %s: %s")+"\n", orDash(t), orDash(string(src)), resolved, status)
+		fmt.Fprintf(&b, lang.L("Target %s (%s), resolved %s: %s")+"\n", report.OrDash(t), report.OrDash(string(src)), resolved, status)
 		for _, p := range l.Processes {
 			fmt.Fprintf(&b, "  line %d: %s\n", p.Line.N, p.Line.Text)
 		}
@@ -319,13 +290,6 @@ func backendText(rd compare.RunData) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // overheadText lists each profiler trace's copies, launches, syncs and top ops.
@@ -374,7 +338,7 @@ func categories(r *model.Run) string {
 		name string
 	}{{r.Errored, "errored"}, {r.Incomplete, "incomplete"}, {r.Cancelled, "cancelled"}} {
 		if c.n.Known() && c.n != 0 {
-			parts = append(parts, num(c.n)+" "+c.name)
+			parts = append(parts, c.n.Readable()+" "+c.name)
 		}
 	}
 	if len(parts) == 0 {

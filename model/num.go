@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Num is an optional number: NaN means "the file did not say". It writes as JSON null when
@@ -23,17 +24,33 @@ func (n Num) Known() bool { return !math.IsNaN(float64(n)) }
 // F returns n as a float64 (NaN when unknown).
 func (n Num) F() float64 { return float64(n) }
 
-// Readable prints a measurement for people: four significant digits and no exponent below a
-// million (10790, 87.96, 7.36, 4.012e+06), "-" when unknown.
-func (n Num) Readable() string {
-	f := float64(n)
-	switch a := math.Abs(f); {
+// Readable prints a measurement for people as Plain does, "-" when unknown.
+func (n Num) Readable() string { return Plain(float64(n)) }
+
+// Plain prints a measurement for people: four significant digits below 1000 and whole
+// numbers from there, trailing zeros dropped, never an exponent (10790, 87.96, 7.361,
+// 4012000, 0.0001234); "inf" / "-inf" for infinities, "-" for NaN. Every view and report
+// writes figures this way; only a chart's crowded labels use fewer digits.
+func Plain(f float64) string {
+	a := math.Abs(f)
+	switch {
 	case math.IsNaN(f):
 		return "-"
-	case a >= 1000 && a < 1e6:
-		return fmt.Sprintf("%.0f", f)
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case a >= 1000:
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	case a == 0:
+		return "0"
 	}
-	return fmt.Sprintf("%.4g", f)
+	decimals := max(0, 3-int(math.Floor(math.Log10(a))))
+	s := strconv.FormatFloat(f, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }
 
 // MarshalJSON implements json.Marshaler.

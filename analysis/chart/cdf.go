@@ -160,7 +160,9 @@ func fractionTicks() []plot.Tick {
 	return ts
 }
 
-// fmtNum prints a value with three or four significant digits and no exponent.
+// fmtNum prints a value in a chart's crowded legend or axis note: three significant digits
+// (four from 1000), no exponent. Not model.Plain on purpose: a legend has no room for the
+// fourth digit, and the readouts under the mouse give it (model.Plain).
 func fmtNum(v float64) string {
 	a := math.Abs(v)
 	switch {

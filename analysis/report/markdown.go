@@ -31,7 +31,7 @@ func Markdown(w io.Writer, entries []Entry) error {
 
 func markdownEntry(b *strings.Builder, e Entry) {
 	r, a := e.Record, e.Annotation
-	fmt.Fprintf(b, "## %s vs %s", mdInline(orDash(r.Arms.Baseline.Label)), mdInline(orDash(r.Arms.Candidate.Label)))
+	fmt.Fprintf(b, "## %s vs %s", mdInline(OrDash(r.Arms.Baseline.Label)), mdInline(OrDash(r.Arms.Candidate.Label)))
 	if e.ID != 0 {
 		fmt.Fprintf(b, " (comparison #%d)", e.ID)
 	}

@@ -81,16 +81,17 @@ func num(n model.Num) any {
 
 func floatCell(f float64) any { return num(model.Num(f)) }
 
-// title is a comparison's short name: "baseline vs candidate".
-func title(e Entry) string {
-	return fmt.Sprintf("%s vs %s", orDash(e.Record.Arms.Baseline.Label), orDash(e.Record.Arms.Candidate.Label))
-}
-
-func orDash(s string) string {
+// OrDash shows an absent text as "-", in every report and view.
+func OrDash(s string) string {
 	if s == "" {
 		return "-"
 	}
 	return s
+}
+
+// title is a comparison's short name: "baseline vs candidate".
+func title(e Entry) string {
+	return fmt.Sprintf("%s vs %s", OrDash(e.Record.Arms.Baseline.Label), OrDash(e.Record.Arms.Candidate.Label))
 }
 
 // causesText joins the causes as "code: reason; code: reason".

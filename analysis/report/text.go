@@ -138,12 +138,8 @@ func ids(xs []int64) string {
 }
 
 func value(n model.Num, unit string) string {
-	return Value(n) + " " + unit
+	return n.Readable() + " " + unit
 }
-
-// Value prints a measurement with four significant digits and no exponent below a million:
-// 10790 ms, 87.96 ms, 7.36 ms.
-func Value(n model.Num) string { return n.Readable() }
 
 // Delta prints a stage delta benchstat's way: "-9.29% (p=0.008 n=5+5)", or "~" when the
 // change is not significant.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"benchlens/analysis/report"
 	"benchlens/model"
 )
 
@@ -48,11 +49,11 @@ func heading(kind string, e model.Evidence) string {
 func writeLog(w io.Writer, head string, l *model.LogEvidence) {
 	fmt.Fprintf(w, "\n%s\n", head)
 	fmt.Fprintf(w, "  %s\n", q(strings.Join(nonEmpty(l.EngineVersion(), l.Platform), " ")))
-	resolved := q(orDash(l.Resolved))
+	resolved := q(report.OrDash(l.Resolved))
 	if l.ResolvedHow == model.ResolvedInferred {
 		resolved = "not in the log (" + resolved + " inferred)"
 	}
-	fmt.Fprintf(w, "  target %s (%s), resolved %s: %s\n", q(orDash(l.TargetBackend)), orDash(string(l.TargetSource)), resolved, l.Status)
+	fmt.Fprintf(w, "  target %s (%s), resolved %s: %s\n", q(report.OrDash(l.TargetBackend)), report.OrDash(string(l.TargetSource)), resolved, l.Status)
 	for _, f := range l.ServerFailure {
 		fmt.Fprintf(w, "  server failed, line %d: %s\n", f.N, q(f.Text))
 	}
@@ -104,14 +105,14 @@ func writeInventory(w io.Writer, inv *model.Inventory) {
 	if inv == nil {
 		return
 	}
-	fmt.Fprintf(w, "  %s, driver %s\n", q(orDash(inv.ToolVersion)), q(orDash(inv.DriverVersion)))
+	fmt.Fprintf(w, "  %s, driver %s\n", q(report.OrDash(inv.ToolVersion)), q(report.OrDash(inv.DriverVersion)))
 	for _, d := range inv.Devices {
 		busy := d.BusyPct.Readable()
 		if d.BusyPct.Known() {
 			busy += "%"
 		}
-		fmt.Fprintf(w, "  %s %s: %s, %s %s, HBM %s / %s MB, %s W, %s C\n", q(d.ID), q(d.Name), q(orDash(d.Health)),
-			q(strings.TrimSuffix(orDash(d.BusyColumn), "(%)")), busy, d.HBMUsedMB.Readable(), d.HBMTotalMB.Readable(), d.PowerW.Readable(), d.TempC.Readable())
+		fmt.Fprintf(w, "  %s %s: %s, %s %s, HBM %s / %s MB, %s W, %s C\n", q(d.ID), q(d.Name), q(report.OrDash(d.Health)),
+			q(strings.TrimSuffix(report.OrDash(d.BusyColumn), "(%)")), busy, d.HBMUsedMB.Readable(), d.HBMTotalMB.Readable(), d.PowerW.Readable(), d.TempC.Readable())
 	}
 	count, mem := map[string]int{}, map[string]float64{}
 	var names []string
@@ -312,13 +313,6 @@ func nonEmpty(xs ...string) []string {
 		}
 	}
 	return out
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // longGaps says how often rule 8's long idle gaps recur: " (2 of >= 0.5 s: 4.0 a minute)";
