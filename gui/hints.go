@@ -17,6 +17,7 @@ var hintPatterns = []struct {
 	key string
 }{
 	{regexp.MustCompile(`^repeat both arms with the same (.+)$`), "repeat both arms with the same %s"},
+	{regexp.MustCompile(`^if (.+) is the change under test, declare it in the candidate's bundle\.yaml: (.+)$`), "if %s is the change under test, declare it in the candidate's bundle.yaml: %s"},
 	{regexp.MustCompile(`^write (.+) into bundle\.yaml$`), "write %s into bundle.yaml"},
 	{regexp.MustCompile(`^record (\d+) more repeat\(s\) of the (.+)$`), "record %s more repeat(s) of the %s"},
 	{regexp.MustCompile(`^with (\d+) and (\d+) runs the smallest possible p is (\S+) >= alpha (\S+): no difference can be significant$`), "with %s and %s runs the smallest possible p is %s >= alpha %s: no difference can be significant"},

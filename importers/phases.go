@@ -27,7 +27,8 @@ import (
 //     (windows.jsonl, phases.json: {"file": "warmup_c32.json", "phase": "warmup"}, also
 //     "path"/"result"/"output", "kind"/"stage"/"window", or "warmup": true), a JSON object of the
 //     bundle.yaml form, or CSV with such a header;
-//  3. its file name, or a folder name between the bundle and it, says warmup / warm_up / warm-up.
+//  3. its file name, or its folder's name, says warmup / warm_up / warm-up, and a run not so
+//     named sits beside it (in its folder or the folder above).
 //
 // A phase list names a file by its path below the list's folder, by a tail of it, or by its
 // base name (harnesses write the lab machine's absolute paths); a folder name marks every run
@@ -284,17 +285,38 @@ func markPhases(items []*Item, lists []phaseList) {
 			}
 			continue
 		}
-		parts := strings.Split(it.Result.Name, "/")
-		if len(parts) > 1 {
-			parts = parts[1:] // the bundle's own name is the lab's, not the run's
-		}
-		for _, p := range parts {
-			if warmupName.MatchString(p) {
-				run.Phase, run.PhaseWhy = model.PhaseWarmup, "its name says warm-up: "+p
-				break
-			}
+		if p := warmupNamed(it.Result.Name); p != "" && besideMeasured(it, items) {
+			run.Phase, run.PhaseWhy = model.PhaseWarmup, "its name says warm-up: "+p
 		}
 	}
+}
+
+// warmupNamed is the name that says a result is a warm-up run: its file's, or its folder's
+// (an AIPerf artifact dir) unless that folder is the bundle itself; "" when neither does.
+func warmupNamed(name string) string {
+	parts := strings.Split(name, "/")
+	names := parts[len(parts)-1:]
+	if len(parts) > 2 {
+		names = append(names, parts[len(parts)-2])
+	}
+	for _, p := range names {
+		if warmupName.MatchString(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// besideMeasured reports whether a run named warm-up sits beside a run that is not: in its
+// folder or its folder's parent. A whole study whose folder says warmup is no warm-up run.
+func besideMeasured(it *Item, items []*Item) bool {
+	dir := path.Dir(it.Result.Name)
+	for _, o := range items {
+		if o != it && warmupNamed(o.Result.Name) == "" && within(path.Dir(o.Result.Name), path.Dir(dir)) {
+			return true
+		}
+	}
+	return false
 }
 
 // phasesListed maps each run a phase list names to why it is a warm-up run ("" when the list

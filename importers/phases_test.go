@@ -27,9 +27,14 @@ func TestWarmupRuns(t *testing.T) {
 		{"named warmup", map[string][]byte{
 			"lab/warmup_c32.json": sweepResult(50, 32), "lab/result_c32.json": sweepResult(400, 32),
 		}, map[string]string{"lab/warmup_c32.json": "its name says warm-up: warmup_c32.json", "lab/result_c32.json": ""}},
-		{"a folder named warm-up", map[string][]byte{
-			"lab/Warm-Up/c8/result.json": sweepResult(50, 8), "lab/measured/c8/result.json": sweepResult(400, 8),
-		}, map[string]string{"lab/Warm-Up/c8/result.json": "its name says warm-up: Warm-Up", "lab/measured/c8/result.json": ""}},
+		{"an artifact folder named warm-up", map[string][]byte{
+			"lab/Warm-Up_c8/result.json": sweepResult(50, 8), "lab/c8/result.json": sweepResult(400, 8),
+		}, map[string]string{"lab/Warm-Up_c8/result.json": "its name says warm-up: Warm-Up_c8", "lab/c8/result.json": ""}},
+		{"a study named warmup is no warm-up run", map[string][]byte{
+			"lab/warmup-study/c8/result.json": sweepResult(50, 8), "lab/warmup-study/c16/result.json": sweepResult(400, 16),
+		}, map[string]string{"lab/warmup-study/c8/result.json": "", "lab/warmup-study/c16/result.json": ""}},
+		{"nothing measured beside it", map[string][]byte{"lab/warmup_c8.json": sweepResult(50, 8)},
+			map[string]string{"lab/warmup_c8.json": ""}},
 		{"no word inside another", map[string][]byte{"lab/nowarmupx.json": sweepResult(50, 8)},
 			map[string]string{"lab/nowarmupx.json": ""}},
 		{"windows.jsonl with the lab's absolute paths", map[string][]byte{

@@ -75,6 +75,9 @@ func (r Record) Checklist() []Check {
 			meas.Hint = "record workload.warmup_iters and discard the warm-up requests"
 		}
 	}
+	if w := r.Measurement.WarmupRuns; w != nil {
+		meas.Reason += fmt.Sprintf("; warm-up runs set apart: baseline %s, candidate %s", idList(w.Baseline), idList(w.Candidate))
+	}
 	if len(r.Measurement.Sampled) > 0 {
 		meas.Reason += "; " + strings.Join(r.Measurement.Sampled, "; ")
 		if meas.State == model.CheckOK {
@@ -132,8 +135,12 @@ func (r Record) Checklist() []Check {
 		st.State = model.CheckWarn
 		st.Hint = "no stage is significantly better"
 	}
-	if len(r.LoadPoints) > 0 {
+	switch {
+	case len(r.LoadPoints) > 0:
 		st = r.pointStages()
+	case len(r.Perf) == 0 && len(r.Unmatched) > 0:
+		st.Reason = "not compared: the arms share no load point"
+		st.Hint = "run both arms at the same load and request shape"
 	}
 	out = append(out, st)
 
@@ -178,6 +185,18 @@ func (r Record) Checklist() []Check {
 	}
 	out = append(out, hs)
 	return out
+}
+
+// idList writes run ids as "3,4", "none" for none.
+func idList(ids []int64) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprint(id)
+	}
+	return strings.Join(parts, ",")
 }
 
 // differsHint says what to do about conditions that differ: repeat with the same values, or,

@@ -128,7 +128,7 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 	var subs []Record
 	var results []LoadPointResult
 	for _, p := range pairs {
-		sub, sb, sc := compareOne(base.subset(p.b.idx), cand.subset(p.c.idx), set)
+		sub, sb, sc := compareOne(base.subset(p.b.idx).warmupsAt(p.b.point), cand.subset(p.c.idx).warmupsAt(p.c.point), set)
 		subs = append(subs, sub)
 		results = append(results, LoadPointResult{
 			LoadPoint: p.b.point, Label: p.b.point.Label(),
@@ -186,6 +186,21 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 		rec.Notes = append(rec.Notes, "unmatched load points, not compared: "+strings.Join(names, ", "))
 	}
 	return rec
+}
+
+// warmupsAt keeps the arm's warm-up runs of point p, when it has any there: a sweep's warm-up
+// run per point warms that point; one warm-up run for the whole sweep warms every point.
+func (a Arm) warmupsAt(p model.LoadPoint) Arm {
+	var at []RunData
+	for _, rd := range a.Warmups {
+		if model.PointOf(rd.Run).Same(p) {
+			at = append(at, rd)
+		}
+	}
+	if len(at) > 0 {
+		a.Warmups = at
+	}
+	return a
 }
 
 // outputGap is how far apart two points' output lengths are, relative; 0 when one is unknown.
@@ -417,7 +432,7 @@ func holdsUnder(points []LoadPointResult) string {
 	for i, s := range statuses {
 		r := pointRange(points, s)
 		if i > 0 {
-			r = strings.TrimPrefix(strings.TrimPrefix(r, "concurrency "), "rate ")
+			r = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(r, "concurrency "), "rate "), "input ")
 		}
 		parts[i] = fmt.Sprintf("%s at %s", s, r)
 	}
@@ -425,7 +440,8 @@ func holdsUnder(points []LoadPointResult) string {
 }
 
 // pointRange names the points at a status along the sweep's axis, runs of neighbouring points
-// as ranges: "concurrency 1-16, 64", "rate 2-8 req/s"; other sweeps by their labels.
+// as ranges: "concurrency 1-16, 64", "rate 2-8 req/s", "input 1000-30000 tok" (a sweep of
+// request shapes); other sweeps by their labels.
 func pointRange(points []LoadPointResult, s model.Status) string {
 	axis, unit := "", ""
 	value := func(p LoadPointResult) string { return p.Label }
@@ -434,6 +450,8 @@ func pointRange(points []LoadPointResult, s model.Status) string {
 		axis, value = "concurrency ", func(p LoadPointResult) string { return model.FormatNum(p.MaxConcurrency) }
 	case distinct(points, func(p LoadPointResult) model.Num { return p.RequestRate }):
 		axis, unit, value = "rate ", " req/s", func(p LoadPointResult) string { return model.FormatNum(p.RequestRate) }
+	case distinct(points, func(p LoadPointResult) model.Num { return p.InputLen }):
+		axis, unit, value = "input ", " tok", func(p LoadPointResult) string { return model.FormatNum(p.InputLen) }
 	}
 	var runs []string
 	for i := 0; i < len(points); i++ {

@@ -76,18 +76,34 @@ func Build(baseLabel string, base []Run, candLabel string, cand []Run) Recipe {
 // of one load point (their measured lengths are the first's), a warm-up run its own.
 func BuildArm(label string, runs []Run) Arm {
 	a := Arm{Label: label, Server: []Command{}, Benchmark: []Command{}}
+	// Each run's point (the first run's of its repeats), points in the order the runs first
+	// reach them, and a point's warm-up before its measured runs.
 	var points []model.LoadPoint
+	type placed struct {
+		r     Run
+		point int
+	}
+	var order []placed
 	for _, r := range runs {
 		if r.Run == nil {
 			continue
 		}
 		p := model.PointOf(r.Run)
-		if k := slices.IndexFunc(points, p.Same); k >= 0 {
-			p = points[k]
-		} else {
-			points = append(points, p)
+		k := slices.IndexFunc(points, p.Same)
+		if k < 0 {
+			points, k = append(points, p), len(points)
 		}
+		order = append(order, placed{r, k})
 		a.Server = merge(a.Server, serverCommand(r))
+	}
+	slices.SortStableFunc(order, func(x, y placed) int {
+		if x.point != y.point {
+			return x.point - y.point
+		}
+		return boolRank(!x.r.Run.IsWarmup()) - boolRank(!y.r.Run.IsWarmup())
+	})
+	for _, o := range order {
+		r, p := o.r, points[o.point]
 		c := benchmarkCommand(r, p)
 		if r.Run.IsWarmup() {
 			c.Warmup = true
@@ -98,6 +114,13 @@ func BuildArm(label string, runs []Run) Arm {
 	a.Pins = pins(runs)
 	a.Warmup = warmup(runs)
 	return a
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // merge adds c to cmds, or its runs to an identical command already there.
