@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"benchlens/analysis/stats"
@@ -104,7 +105,11 @@ func Import(st *store.Store, paths []string, opt Options) Report {
 		if abs, err := filepath.Abs(p); err == nil {
 			bundle = abs
 		}
-		rep.add(ImportEntries(st, bundle, entries, opt))
+		r := ImportEntries(st, bundle, entries, opt)
+		rep.add(r)
+		if slices.ContainsFunc(r.Errors, stopsImport) {
+			break
+		}
 	}
 	if stopped(opt.Stop) {
 		rep.Errors = append(rep.Errors, ErrInterrupted)
@@ -126,6 +131,12 @@ func ownFiles(st *store.Store) []importers.OwnFile {
 		}
 	}
 	return own
+}
+
+// stopsImport reports an error after which nothing more can be stored: the library's file
+// was replaced under the import.
+func stopsImport(err error) bool {
+	return errors.Is(err, store.ErrReplaced)
 }
 
 func (r *Report) add(o Report) {
@@ -168,7 +179,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		switch {
 		case errors.Is(p.err, importers.ErrShrank):
 			rep.Errors = appendOnce(rep.Errors, p.err) // parsing it likely faulted too: one line
-		case p.err != nil && !errors.Is(p.err, ErrInterrupted):
+		case p.err != nil && !errors.Is(p.err, ErrInterrupted) && !stopsImport(p.err): // said once, below
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: not stored: %w", entries[i].Path, p.err))
 		}
 		if entries[i].Close != nil {
@@ -213,6 +224,8 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 			}
 			rep.Attached += len(attached)
 			kept = append(kept, alreadyStored{id, asked, it.Run.Label, it.Run.Role, attached})
+		case stopsImport(err):
+			rep.Errors = append(rep.Errors, fmt.Errorf("import stopped at %s: %w", it.Result.Name, err))
 		case err != nil:
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: not stored: %w", it.Result.Name, it.Index+1, err))
 		default:
@@ -221,12 +234,15 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		if opt.Progress != nil {
 			opt.Progress(i+1, len(items), it.Result.Name)
 		}
+		if stopsImport(err) {
+			break
+		}
 	}
 	if len(kept) > 0 {
 		rep.Already = append(rep.Already, alreadyLine(st, bundle, kept))
 	}
 	// Files no run took go, with this import's claims (never a file another import claims).
-	if _, err := st.ReleaseFiles(owner); err != nil {
+	if _, err := st.ReleaseFiles(owner); err != nil && !stopsImport(err) {
 		rep.Errors = append(rep.Errors, fmt.Errorf("%s: removing files no run took: %w", bundle, err))
 	}
 	return rep

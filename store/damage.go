@@ -26,6 +26,9 @@ func (s *Store) Writable() error {
 	if s.db.d.postgres {
 		return nil
 	}
+	if err := s.present(); err != nil {
+		return err
+	}
 	s.checkOnce.Do(func() { s.damage = s.quickCheck() })
 	return s.damage
 }
@@ -102,6 +105,15 @@ func (s *Store) begin() (*txn, error) {
 		return nil, err
 	}
 	return s.db.Begin()
+}
+
+// commit ends a write transaction, unless the library's file was replaced meanwhile: what it
+// wrote would be lost with the file the name no longer holds.
+func (s *Store) commit(tx *txn) error {
+	if err := s.present(); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // exec runs one write statement on a library that passed the quick check.

@@ -114,7 +114,7 @@ func (s *Store) PutFile(f *model.SourceFile, owner string, drop func(upTo int)) 
 		id, owner, s.claimPID, s.claimHost, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return 0, err
 	}
-	return id, tx.Commit()
+	return id, s.commit(tx)
 }
 
 // NewOwner names one import for PutFile's claims.

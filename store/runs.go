@@ -127,7 +127,7 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 			return 0, fmt.Errorf("storing what %s says: %w", f.File.Name, err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := s.commit(tx); err != nil {
 		return 0, err
 	}
 	run.ID = runID
@@ -181,7 +181,7 @@ func (s *Store) AttachFiles(runID int64, files []Attached) (added []string, notA
 			added = append(added, f.File.Name)
 		}
 	}
-	return added, notApplied, tx.Commit()
+	return added, notApplied, s.commit(tx)
 }
 
 // linkFile records that a run has a stored file in a role, and whether the link is new.

@@ -26,6 +26,8 @@ type Store struct {
 
 	checkOnce sync.Once // the quick check before the first write
 	damage    error     // what it found
+
+	guard *fileGuard // SQLite: the file the path named when opened
 }
 
 // DefaultPath is $BENCHLENS_DB (a file or a postgres:// URL), else library.db in the user's
@@ -79,11 +81,14 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
-	db, err := sql.Open("sqlite3", uri+"?_foreign_keys=on&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate")
+	opened, err := os.Stat(path) // the file inspect read: every connection opens only it
 	if err != nil {
 		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
-	s := &Store{db: conn{DB: db, d: sqliteDialect}, path: path, claimPID: os.Getpid(), claimHost: hostIdentity()}
+	guard := &fileGuard{path: path, opened: opened}
+	db := sql.OpenDB(&guardedConnector{dsn: uri + "?_foreign_keys=on&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate",
+		guard: guard, drv: &sqlite3.SQLiteDriver{}})
+	s := &Store{db: conn{DB: db, d: sqliteDialect}, path: path, guard: guard, claimPID: os.Getpid(), claimHost: hostIdentity()}
 	// Large pages suit a library of big blobs (SQLite takes the size only while the file is
 	// empty, before WAL); WAL lets the app read while an import writes. Both persist in the file.
 	if err := setupFile(db); err != nil {
@@ -117,7 +122,9 @@ func (s *Store) Close() error {
 	if s.session != nil {
 		s.session.Close()
 	}
-	return s.db.Close()
+	err := s.db.Close()
+	s.guard.removeSides()
+	return err
 }
 
 // Path is the library file, or the PostgreSQL URL it was opened with.
