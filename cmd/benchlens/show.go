@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,6 +32,7 @@ type runDetail struct {
 	IdentifiedBy string                 `json:"identified_by"`
 	Phase        string                 `json:"phase,omitempty"` // "warmup" for a warm-up run saved beside measured ones
 	PhaseWhy     string                 `json:"phase_why,omitempty"`
+	LoadPoint    model.LoadPoint        `json:"load_point"` // its load and request shape (METHOD.md rules 9, 12)
 	Definitions  map[string]string      `json:"definitions"`
 	Metadata     map[string]string      `json:"metadata"`
 	Extra        map[string]any         `json:"extra"`
@@ -86,7 +88,7 @@ func (c *cli) show(st *store.Store, id int64, asJSON bool) int {
 		InputTput: r.InputThroughput, Summary: r.Summary, Recomputed: r.Recomputed, Definitions: r.Definitions,
 		Metadata: r.Metadata, Extra: r.Extra, Manifest: r.Manifest, Warnings: r.Warnings, Files: files}
 	d.IdentifiedBy, d.Used = r.IdentifiedBy, map[string]string{}
-	d.Phase, d.PhaseWhy = r.Phase, r.PhaseWhy
+	d.Phase, d.PhaseWhy, d.LoadPoint = r.Phase, r.PhaseWhy, model.PointOf(r)
 	d.Fingerprint = model.FingerprintOf(evidence)
 	for _, src := range []map[string]model.Stats{r.Summary, r.Recomputed} {
 		for m := range src {
@@ -151,6 +153,7 @@ func writeDetail(w io.Writer, d runDetail) {
 		line("records", fmt.Sprintf("a sample: %d of %d successful requests (%s)", sm.Records, sm.Population, sm.Why))
 	}
 	line("rate / concurrency", fixed(d.RequestRate, 2)+" req/s / "+count(d.MaxConcurrency))
+	line("load point", d.LoadPoint.Label()+loadPointFrom(d.LoadPoint))
 	line("duration", fixed(d.DurationS, 2)+" s")
 	line("throughput", fmt.Sprintf("%s req/s, %s out tok/s, %s total tok/s",
 		fixed(d.RequestThroughput, 3), fixed(d.OutputThroughput, 1), fixed(d.TotalTokenThroughput, 1)))
@@ -229,3 +232,24 @@ func sortedKeys[V any](m map[string]V) []string {
 // q quotes text from the files (names, labels, models) that holds control characters, so it
 // cannot break or forge a line on the terminal.
 func q(s string) string { return textsafe.Quote(s) }
+
+// loadPointFrom says where a point's lengths came from when they were not declared, and how
+// its output was fixed: " (lengths from the file's totals; output not fixed by the client)".
+func loadPointFrom(p model.LoadPoint) string {
+	var parts []string
+	for _, f := range []string{p.InputFrom, p.OutputFrom} {
+		if f != "" && f != model.LengthDeclared && !slices.Contains(parts, "lengths: "+f) {
+			parts = append(parts, "lengths: "+f)
+		}
+	}
+	switch {
+	case p.OutputFixed != "" && p.OutputFixed != model.LengthDeclared:
+		parts = append(parts, "output fixed: "+p.OutputFixed)
+	case p.OutputFixed == "" && p.OutputLen.Known():
+		parts = append(parts, "output not fixed by the client: an outcome")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
