@@ -104,25 +104,25 @@ func (c *Client) toolKeys(r *Run) {
 	c.setStr(&c.Seed, "seed", anyText(ic["random_seed"]), "input_config.random_seed")
 	c.extraInputs(ic["extra_inputs"], "input_config.extra_inputs")
 	// AIPerf 0.1-0.5: input.prompt.{input,output}_tokens.mean, loadgen
-	c.setNum(&c.InputLen, "input_len", anyNum(dig(ic, "input", "prompt", "input_tokens", "mean")), "input_config.input.prompt.input_tokens.mean")
-	c.setNum(&c.OutputLen, "output_len", anyNum(dig(ic, "input", "prompt", "output_tokens", "mean")), "input_config.input.prompt.output_tokens.mean")
-	c.setStr(&c.Seed, "seed", anyText(dig(ic, "input", "random_seed")), "input_config.input.random_seed")
-	c.setStr(&c.Dataset, "dataset", anyText(dig(ic, "input", "public_dataset")), "input_config.input.public_dataset")
-	c.extraInputs(dig(ic, "input", "extra"), "input_config.input.extra")
-	c.setNum(&c.DurationS, "duration_s", anyNum(dig(ic, "loadgen", "benchmark_duration")), "input_config.loadgen.benchmark_duration")
-	c.setNum(&c.Requests, "requests", anyNum(dig(ic, "loadgen", "request_count")), "input_config.loadgen.request_count")
+	c.setNum(&c.InputLen, "input_len", anyNum(Dig(ic, "input", "prompt", "input_tokens", "mean")), "input_config.input.prompt.input_tokens.mean")
+	c.setNum(&c.OutputLen, "output_len", anyNum(Dig(ic, "input", "prompt", "output_tokens", "mean")), "input_config.input.prompt.output_tokens.mean")
+	c.setStr(&c.Seed, "seed", anyText(Dig(ic, "input", "random_seed")), "input_config.input.random_seed")
+	c.setStr(&c.Dataset, "dataset", anyText(Dig(ic, "input", "public_dataset")), "input_config.input.public_dataset")
+	c.extraInputs(Dig(ic, "input", "extra"), "input_config.input.extra")
+	c.setNum(&c.DurationS, "duration_s", anyNum(Dig(ic, "loadgen", "benchmark_duration")), "input_config.loadgen.benchmark_duration")
+	c.setNum(&c.Requests, "requests", anyNum(Dig(ic, "loadgen", "request_count")), "input_config.loadgen.request_count")
 	// AIPerf ≥0.10: datasets[] and phases[]
 	if ds, ok := ic["datasets"].([]any); ok {
 		for i, d := range ds {
 			at := fmt.Sprintf("input_config.datasets[%d].", i)
-			c.setNum(&c.InputLen, "input_len", lengthValue(dig(d, "prompts", "isl")), at+"prompts.isl")
-			c.setNum(&c.OutputLen, "output_len", lengthValue(dig(d, "prompts", "osl")), at+"prompts.osl")
-			c.setStr(&c.Seed, "seed", anyText(dig(d, "random_seed")), at+"random_seed")
-			name := anyText(dig(d, "dataset"))
-			if name == "" && anyText(dig(d, "type")) == "file" {
-				name = path.Base(anyText(dig(d, "path")))
+			c.setNum(&c.InputLen, "input_len", lengthValue(Dig(d, "prompts", "isl")), at+"prompts.isl")
+			c.setNum(&c.OutputLen, "output_len", lengthValue(Dig(d, "prompts", "osl")), at+"prompts.osl")
+			c.setStr(&c.Seed, "seed", anyText(Dig(d, "random_seed")), at+"random_seed")
+			name := anyText(Dig(d, "dataset"))
+			if name == "" && anyText(Dig(d, "type")) == "file" {
+				name = path.Base(anyText(Dig(d, "path")))
 			}
-			if name == "" && anyText(dig(d, "type")) == "synthetic" {
+			if name == "" && anyText(Dig(d, "type")) == "synthetic" {
 				name = "synthetic"
 			}
 			c.setStr(&c.Dataset, "dataset", name, at+"dataset")
@@ -130,16 +130,16 @@ func (c *Client) toolKeys(r *Run) {
 	}
 	if ps, ok := ic["phases"].([]any); ok {
 		for i, p := range ps {
-			if anyText(dig(p, "name")) == "warmup" || dig(p, "exclude_from_results") == true {
+			if anyText(Dig(p, "name")) == "warmup" || Dig(p, "exclude_from_results") == true {
 				continue
 			}
 			at := fmt.Sprintf("input_config.phases[%d].", i)
-			c.setNum(&c.DurationS, "duration_s", anyNum(dig(p, "duration")), at+"duration")
-			c.setNum(&c.Requests, "requests", anyNum(dig(p, "requests")), at+"requests")
+			c.setNum(&c.DurationS, "duration_s", anyNum(Dig(p, "duration")), at+"duration")
+			c.setNum(&c.Requests, "requests", anyNum(Dig(p, "requests")), at+"requests")
 		}
 	}
-	c.extraInputs(dig(ic, "endpoint", "extra"), "input_config.endpoint.extra")
-	c.setStr(&c.Seed, "seed", anyText(dig(x["run_info"], "random_seed")), "run_info.random_seed")
+	c.extraInputs(Dig(ic, "endpoint", "extra"), "input_config.endpoint.extra")
+	c.setStr(&c.Seed, "seed", anyText(Dig(x["run_info"], "random_seed")), "run_info.random_seed")
 }
 
 // extraInputs reads the request parameters a client adds to every request (genai-perf /
@@ -178,7 +178,7 @@ func (c *Client) extraInputs(v any, from string) {
 
 // savedCommand is the run's saved benchmark command line, and where it was found.
 func savedCommand(r *Run) (string, string) {
-	if s := anyText(dig(r.Extra["run_info"], "cli_command")); s != "" {
+	if s := anyText(Dig(r.Extra["run_info"], "cli_command")); s != "" {
 		return s, "run_info.cli_command"
 	}
 	if s := anyText(r.Extra["cli_command"]); s != "" {
@@ -319,8 +319,9 @@ func shellWords(s string) []string {
 	return out
 }
 
-// dig follows object keys; nil when a step is missing.
-func dig(v any, keys ...string) any {
+// Dig follows the keys of decoded JSON / YAML objects; nil when a step is missing or not an
+// object.
+func Dig(v any, keys ...string) any {
 	for _, k := range keys {
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -337,7 +338,7 @@ func lengthValue(v any) Num {
 		return n
 	}
 	for _, k := range []string{"value", "mean"} {
-		if n := anyNum(dig(v, k)); n.Known() {
+		if n := anyNum(Dig(v, k)); n.Known() {
 			return n
 		}
 	}

@@ -149,17 +149,8 @@ func readNVStats(run *model.Run, key string, m map[string]any, factor float64) e
 	return nil
 }
 
-// dig follows object keys; nil when a step is missing or not an object.
-func dig(v any, keys ...string) any {
-	for _, k := range keys {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[k]
-	}
-	return v
-}
+// dig follows object keys (model.Dig); nil when a step is missing or not an object.
+func dig(v any, keys ...string) any { return model.Dig(v, keys...) }
 
 // strOrFirst returns a string, or the first string of an array ("model": ["llama"]).
 func strOrFirst(v any) string {
