@@ -119,7 +119,7 @@ func readPhaseList(name string, data []byte) (phaseList, bool) {
 			if err := dec.Decode(&v); err == io.EOF {
 				break
 			} else if err != nil {
-				return pl, false
+				return phaseList{file: name, dir: pl.dir}, false // not JSON all through: no list
 			}
 			switch x := v.(type) {
 			case []any:

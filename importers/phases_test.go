@@ -104,3 +104,20 @@ func TestPhaseKeysChecked(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A phase list never panics, and what it reads always has a file and a phase.
+func FuzzPhaseList(f *testing.F) {
+	f.Add([]byte(`{"window": 0, "phase": "warmup", "result_file": "/a/c32_0.json"}` + "\n" + `{"phase": "measure", "file": "b.json"}`))
+	f.Add([]byte(`[{"artifact_dir": "art1", "warmup": true}]`))
+	f.Add([]byte("file,stage\nwarmup_done.json,measured\n"))
+	f.Add([]byte(`{"warmup": ["a.json"], "measured": "b.json"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pl, ok := readPhaseList("lab/windows.jsonl", data)
+		for _, e := range pl.entries {
+			if !ok || e.File == "" || (e.Phase != model.PhaseWarmup && e.Phase != model.PhaseMeasured) {
+				t.Fatalf("entry %+v (ok %v)", e, ok)
+			}
+			phaseMatch(e, "c32/x.json")
+		}
+	})
+}
