@@ -70,7 +70,7 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s $(FUZZMIN) ./importers/jsonx/
 	$(GO) test -run '^$$' -fuzz FuzzParseFile -fuzztime 60s $(FUZZMIN) ./importers/result/
 	for t in FuzzReadArchive FuzzReadFSArchive FuzzParseManifest FuzzIdentify; do $(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime 60s $(FUZZMIN) ./importers/ || exit 1; done
-	for p in serverlog utilisation trace environment; do $(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s $(FUZZMIN) ./importers/$$p/ || exit 1; done
+	for p in serverlog utilisation trace environment nsys; do $(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s $(FUZZMIN) ./importers/$$p/ || exit 1; done
 
 # package builds dist/benchlens.tar.xz with fyne package: the binary, a .desktop entry, the
 # icon and metadata of FyneApp.toml, and a Makefile that installs them (make install

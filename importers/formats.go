@@ -7,6 +7,7 @@ import (
 
 	"benchlens/importers/environment"
 	"benchlens/importers/format"
+	"benchlens/importers/nsys"
 	"benchlens/importers/result"
 	"benchlens/importers/serverlog"
 	"benchlens/importers/trace"
@@ -24,6 +25,8 @@ var Formats = []Format{
 	{Name: "bundle.yaml manifest", Kind: model.KindManifest, Sniff: isManifest, Parse: readManifest},
 	{Name: "empty file", Kind: model.KindOther, Sniff: isEmpty, Parse: readEmpty},
 
+	{Name: "Nsight Systems report (.nsys-rep)", Kind: model.KindOther, Sniff: nsys.IsReport, Parse: format.Unread(nsys.ReportWhy)},
+	{Name: "Nsight Systems SQLite export", Kind: model.KindTrace, Sniff: nsys.IsExport, Parse: nsys.ReadExport},
 	{Name: "PyTorch profiler / Kineto trace (JSON, gzip)", Kind: model.KindTrace, Sniff: traceLayout(trace.Kineto), Parse: readTrace},
 	{Name: "Chrome-trace event array (torch_npu trace_view.json)", Kind: model.KindTrace, Sniff: traceLayout(trace.EventArray), Parse: readTrace, Capture: torchNPU},
 	{Name: "Ascend kernel_details.csv / msprof op_summary", Kind: model.KindTrace, Sniff: traceLayout(trace.KernelDetails), Parse: readTrace, Capture: torchNPU},
@@ -33,6 +36,8 @@ var Formats = []Format{
 	{Name: "torch_npu api_statistic.csv", Kind: model.KindTrace, Sniff: traceLayout(trace.APIStatistic), Parse: readTrace, Capture: torchNPU},
 	{Name: "torch_npu communication.json", Kind: model.KindTrace, Sniff: traceLayout(trace.Communication), Parse: readTrace, Capture: torchNPU},
 	{Name: "torch_npu profiler_info_<rank>.json", Kind: model.KindTrace, Sniff: traceLayout(trace.ProfilerInfo), Parse: readTrace, Capture: torchNPU},
+
+	{Name: "nsys stats report (CSV or console text)", Kind: model.KindTrace, Sniff: nsys.IsStats, Parse: nsys.ReadStatsFile, Capture: nsysStats},
 
 	{Name: "AIPerf roll-up table over runs (CSV)", Kind: model.KindOther, Sniff: result.IsRollupCSV, Parse: result.ReadRollupCSV},
 	{Name: "genai-perf / AIPerf summary CSV", Kind: model.KindResult, Sniff: result.IsSummaryCSV, Parse: result.ReadSummaryCSV},
@@ -101,6 +106,9 @@ func readTrace(f *format.File) (format.Parsed, error) {
 	}
 	return format.Parsed{Evidence: &model.Evidence{Trace: t, Format: t.Source, Facts: trace.Facts(t)}}, nil
 }
+
+// nsysStats is one `nsys stats -o BASE` run: its BASE_<report>.csv files are one trace.
+var nsysStats = &Capture{Name: "nsys stats reports", Key: nsys.StatsKey, Read: nsys.ReadStats}
 
 // torchNPU is torch_npu's export: the files of one rank's ASCEND_PROFILER_OUTPUT (and its
 // profiler_info) are one trace with one set of figures.

@@ -82,6 +82,14 @@ func LoadRun(st *store.Store, id int64) (compare.RunData, error) {
 			rd.Traces = append(rd.Traces, ev.Trace)
 		}
 	}
+	if len(rd.Util) == 0 {
+		// No smi trace: a profiler's own device timeline (an Nsight Systems export) gives the shape.
+		for _, t := range rd.Traces {
+			if t.Timeline != nil {
+				rd.Util = append(rd.Util, t.Timeline)
+			}
+		}
+	}
 	return rd, nil
 }
 

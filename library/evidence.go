@@ -37,14 +37,22 @@ func readEvidence(st *store.Store, items []importers.Item, lim importers.Limits,
 				continue
 			}
 			if ev != nil && ev.Utilisation != nil && !ev.Utilisation.Snapshot {
-				for i := range ev.Utilisation.Devices {
-					d := &ev.Utilisation.Devices[i]
-					sh := shape.ClassifyRun(*d, shape.DefaultThresholds)
-					d.Shape = &sh
-				}
+				classify(ev.Utilisation)
+			}
+			if ev != nil && ev.Trace != nil && ev.Trace.Timeline != nil {
+				classify(ev.Trace.Timeline)
 			}
 			out[f.Name] = ev
 		}
 	}
 	return out, errs
+}
+
+// classify gives each device of a busy timeline its shape (METHOD.md rule 8).
+func classify(u *model.UtilEvidence) {
+	for i := range u.Devices {
+		d := &u.Devices[i]
+		sh := shape.ClassifyRun(*d, shape.DefaultThresholds)
+		d.Shape = &sh
+	}
 }

@@ -192,7 +192,8 @@ type Shape struct {
 // TraceEvidence is a profiler trace reduced to the overhead and hotspot figures of METHOD.md
 // rule 5 (formats/traces.md 4.2). Times are microseconds.
 type TraceEvidence struct {
-	Source   string  `json:"source"` // kineto, kineto-legacy, ascend-trace-view, ascend-kernel-details, ascend-op-statistic, ascend-step-trace
+	Source   string  `json:"source"`         // kineto, kineto-legacy, ascend-trace-view, ascend-kernel-details, ascend-op-statistic, ascend-step-trace, torch_npu, nsys-sqlite, nsys-stats
+	Tool     string  `json:"tool,omitempty"` // the profiler and its version where the file names them ("Nsight Systems 2024.5.1.113, export schema 3.13.2")
 	Device   string  `json:"device,omitempty"`
 	Steps    int     `json:"steps"`     // steps counted (ProfilerStep#N); 0 when unmarked
 	WindowUs float64 `json:"window_us"` // span analysed
@@ -230,6 +231,9 @@ type TraceEvidence struct {
 	Profiler *ProfilerConfig `json:"profiler,omitempty"`
 	// Files names the files of a multi-file capture read together into this one evidence.
 	Files []string `json:"files,omitempty"`
+	// Timeline is each device's busy % over the window, from the trace's own device activity
+	// (an Nsight Systems export): the utilisation shape of rule 8 when no smi trace is attached.
+	Timeline *UtilEvidence `json:"timeline,omitempty"`
 }
 
 // StepTime is a profiler's split of the steps' device time, every column it writes summed over
@@ -300,10 +304,10 @@ type ProfilerConfig struct {
 // only, so their zero launches and syncs are unmeasured, not none.
 func (t *TraceEvidence) RecordsHostCalls() bool {
 	switch t.Source {
-	case "kineto", "kineto-legacy", "ascend-trace-view", "ascend-api-statistic":
+	case "kineto", "kineto-legacy", "ascend-trace-view", "ascend-api-statistic", "nsys-sqlite":
 		return true
 	}
-	return t.readFrom("trace_view.json", "api_statistic.csv")
+	return t.readFrom("trace_view.json", "api_statistic.csv", "cuda_api_sum")
 }
 
 // RecordsDeviceOps reports whether the trace lists device ops (kernels, copies): not Ascend's
@@ -315,6 +319,8 @@ func (t *TraceEvidence) RecordsDeviceOps() bool {
 		return false
 	case "torch_npu":
 		return t.readFrom("trace_view.json", "kernel_details.csv", "op_statistic.csv")
+	case "nsys-stats":
+		return t.readFrom("cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum")
 	}
 	return true
 }

@@ -81,7 +81,12 @@ func writeUtilisation(w io.Writer, head string, u *model.UtilEvidence) {
 	}
 	fmt.Fprintf(w, "\n%s: %s\n", head, plural(len(u.Devices), "device"))
 	defer writeInventory(w, u.Inventory)
-	for _, d := range u.Devices {
+	writeDevices(w, u.Devices)
+}
+
+// writeDevices prints each device's busy shape and the numbers behind it.
+func writeDevices(w io.Writer, devices []model.DeviceSeries) {
+	for _, d := range devices {
 		span := 0.0
 		if n := len(d.T); n > 1 {
 			span = d.T[n-1] - d.T[0]
@@ -92,12 +97,21 @@ func writeUtilisation(w io.Writer, head string, u *model.UtilEvidence) {
 		}
 		sh := d.Shape
 		if sh == nil || sh.Samples == 0 {
-			fmt.Fprintf(w, "  %s: %s over %.0f s, no busy value among them\n", name, plural(len(d.T), "sample"), span)
+			fmt.Fprintf(w, "  %s: %s over %s s, no busy value among them\n", name, plural(len(d.T), "sample"), seconds(span))
 			continue
 		}
-		fmt.Fprintf(w, "  %s: %s, median busy %.0f%%, %.0f%% of %s idle (< %.0f%%), %s%s, over %.0f s\n",
-			name, sh.Class, sh.MedianBusy, 100*sh.IdleShare, plural(sh.Samples, "sample"), sh.IdleBelow, plural(sh.IdleGaps, "idle gap"), longGaps(sh), span)
+		fmt.Fprintf(w, "  %s: %s, median busy %.0f%%, %.0f%% of %s idle (< %.0f%%), %s%s, over %s s\n",
+			name, sh.Class, sh.MedianBusy, 100*sh.IdleShare, plural(sh.Samples, "sample"), sh.IdleBelow, plural(sh.IdleGaps, "idle gap"), longGaps(sh), seconds(span))
 	}
+}
+
+// seconds prints a span whole from 10 s up, else with three significant digits (a profiler's
+// 0.342 s timeline is not 0 s).
+func seconds(s float64) string {
+	if s >= 10 {
+		return fmt.Sprintf("%.0f", s)
+	}
+	return fmt.Sprintf("%.3g", s)
 }
 
 // writeInventory lists what a device table says of each device and which processes hold them.
@@ -189,6 +203,13 @@ func writeTrace(w io.Writer, head string, t *model.TraceEvidence) {
 		fmt.Fprintf(w, "  attention kernels: %s (%s)\n", k.Backend, q(k.Kernel))
 	}
 	writeAscend(w, t, n, per)
+	if t.Tool != "" {
+		fmt.Fprintf(w, "  written by %s\n", q(t.Tool))
+	}
+	if tl := t.Timeline; tl != nil {
+		fmt.Fprintf(w, "  device timeline (%s), the utilisation shape when no smi trace is attached:\n", q(tl.Tool))
+		writeDevices(w, tl.Devices)
+	}
 }
 
 // stepColumns are step_trace_time.csv's columns in the order torch_npu writes them.

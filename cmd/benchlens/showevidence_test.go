@@ -40,7 +40,7 @@ func TestShowEvidence(t *testing.T) {
 	for _, want := range []string{"profiler trace (kineto), run-1/trace.json: 4 steps, 112 kernels, device busy 96% of 23494 us",
 		"per step: 28.0 launches, 0.0 graph launches, 7.0 copies, 3.0 syncs", "device time 11318 us per step",
 		"attention       10.7%  flashinfer::BatchPrefillWithPagedKVCacheKernel",
-		"utilisation (nvidia-smi query), run-1/gpu.csv: 1 device\n  0 NVIDIA H100 80GB HBM3: intermittent, median busy 52%, 7% of 14 samples idle (< 10%), 1 idle gap (1 of >= 0.5 s: 8.5 a minute), over 7 s",
+		"utilisation (nvidia-smi query), run-1/gpu.csv: 1 device\n  0 NVIDIA H100 80GB HBM3: intermittent, median busy 52%, 7% of 14 samples idle (< 10%), 1 idle gap (1 of >= 0.5 s: 8.5 a minute), over 6.53 s",
 		"attention kernels: FLASHINFER (flashinfer::BatchPrefillWithPagedKVCacheKernel)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show lacks %q:\n%s", want, out)
