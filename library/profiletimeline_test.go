@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"benchlens/model"
 	"benchlens/store"
 )
 
@@ -59,11 +60,11 @@ func TestProfilerTimelineStandsInForSmi(t *testing.T) {
 			case tc.wantTool != "" && rd.Util[0].Devices[0].Shape == nil:
 				t.Error("the timeline has no shape")
 			}
-			if tc.wantTool == "" && (len(rd.Facts) != 1 || rd.Facts[0].DriverVersion != "24.1.0.3") {
-				t.Errorf("facts %+v", rd.Facts)
+			if f, _ := rd.Fingerprint.Fact(model.FactDriver); tc.wantTool == "" && f.Value != "24.1.0.3" {
+				t.Errorf("fingerprint %+v", rd.Fingerprint)
 			}
-			if tc.name == "export alone" && (len(rd.Facts) != 1 || rd.Facts[0].HardwareSKU != "4 × NVIDIA A100-SXM4-80GB, 79.2 GiB each") {
-				t.Errorf("facts %+v", rd.Facts)
+			if f, _ := rd.Fingerprint.Fact(model.FactHardwareSKU); tc.name == "export alone" && f.Value != "4 × NVIDIA A100-SXM4-80GB, 79.2 GiB each" {
+				t.Errorf("fingerprint %+v", rd.Fingerprint)
 			}
 		})
 	}
