@@ -134,9 +134,9 @@ func ownFiles(st *store.Store) []importers.OwnFile {
 }
 
 // stopsImport reports an error after which nothing more can be stored: the library's file
-// was replaced under the import.
+// was replaced under the import, or the team library stayed away.
 func stopsImport(err error) bool {
-	return errors.Is(err, store.ErrReplaced)
+	return errors.Is(err, store.ErrReplaced) || errors.Is(err, store.ErrUnreachable)
 }
 
 func (r *Report) add(o Report) {
@@ -224,6 +224,8 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 			}
 			rep.Attached += len(attached)
 			kept = append(kept, alreadyStored{id, asked, it.Run.Label, it.Run.Role, attached})
+		case errors.Is(err, store.ErrUnreachable):
+			rep.Errors = append(rep.Errors, fmt.Errorf("import stopped at %s: %w; the files stored ahead for the rest go with the next import or check --repair", it.Result.Name, err))
 		case stopsImport(err):
 			rep.Errors = append(rep.Errors, fmt.Errorf("import stopped at %s: %w", it.Result.Name, err))
 		case err != nil:
@@ -285,9 +287,14 @@ func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		var gone error // the library went away: nothing more is tried
 		for _, e := range entries {
-			if stopped(stop) {
+			switch {
+			case stopped(stop):
 				out[e.Path] = prepared{err: ErrInterrupted}
+				continue
+			case gone != nil:
+				out[e.Path] = prepared{err: gone}
 				continue
 			}
 			f := importers.NewSourceFile(e.Path, e.Data)
@@ -298,6 +305,9 @@ func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop
 				return err
 			})
 			out[e.Path] = prepared{sha: f.SHA256, id: id, err: err}
+			if stopsImport(err) {
+				gone = err
+			}
 		}
 	}()
 	return func(name string) prepared {

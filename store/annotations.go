@@ -42,7 +42,15 @@ var ErrEditConflict = errors.New("edited meanwhile")
 // is none); otherwise the edit is refused with ErrEditConflict, naming who edited meanwhile.
 // The replaced edit's revision is bumped in the same transaction and a unique constraint
 // allows one edit per replaced edit, so the check holds between writers on many machines.
-func (s *Store) Annotate(a Annotation) (Annotation, error) {
+func (s *Store) Annotate(a Annotation) (out Annotation, err error) {
+	err = s.again(func() (err error) {
+		out, err = s.annotate(a)
+		return err
+	})
+	return out, err
+}
+
+func (s *Store) annotate(a Annotation) (Annotation, error) {
 	if err := prepareEdit(&a); err != nil {
 		return a, err
 	}
@@ -80,7 +88,15 @@ func (s *Store) Annotate(a Annotation) (Annotation, error) {
 // the app folds the autosaves of one sitting into one history entry, so pauses in typing are
 // not history. a.Revision must be the edit's revision as read; an edit revised or replaced
 // meanwhile is refused with ErrEditConflict.
-func (s *Store) ReviseAnnotation(a Annotation) (Annotation, error) {
+func (s *Store) ReviseAnnotation(a Annotation) (out Annotation, err error) {
+	err = s.again(func() (err error) {
+		out, err = s.reviseAnnotation(a)
+		return err
+	})
+	return out, err
+}
+
+func (s *Store) reviseAnnotation(a Annotation) (Annotation, error) {
 	a.At = ""
 	if err := prepareEdit(&a); err != nil {
 		return a, err

@@ -25,7 +25,15 @@ type Comparison struct {
 }
 
 // SaveComparison stores a comparison and returns its id.
-func (s *Store) SaveComparison(c Comparison) (int64, error) {
+func (s *Store) SaveComparison(c Comparison) (id int64, err error) {
+	err = s.again(func() (err error) {
+		id, err = s.saveComparison(c)
+		return err
+	})
+	return id, err
+}
+
+func (s *Store) saveComparison(c Comparison) (int64, error) {
 	br, _ := json.Marshal(c.BaselineRuns)
 	cr, _ := json.Marshal(c.CandidateRuns)
 	if c.CreatedAt == "" {

@@ -24,16 +24,11 @@ func (s *Store) CopyTo(dst *Store) error {
 	if n > 0 {
 		return fmt.Errorf("%s is not empty; copy into a new library", Redacted(dst.path))
 	}
-	ctx := context.Background()
-	opts := &sql.TxOptions{ReadOnly: true}
-	if s.db.d.postgres {
-		opts.Isolation = sql.LevelRepeatableRead // one snapshot while imports go on
-	}
-	src, err := s.db.DB.BeginTx(ctx, opts)
+	src, done, err := s.snapshot()
 	if err != nil {
 		return err
 	}
-	defer src.Rollback()
+	defer done()
 	tx, err := dst.begin()
 	if err != nil {
 		return err
@@ -57,8 +52,59 @@ func (s *Store) CopyTo(dst *Store) error {
 	return tx.Commit()
 }
 
+// reader is a read transaction: what a copy reads from.
+type reader interface {
+	Query(q string, args ...any) (*sql.Rows, error)
+	QueryRow(q string, args ...any) *sql.Row
+}
+
+// snapshot opens a read transaction on the library, one snapshot that imports and autosaves
+// go on beside: on SQLite a deferred transaction holds no write lock (a read-only BeginTx
+// there is BEGIN IMMEDIATE, the library's transaction mode, and blocked every writer for
+// the whole copy); on PostgreSQL a repeatable-read one.
+func (s *Store) snapshot() (reader, func(), error) {
+	ctx := context.Background()
+	if s.db.d.postgres {
+		tx, err := s.db.DB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
+		if err != nil {
+			return nil, nil, err
+		}
+		return tx, func() { tx.Rollback() }, nil
+	}
+	session, err := s.db.DB.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := sessionReader{session}
+	var n int
+	_, err = session.ExecContext(ctx, `BEGIN DEFERRED`)
+	if err == nil {
+		err = r.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&n) // the snapshot starts at the first read
+	}
+	if err != nil {
+		session.ExecContext(ctx, `ROLLBACK`)
+		session.Close()
+		return nil, nil, err
+	}
+	return r, func() {
+		session.ExecContext(ctx, `ROLLBACK`)
+		session.Close()
+	}, nil
+}
+
+// sessionReader reads on one session, inside the transaction begun on it.
+type sessionReader struct{ c *sql.Conn }
+
+func (r sessionReader) Query(q string, args ...any) (*sql.Rows, error) {
+	return r.c.QueryContext(context.Background(), q, args...)
+}
+
+func (r sessionReader) QueryRow(q string, args ...any) *sql.Row {
+	return r.c.QueryRowContext(context.Background(), q, args...)
+}
+
 // copyTable streams one table's rows, column by column as they are named.
-func copyTable(src *sql.Tx, dst *txn, table string) error {
+func copyTable(src reader, dst *txn, table string) error {
 	rows, err := src.Query(`SELECT * FROM ` + table)
 	if err != nil {
 		return err

@@ -100,7 +100,15 @@ type FileInfo struct {
 // file already stored whose bytes are missing (an older version's crash or full disk) gets
 // them back. ReleaseFiles drops the claims when the import is done.
 // drop, if set, is told as each chunk is stored, so a mapped file's pages can leave memory.
-func (s *Store) PutFile(f *model.SourceFile, owner string, drop func(upTo int)) (int64, error) {
+func (s *Store) PutFile(f *model.SourceFile, owner string, drop func(upTo int)) (id int64, err error) {
+	err = s.again(func() (err error) {
+		id, err = s.putFile(f, owner, drop)
+		return err
+	})
+	return id, err
+}
+
+func (s *Store) putFile(f *model.SourceFile, owner string, drop func(upTo int)) (int64, error) {
 	tx, err := s.begin()
 	if err != nil {
 		return 0, err
@@ -111,7 +119,7 @@ func (s *Store) PutFile(f *model.SourceFile, owner string, drop func(upTo int)) 
 		return 0, err
 	}
 	if _, err := tx.Exec(`INSERT INTO file_claims (file_id, owner, pid, host, claimed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-		id, owner, s.claimPID, s.claimHost, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		id, owner, s.claimer(), s.claimHost, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return 0, err
 	}
 	return id, s.commit(tx)
@@ -134,7 +142,15 @@ const unreferenced = `NOT EXISTS (SELECT 1 FROM run_files rf WHERE rf.source_id 
 // (killed mid-import), and then every file that no run refers to and nobody claims, in one
 // write transaction, so a file another import is storing ahead is never taken.
 // It returns how many files were removed.
-func (s *Store) ReleaseFiles(owner string) (int, error) {
+func (s *Store) ReleaseFiles(owner string) (n int, err error) {
+	err = s.again(func() (err error) {
+		n, err = s.releaseFiles(owner)
+		return err
+	})
+	return n, err
+}
+
+func (s *Store) releaseFiles(owner string) (int, error) {
 	tx, err := s.begin()
 	if err != nil {
 		return 0, err

@@ -145,6 +145,10 @@ func (s *Store) Labels() ([]string, error) {
 
 // DeleteRun removes a run with its requests; files no other run uses go with it.
 func (s *Store) DeleteRun(id int64) error {
+	return s.again(func() error { return s.deleteRun(id) })
+}
+
+func (s *Store) deleteRun(id int64) error {
 	tx, err := s.begin()
 	if err != nil {
 		return err
@@ -181,6 +185,10 @@ func (s *Store) DeleteRun(id int64) error {
 
 // Relabel moves runs to another arm (and role, when role is not empty).
 func (s *Store) Relabel(ids []int64, label string, role model.Role) error {
+	return s.again(func() error { return s.relabel(ids, label, role) })
+}
+
+func (s *Store) relabel(ids []int64, label string, role model.Role) error {
 	if label == "" {
 		return fmt.Errorf("a label cannot be empty")
 	}

@@ -42,7 +42,15 @@ type NewRun struct {
 // A run whose fingerprint is already stored, or that was read from the same files (the same
 // result file's SHA-256 and index, the same parts), returns that run's id and ErrExists, and
 // nothing changes but the fingerprint of a run found by its files (see adoptFingerprint).
-func (s *Store) AddRun(n NewRun) (int64, error) {
+func (s *Store) AddRun(n NewRun) (id int64, err error) {
+	err = s.again(func() (err error) {
+		id, err = s.addRun(n)
+		return err
+	})
+	return id, err
+}
+
+func (s *Store) addRun(n NewRun) (int64, error) {
 	run, fingerprint, index, files := n.Run, n.Fingerprint, n.Index, n.Files
 	if len(files) == 0 || files[0].Role != model.FileResult {
 		return 0, errors.New("AddRun: the first file must be the result")
@@ -140,6 +148,14 @@ func (s *Store) AddRun(n NewRun) (int64, error) {
 // manifests it lacks (a companion or bundle.yaml put beside it later) are returned in
 // notApplied, left out.
 func (s *Store) AttachFiles(runID int64, files []Attached) (added []string, notApplied []Attached, err error) {
+	err = s.again(func() (err error) {
+		added, notApplied, err = s.attachFiles(runID, files)
+		return err
+	})
+	return added, notApplied, err
+}
+
+func (s *Store) attachFiles(runID int64, files []Attached) (added []string, notApplied []Attached, err error) {
 	if err := s.Writable(); err != nil {
 		return nil, nil, err
 	}

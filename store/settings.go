@@ -22,6 +22,10 @@ func (s *Store) Settings() (map[string]string, error) {
 // SetSettings stores settings in one transaction; a key given with reset removes it (back to
 // its default).
 func (s *Store) SetSettings(values map[string]string, reset []string) error {
+	return s.again(func() error { return s.setSettings(values, reset) })
+}
+
+func (s *Store) setSettings(values map[string]string, reset []string) error {
 	tx, err := s.begin()
 	if err != nil {
 		return err

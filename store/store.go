@@ -23,6 +23,7 @@ type Store struct {
 	claimPID  int       // marks this process's claims on files as live (see claimOwners)
 	claimHost string    // where claimPID means something: this machine and pid namespace
 	session   *sql.Conn // PostgreSQL: the session whose backend id is claimPID
+	claimMu   sync.Mutex
 
 	checkOnce sync.Once // the quick check before the first write
 	damage    error     // what it found
@@ -119,9 +120,11 @@ func fileURI(path string) (string, error) {
 
 // Close closes the library.
 func (s *Store) Close() error {
+	s.claimMu.Lock()
 	if s.session != nil {
 		s.session.Close()
 	}
+	s.claimMu.Unlock()
 	err := s.db.Close()
 	s.guard.removeSides()
 	return err

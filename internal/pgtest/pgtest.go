@@ -135,9 +135,7 @@ func start() (*cluster, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	opts := "-c listen_addresses= -c unix_socket_directories=" + dir +
-		" -c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=200"
-	if err := c.run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "120", "start"); err != nil {
+	if err := c.startServer(); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("%v\n%s", err, log)
@@ -195,6 +193,13 @@ func (c *cluster) run(tool string, args ...string) error {
 		return fmt.Errorf("%s: %v: %s", tool, err, strings.TrimSpace(string(out)))
 	}
 	return nil
+}
+
+// startServer starts the cluster's server, listening only on its unix socket.
+func (c *cluster) startServer() error {
+	opts := "-c listen_addresses= -c unix_socket_directories=" + c.dir +
+		" -c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=200"
+	return c.run("pg_ctl", "-D", filepath.Join(c.dir, "data"), "-o", opts, "-l", filepath.Join(c.dir, "log"), "-w", "-t", "120", "start")
 }
 
 func (c *cluster) stop() {
