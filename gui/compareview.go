@@ -601,10 +601,11 @@ func tailText(t compare.Tail) string {
 // conditionStates map a condition's state to the checklist's glyph and colour.
 var conditionStates = map[model.ConditionState]model.CheckState{model.ConditionSame: model.CheckOK, model.ConditionDiffers: model.CheckFail, model.ConditionUnknown: model.CheckWarn}
 
-// conditionsTable is the conditions as a diff: field, baseline, candidate, and whether they
-// are the same, differ or are unknown (glyph and word, for greyscale prints).
+// conditionsTable is the conditions as a diff: field, baseline, candidate, whether they
+// are the same, differ or are unknown (glyph and word, for greyscale prints), and the file
+// each value was read from.
 func conditionsTable(rec compare.Record) fyne.CanvasObject {
-	cells := []fyne.CanvasObject{bold(""), bold(lang.L("field")), bold(lang.L("baseline")), bold(lang.L("candidate"))}
+	cells := []fyne.CanvasObject{bold(""), bold(lang.L("field")), bold(lang.L("baseline")), bold(lang.L("candidate")), bold(lang.L("source"))}
 	cut := func(s string) string {
 		if s == "" {
 			return "—"
@@ -620,9 +621,10 @@ func conditionsTable(rec compare.Record) fyne.CanvasObject {
 		mark.TextStyle.Bold = c.State == model.ConditionDiffers
 		name := widget.NewLabel(strings.Replace(c.Name, "stack_fingerprint.", "stack.", 1))
 		name.TextStyle.Bold = c.State == model.ConditionDiffers
-		cells = append(cells, container.NewCenter(mark), name, widget.NewLabel(cut(c.Baseline)), widget.NewLabel(cut(c.Candidate)))
+		cells = append(cells, container.NewCenter(mark), name, widget.NewLabel(cut(c.Baseline)), widget.NewLabel(cut(c.Candidate)),
+			widget.NewLabel(c.SourceText())) // the file and line each value was read from
 	}
-	return container.NewHScroll(container.New(&columns{n: 4}, cells...))
+	return container.NewHScroll(container.New(&columns{n: 5}, cells...))
 }
 
 func conditionWord(state model.ConditionState) string {

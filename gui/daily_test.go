@@ -364,20 +364,25 @@ func TestConditionsDiffAndHeadline(t *testing.T) {
 	ui(func() { u.compare.setArm(true, "baseline") })
 	ui(func() { u.compare.setArm(false, "drift") })
 	shown(t, u, "baseline", "drift")
-	differs := map[string]bool{}
+	differs, source := map[string]bool{}, map[string]string{}
 	var headline, causes string
 	ui(func() {
 		cells := u.compare.conditions.Objects[0].(*container.Scroll).Content.(*fyne.Container).Objects
-		for i := 4; i+3 < len(cells); i += 4 {
+		for i := 5; i+4 < len(cells); i += 5 { // mark, field, baseline, candidate, source
 			mark := cells[i].(*fyne.Container).Objects[0].(*canvas.Text).Text
+			name := cells[i+1].(*widget.Label).Text
 			if strings.Contains(mark, "differs") {
-				differs[cells[i+1].(*widget.Label).Text] = true
+				differs[name] = true
 			}
+			source[name] = cells[i+4].(*widget.Label).Text
 		}
 		headline, causes = u.compare.verdict.Text, u.compare.causes.Text
 	})
 	if !differs["workload.seed"] || differs["hardware_sku"] || differs["stack.driver_version"] {
 		t.Errorf("differing conditions: %v", differs)
+	}
+	if source["stack.driver_version"] != "bundle.yaml" { // each value's source file
+		t.Errorf("sources %v", source)
 	}
 	// The drift arm ran 512-token prompts, the baseline 1024: no load point in common, so no
 	// stage is compared (METHOD.md rule 12) and the headline gives no size.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"benchlens/analysis/reproduce"
+	"benchlens/model"
 	"benchlens/store"
 )
 
@@ -56,6 +57,7 @@ func recipeArm(st *store.Store, sel string) (reproduce.Arm, error) {
 		if err != nil {
 			return reproduce.Arm{}, err
 		}
+		r.Fingerprint = model.FingerprintOf(evs)
 		for i := range evs {
 			if evs[i].Log != nil {
 				r.Logs = append(r.Logs, evs[i].Log)

@@ -252,6 +252,81 @@ func (fp *Fingerprint) derive() {
 	fp.Add(FactNUMA, at)
 }
 
+// Stack is the base stack the files state: the accelerator toolkit PyTorch was built with
+// and the PyTorch (and torch_npu) versions, "CUDA 12.4, torch 2.5.1+cu124"; else the one text
+// a file gives for it (profiler info).
+func (fp Fingerprint) Stack() Fact {
+	var parts []string
+	var at Fact
+	for _, p := range []struct{ key, name string }{
+		{FactCUDA, "CUDA"}, {FactROCm, "ROCm"}, {FactCANN, "CANN"},
+		{FactTorch, "torch"}, {FactTorchNPU, "torch_npu"},
+	} {
+		if f, ok := fp.Fact(p.key); ok {
+			parts = append(parts, p.name+" "+f.Value)
+			if at.File == "" {
+				at = f
+			}
+		}
+	}
+	if len(parts) == 0 {
+		f, _ := fp.Fact(FactBaseStack)
+		return f
+	}
+	at.Value = strings.Join(parts, ", ")
+	return at
+}
+
+// Engine is the serving engine the files state, spelled as a server log's EngineVersion:
+// "vllm 0.6.3", "sglang 0.5.13", "vLLM 0.11.0 + vllm-ascend 0.11.0rc1".
+func (fp Fingerprint) Engine() Fact {
+	vllm, hasVLLM := fp.Fact(FactVLLM)
+	if asc, ok := fp.Fact(FactVLLMAscend); ok {
+		v := "vllm-ascend " + asc.Value
+		if hasVLLM {
+			v = "vLLM " + vllm.Value + " + " + v
+		}
+		asc.Value = v
+		return asc
+	}
+	if hasVLLM {
+		vllm.Value = "vllm " + vllm.Value
+		return vllm
+	}
+	if sg, ok := fp.Fact(FactSGLang); ok {
+		sg.Value = "sglang " + sg.Value
+		return sg
+	}
+	return Fact{}
+}
+
+// Hardware is the accelerators the files state, "8 × NVIDIA H100 80GB HBM3, NV18", in the
+// spelling of an npu-smi table's facts ("8 × 910B3, 65536 MB HBM each"); else the one text a
+// file gives for them.
+func (fp Fingerprint) Hardware() Fact {
+	name, ok := fp.Fact(FactDeviceModel)
+	if !ok {
+		f, _ := fp.Fact(FactHardwareSKU)
+		return f
+	}
+	v := name.Value
+	if n, ok := fp.Fact(FactDeviceCount); ok {
+		v = n.Value + " × " + v
+	}
+	if m, ok := fp.Fact(FactDeviceMemory); ok {
+		if strings.HasSuffix(m.Value, " MB") {
+			v += ", " + m.Value + " HBM each" // npu-smi's HBM
+		} else {
+			v += ", " + m.Value + " each"
+		}
+	}
+	if l, ok := fp.Fact(FactInterconnect); ok {
+		v += ", " + l.Value
+	}
+	name.Value = v
+	return name
+}
+
 // numaOfCPUs names the NUMA nodes whose CPUs a device's CPU affinity list holds.
 func (fp Fingerprint) numaOfCPUs(cpus string) string {
 	want := CPUSet(cpus)

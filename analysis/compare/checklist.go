@@ -292,6 +292,26 @@ type Condition struct {
 	Field
 }
 
+// SourceText says where both arms' values of a condition were read, shortly: the file name
+// and line ("collect_env.txt line 27"), once when both arms read it at the same place of
+// their own copy, else per arm; "" when neither names a source.
+func (f Field) SourceText() string {
+	if f.Source == nil {
+		return ""
+	}
+	short := func(s string) string { return s[strings.LastIndexAny(s, `/\`)+1:] }
+	b, c := short(f.Source.Baseline), short(f.Source.Candidate)
+	switch {
+	case b == c:
+		return b
+	case b == "":
+		return "candidate: " + c
+	case c == "":
+		return "baseline: " + b
+	}
+	return "baseline: " + b + "; candidate: " + c
+}
+
 // Conditions lists the recorded conditions in METHOD.md's order: stack fingerprint, hardware,
 // node, workload, then the engine configuration of rule 12, each sorted by name.
 func (r Record) Conditions() []Condition {

@@ -22,11 +22,11 @@ type conditionField struct {
 }
 
 var conditionFields = []conditionField{
-	{"stack_fingerprint", "base_stack_version", false, nil, stack},
+	{"stack_fingerprint", "base_stack_version", false, nil, model.Fingerprint.Stack},
 	{"stack_fingerprint", "driver_version", false, nil, statedFact(model.FactDriver)},
-	{"stack_fingerprint", "engine_version", false, engineVersion, engine},
+	{"stack_fingerprint", "engine_version", false, engineVersion, model.Fingerprint.Engine},
 	{"stack_fingerprint", "transformers_version", false, nil, statedFact(model.FactTransformers)},
-	{"hardware_sku", "", false, nil, hardware},
+	{"hardware_sku", "", false, nil, model.Fingerprint.Hardware},
 	{"node", "machine", false, nil, nil},
 	{"node", "node", false, nil, nil},
 	{"node", "numa", false, nil, statedFact(model.FactNUMA)},

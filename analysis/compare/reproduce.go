@@ -16,7 +16,7 @@ func recipe(base, cand Arm) reproduce.Recipe {
 func recipeRuns(a Arm) []reproduce.Run {
 	out := make([]reproduce.Run, 0, len(a.Warmups)+len(a.Runs))
 	for _, rd := range append(slices.Clone(a.Warmups), a.Runs...) {
-		out = append(out, reproduce.Run{Run: rd.Run, Logs: rd.Logs})
+		out = append(out, reproduce.Run{Run: rd.Run, Logs: rd.Logs, Fingerprint: rd.Fingerprint})
 	}
 	return out
 }

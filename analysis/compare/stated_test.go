@@ -49,9 +49,9 @@ func TestStatedFields(t *testing.T) {
 		got  model.Fact
 		want string
 	}{
-		{"stack", stack(fp), "CANN 8.0.RC3, torch 2.4.0, torch_npu 2.4.0.post2 (env.txt line 9)"},
-		{"engine", engine(fp), "vLLM 0.1.dev1+g70e500c + vllm-ascend 0.1.dev100+g663dca7 (env.txt line 5)"},
-		{"hardware", hardware(fp), "8 × 910B2, 65536 MB HBM each (env.txt line 7)"},
+		{"stack", fp.Stack(), "CANN 8.0.RC3, torch 2.4.0, torch_npu 2.4.0.post2 (env.txt line 9)"},
+		{"engine", fp.Engine(), "vLLM 0.1.dev1+g70e500c + vllm-ascend 0.1.dev100+g663dca7 (env.txt line 5)"},
+		{"hardware", fp.Hardware(), "8 × 910B2, 65536 MB HBM each (env.txt line 7)"},
 	} {
 		if got := c.got.Value + " (" + c.got.Source() + ")"; got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)

@@ -284,11 +284,11 @@ func stagesTableSpans(entries []Entry) (*table, []stageSpan) {
 func conditionsTable(entries []Entry) *table {
 	t := &table{sheet: "Conditions", file: "conditions.csv", cols: []column{
 		{"comparison", kInt, 11}, {"title", kText, 24}, {"field", kText, 32}, {"baseline", kText, 28}, {"candidate", kText, 28},
-		{"state", kState, 10}, {"required", kBool, 10}, {"note", kText, 40},
+		{"state", kState, 10}, {"required", kBool, 10}, {"note", kText, 40}, {"source", kText, 32},
 	}}
 	for _, e := range entries {
 		for _, c := range e.Record.Conditions() {
-			t.rows = append(t.rows, []any{e.ID, title(e), c.Name, textValue(c.Baseline), textValue(c.Candidate), c.State, c.Required, c.Note})
+			t.rows = append(t.rows, []any{e.ID, title(e), c.Name, textValue(c.Baseline), textValue(c.Candidate), c.State, c.Required, c.Note, c.SourceText()})
 		}
 	}
 	return t

@@ -19,6 +19,9 @@ import (
 type Run struct {
 	Run  *model.Run
 	Logs []*model.LogEvidence
+	// Fingerprint is what the run's environment files state (collect_env, check_env,
+	// nvidia-smi, npu-smi): the pins, the visible devices and the NUMA binding come from it.
+	Fingerprint model.Fingerprint
 }
 
 // Recipe is the `reproduce` section of a comparison record.
@@ -48,8 +51,11 @@ type Command struct {
 	Shape string `json:"shape,omitempty" yaml:"shape,omitempty"`
 	// Warmup marks the command of warm-up runs saved beside the measured ones (METHOD.md rule
 	// 12): run once before them, its result discarded.
-	Warmup bool     `json:"warmup,omitempty" yaml:"warmup,omitempty"`
-	Notes  []string `json:"notes,omitempty" yaml:"notes,omitempty"` // what it cannot set, where values came from
+	Warmup bool `json:"warmup,omitempty" yaml:"warmup,omitempty"`
+	// NUMA is the NUMA node list a server is bound to (numactl --cpunodebind / --membind): its
+	// devices' affinity, where the files state it.
+	NUMA  string   `json:"numa,omitempty" yaml:"numa,omitempty"`
+	Notes []string `json:"notes,omitempty" yaml:"notes,omitempty"` // what it cannot set, where values came from
 }
 
 // Pin is a condition no command sets; Recorded is false when Value is a placeholder.
@@ -57,6 +63,9 @@ type Pin struct {
 	Name     string `json:"name" yaml:"name"`
 	Value    string `json:"value" yaml:"value"`
 	Recorded bool   `json:"recorded" yaml:"recorded"`
+	// Source says where the value was read when a file states it ("run-1/collect_env.txt line
+	// 27"); empty for bundle.yaml's.
+	Source string `json:"source,omitempty" yaml:"source,omitempty"`
 }
 
 // Placeholder is the visible stand-in for a value the files do not record.
@@ -136,18 +145,27 @@ func merge(cmds []Command, c Command) []Command {
 }
 
 func (c Command) key() string {
-	return fmt.Sprint(c.Warmup) + c.Tool + "\x00" + strings.Join(c.Env, "\x00") + "\x01" + strings.Join(c.Args, "\x00") + "\x01" + strings.Join(c.Notes, "\x00")
+	return fmt.Sprint(c.Warmup) + c.NUMA + "\x02" + c.Tool + "\x00" + strings.Join(c.Env, "\x00") + "\x01" + strings.Join(c.Args, "\x00") + "\x01" + strings.Join(c.Notes, "\x00")
 }
 
-// pinFields are the conditions of METHOD.md rule 1 that no command line sets.
-var pinFields = []struct{ name, section, key string }{
-	{"driver_version", "stack_fingerprint", "driver_version"},
-	{"base_stack_version", "stack_fingerprint", "base_stack_version"},
-	{"engine_version", "stack_fingerprint", "engine_version"},
-	{"hardware_sku", "hardware_sku", ""},
-	{"machine", "node", "machine"},
-	{"numa", "node", "numa"},
-	{"card_slot", "node", "card_slot"},
+// pinFields are the conditions of METHOD.md rule 1 that no command line sets, with what the
+// run's environment files state of each (read before the manifest: the files say what ran).
+var pinFields = []struct {
+	name, section, key string
+	stated             func(model.Fingerprint) model.Fact
+}{
+	{"driver_version", "stack_fingerprint", "driver_version", fact(model.FactDriver)},
+	{"base_stack_version", "stack_fingerprint", "base_stack_version", model.Fingerprint.Stack},
+	{"engine_version", "stack_fingerprint", "engine_version", model.Fingerprint.Engine},
+	{"hardware_sku", "hardware_sku", "", model.Fingerprint.Hardware},
+	{"machine", "node", "machine", nil},
+	{"numa", "node", "numa", fact(model.FactNUMA)},
+	{"card_slot", "node", "card_slot", fact(model.FactCardSlot)},
+	{"visible_devices", "", "", fact(model.FactVisible)},
+}
+
+func fact(key string) func(model.Fingerprint) model.Fact {
+	return func(fp model.Fingerprint) model.Fact { f, _ := fp.Fact(key); return f }
 }
 
 // pins lists each pin's values across the arm's runs; runs that disagree show every value.
@@ -156,31 +174,42 @@ func pins(runs []Run) []Pin {
 	for _, f := range pinFields {
 		seen := map[string]bool{}
 		var vals []string
+		source := ""
 		for _, r := range runs {
 			if r.Run == nil {
 				continue
 			}
-			var v string
-			if f.key == "" {
-				v = r.Run.Manifest.String(f.section)
-			} else {
-				v = r.Run.Manifest.String(f.section, f.key)
+			var v, src string
+			if l := firstLog(r); f.name == "engine_version" && l != nil && l.Version != "" {
+				v = l.EngineVersion() // the server's own word first, as rule 1 reads it
 			}
-			if v == "" && f.name == "engine_version" {
-				if l := firstLog(r); l != nil && l.Version != "" {
-					v = l.EngineVersion()
-				}
+			if f.stated != nil && v == "" {
+				st := f.stated(r.Fingerprint)
+				v, src = st.Value, st.Source()
+			}
+			switch {
+			case v != "":
+			case f.section == "":
+			case f.key == "":
+				v = r.Run.Manifest.String(f.section)
+			default:
+				v = r.Run.Manifest.String(f.section, f.key)
 			}
 			if v != "" && !seen[v] {
 				seen[v] = true
 				vals = append(vals, v)
+				if source == "" {
+					source = src
+				}
 			}
 		}
 		if len(vals) == 0 {
-			out = append(out, Pin{Name: f.name, Value: Placeholder(f.name)})
+			if f.section != "" {
+				out = append(out, Pin{Name: f.name, Value: Placeholder(f.name)})
+			}
 			continue
 		}
-		out = append(out, Pin{Name: f.name, Value: strings.Join(vals, " | "), Recorded: true})
+		out = append(out, Pin{Name: f.name, Value: strings.Join(vals, " | "), Recorded: true, Source: source})
 	}
 	return out
 }

@@ -67,19 +67,19 @@ func TestFlagsAreTheToolsOwn(t *testing.T) {
 		era Era
 		run Run
 	}{
-		{VLLMAPIServer, Run{vllmRun(1, model.EraVLLMC, 0), []*model.LogEvidence{vllmLog("0.4.2", "XFORMERS", "env")}}},
-		{VLLMServeEnv, Run{vllmRun(1, model.EraVLLME064, 16), []*model.LogEvidence{vllmLog("0.8.1", "FLASHINFER", "env")}}},
-		{VLLMServeEnv, Run{vllmRun(1, model.EraVLLMF, 16), []*model.LogEvidence{ascend}}},
-		{VLLMServe, Run{vllmRun(1, model.EraVLLMG, 16), []*model.LogEvidence{vllmLog("0.12.0", "FLASH_ATTN", "flag")}}},
-		{SGLangServer, Run{sglInfo, nil}},
-		{VLLMBenchmarkServing, Run{vllmRun(1, model.EraVLLME064, 16), nil}},
-		{VLLMBenchmarkServing, Run{vllmRun(1, model.EraVLLMC, 0), nil}},
-		{VLLMBenchServe, Run{vllmRun(1, model.EraVLLMG, 16), nil}},
-		{SGLangBenchServing, Run{toolRun("sglang", "sglang"), nil}},
-		{GenAIPerf, Run{toolRun("genai-perf", "chat"), nil}},
-		{AIPerf, Run{toolRun("aiperf", "chat"), nil}},
-		{GuideLLM, Run{toolRun("guidellm", ""), nil}},
-		{LLMPerf, Run{toolRun("llmperf", "openai"), nil}},
+		{VLLMAPIServer, Run{Run: vllmRun(1, model.EraVLLMC, 0), Logs: []*model.LogEvidence{vllmLog("0.4.2", "XFORMERS", "env")}}},
+		{VLLMServeEnv, Run{Run: vllmRun(1, model.EraVLLME064, 16), Logs: []*model.LogEvidence{vllmLog("0.8.1", "FLASHINFER", "env")}}},
+		{VLLMServeEnv, Run{Run: vllmRun(1, model.EraVLLMF, 16), Logs: []*model.LogEvidence{ascend}}},
+		{VLLMServe, Run{Run: vllmRun(1, model.EraVLLMG, 16), Logs: []*model.LogEvidence{vllmLog("0.12.0", "FLASH_ATTN", "flag")}}},
+		{SGLangServer, Run{Run: sglInfo, Logs: nil}},
+		{VLLMBenchmarkServing, Run{Run: vllmRun(1, model.EraVLLME064, 16), Logs: nil}},
+		{VLLMBenchmarkServing, Run{Run: vllmRun(1, model.EraVLLMC, 0), Logs: nil}},
+		{VLLMBenchServe, Run{Run: vllmRun(1, model.EraVLLMG, 16), Logs: nil}},
+		{SGLangBenchServing, Run{Run: toolRun("sglang", "sglang"), Logs: nil}},
+		{GenAIPerf, Run{Run: toolRun("genai-perf", "chat"), Logs: nil}},
+		{AIPerf, Run{Run: toolRun("aiperf", "chat"), Logs: nil}},
+		{GuideLLM, Run{Run: toolRun("guidellm", ""), Logs: nil}},
+		{LLMPerf, Run{Run: toolRun("llmperf", "openai"), Logs: nil}},
 	}
 	env := argList(t, "vllm-env.txt")
 	covered := map[string]bool{}
@@ -160,7 +160,7 @@ func TestServerCommandByEra(t *testing.T) {
 			if c.manifest != nil {
 				r.Manifest = c.manifest
 			}
-			got := serverCommand(Run{r, logs}).Shell()
+			got := serverCommand(Run{Run: r, Logs: logs}).Shell()
 			if got != c.want {
 				t.Errorf("got  %s\nwant %s", got, c.want)
 			}
@@ -174,7 +174,7 @@ func TestOneBenchmarkPerLoadPoint(t *testing.T) {
 	log := vllmLog("0.12.0", "FLASH_ATTN", "flag")
 	var runs []Run
 	for i, c := range []float64{1, 16, 1, 16, 64} {
-		runs = append(runs, Run{vllmRun(int64(i+1), model.EraVLLMG, c), []*model.LogEvidence{log}})
+		runs = append(runs, Run{Run: vllmRun(int64(i+1), model.EraVLLMG, c), Logs: []*model.LogEvidence{log}})
 	}
 	a := BuildArm("sweep", runs)
 	if len(a.Server) != 1 || !slices.Equal(a.Server[0].Runs, []int64{1, 2, 3, 4, 5}) {
@@ -196,7 +196,7 @@ func TestOneBenchmarkPerLoadPoint(t *testing.T) {
 func TestPlaceholders(t *testing.T) {
 	r := vllmRun(3, model.EraVLLMG, 16)
 	r.Manifest = model.Manifest{"workload": map[string]any{"input_len": 512}}
-	a := BuildArm("bare", []Run{{r, nil}})
+	a := BuildArm("bare", []Run{{Run: r}})
 	bench := a.Benchmark[0].Shell()
 	for _, want := range []string{"--seed '<seed: not recorded>'", "--random-output-len '<output_len: not recorded>'", "--random-input-len 512", "--num-prompts 200"} {
 		if !strings.Contains(bench, want) {
@@ -238,7 +238,7 @@ func TestToolWarmup(t *testing.T) {
 		{toolRun("llmperf", "openai"), "# note: the tool set 4 warm-up request(s) apart"},
 	} {
 		c.run.ToolWarmup = &model.Warmup{Requests: 4, Setting: "test"}
-		a := BuildArm("w", []Run{{c.run, nil}})
+		a := BuildArm("w", []Run{{Run: c.run}})
 		script := Recipe{Baseline: a, Candidate: a}.Script()
 		if !strings.Contains(script, c.want) || !strings.Contains(a.Warmup, "4 request(s) sent apart by the tool") {
 			t.Errorf("%s: want %q in\n%s\nwarm-up %q", c.run.Tool, c.want, script, a.Warmup)

@@ -2,6 +2,7 @@ package reproduce
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,13 @@ func (c Command) Shell() string {
 	words := make([]string, 0, len(c.Env)+len(c.Args))
 	for _, e := range c.Env {
 		words = append(words, assignment(e))
+	}
+	if c.NUMA != "" {
+		n := c.NUMA
+		if !numaList.MatchString(n) {
+			n = rejected("NUMA node list", n)
+		}
+		words = append(words, "numactl", Quote("--cpunodebind="+n), Quote("--membind="+n))
 	}
 	for i, a := range c.Args {
 		if i == 0 && strings.Contains(a, "=") {
@@ -62,7 +70,7 @@ func (c Command) lines() string {
 		i++
 	}
 	var b strings.Builder
-	b.WriteString(Command{Env: c.Env, Args: c.Args[:i]}.Shell())
+	b.WriteString(Command{Env: c.Env, NUMA: c.NUMA, Args: c.Args[:i]}.Shell())
 	for i < len(c.Args) {
 		b.WriteString(" \\\n    " + Quote(c.Args[i]))
 		i++
@@ -104,6 +112,9 @@ func singleQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// numaList is a NUMA node list numactl takes: "0", "0,1", "0-3".
+var numaList = regexp.MustCompile(`^[0-9]+([,-][0-9]+)*$`)
+
 // rejected is the stand-in for a value the script does not carry, with the value escaped.
 func rejected(what, s string) string {
 	return "<" + what + " rejected, not plain text: " + strconv.Quote(s) + ">"
@@ -140,6 +151,10 @@ func (a Arm) script(b *strings.Builder) {
 		mark := "[ ]"
 		if !p.Recorded {
 			mark = "[?]"
+		}
+		if p.Source != "" {
+			comment(b, "  %s %s: %s (from %s)", mark, p.Name, p.Value, p.Source)
+			continue
 		}
 		comment(b, "  %s %s: %s", mark, p.Name, p.Value)
 	}
@@ -189,6 +204,9 @@ func (c Command) foreign() string {
 	}
 	if !knownProgram(c.Args) {
 		return "not a program benchlens writes"
+	}
+	if c.NUMA != "" && !numaList.MatchString(c.NUMA) {
+		return "not a NUMA node list"
 	}
 	return ""
 }

@@ -83,6 +83,7 @@ func serverCommand(r Run) Command {
 	era := serverEra(f)
 	c.Tool = era.Name
 	c.Args = append([]string(nil), era.Program...)
+	c.place(r.Fingerprint)
 	mdl := first(f.args["model"], f.args["model_path"], f.config["model"], r.Run.Model, r.Run.Manifest.String("workload", "model_name"))
 	if mdl == "" {
 		mdl = Placeholder("model")

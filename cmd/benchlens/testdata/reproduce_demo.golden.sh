@@ -8,7 +8,7 @@
 # Pins no command sets; check each before running:
 #   [ ] driver_version: 550.54.15
 #   [ ] base_stack_version: CUDA 12.9, torch 2.9.0
-#   [ ] engine_version: vLLM 0.12.0
+#   [ ] engine_version: vllm 0.12.0
 #   [ ] hardware_sku: NVIDIA H100 80GB HBM3 x1, NVLink none
 #   [ ] machine: lab-h100-01
 #   [ ] numa: 0
@@ -42,7 +42,7 @@ vllm bench serve \
 # Pins no command sets; check each before running:
 #   [ ] driver_version: 550.54.15
 #   [ ] base_stack_version: CUDA 12.9, torch 2.9.0
-#   [ ] engine_version: vLLM 0.12.0
+#   [ ] engine_version: vllm 0.12.0
 #   [ ] hardware_sku: NVIDIA H100 80GB HBM3 x1, NVLink none
 #   [ ] machine: lab-h100-01
 #   [ ] numa: 0
