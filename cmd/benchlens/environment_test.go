@@ -106,3 +106,31 @@ func TestCollectEnvVerifiesTheFieldsItStates(t *testing.T) {
 		t.Errorf("base_stack_version %+v", f)
 	}
 }
+
+// A dump at a bundle's top folder is every run's below it: each run shows its facts.
+func TestCollectEnvAboveTheRuns(t *testing.T) {
+	env, err := os.ReadFile("../../testdata/fixtures/turn3-env/02_vllm-collect-env_v0.16.0_2xL40S.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bundle := filepath.Join(dir, "bundle")
+	writeFile(t, filepath.Join(bundle, "collect_env.txt"), env)
+	writeFile(t, filepath.Join(bundle, "run-1", "result.json"), []byte(besideResult))
+	writeFile(t, filepath.Join(bundle, "run-2", "result.json"), []byte(strings.Replace(besideResult, `"num_prompts": 2`, `"num_prompts": 3`, 1)))
+	db := filepath.Join(dir, "lib.db")
+	mustRun(t, "--db", db, "import", bundle)
+	for _, id := range []string{"1", "2"} {
+		var d struct {
+			Fingerprint struct {
+				Facts map[string]struct{ Value, File string }
+			}
+		}
+		if err := json.Unmarshal([]byte(mustRun(t, "--db", db, "show", id, "--json")), &d); err != nil {
+			t.Fatal(err)
+		}
+		if f := d.Fingerprint.Facts["driver_version"]; f.Value != "580.119.02" || f.File != "bundle/collect_env.txt" {
+			t.Errorf("run %s: driver %+v", id, f)
+		}
+	}
+}
