@@ -80,6 +80,14 @@ func TestManifestAndFileDisagree(t *testing.T) {
 	if side := f.armValue(Arm{Runs: []RunData{mk(1, "550.90.12", env)}}); side.note != "" {
 		t.Errorf("agreeing manifest noted: %+v", side)
 	}
+	// Two files of one run that disagree: both shown, the first one's value used.
+	rd := mk(2, "", env)
+	rd.Fingerprint = model.FingerprintOf([]model.Evidence{{File: "a/collect_env.txt", Environment: env},
+		{File: "a/nvidia-smi-q.txt", Environment: &model.EnvEvidence{Facts: map[string]model.Line{model.FactDriver: {N: 5, Text: "550.54.15"}}}}})
+	side = f.armValue(Arm{Runs: []RunData{rd}})
+	if side.value != "550.90.12" || !strings.Contains(side.note, `run 2: its files disagree: a/collect_env.txt line 27 says "550.90.12", a/nvidia-smi-q.txt line 5 says "550.54.15"`) {
+		t.Errorf("%+v", side)
+	}
 }
 
 // A dump's VLLM_ATTENTION_BACKEND is the target when the log only implies its platform
