@@ -305,9 +305,9 @@ func (d *doc) device(id string) *model.EnvDevice {
 }
 
 // pkgName normalises a package name as pip compares them: lower case, '_' and '.' as '-'.
-func pkgName(s string) string {
-	return strings.NewReplacer("_", "-", ".", "-").Replace(strings.ToLower(strings.TrimSpace(s)))
-}
+func pkgName(s string) string { return pkgSeparators.Replace(strings.ToLower(strings.TrimSpace(s))) }
+
+var pkgSeparators = strings.NewReplacer("_", "-", ".", "-")
 
 func (d *doc) pkg(name, version string, n int) {
 	name, version = pkgName(name), strings.TrimSpace(version)
