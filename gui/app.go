@@ -1,13 +1,21 @@
 // Package gui is the benchlens desktop app: a library sidebar and four views (run, compare,
 // verdict, settings), one file each. Everything is built by New from (fyne.App, fyne.Window)
 // and an open library, so tests build exactly what users see. Long work (imports, loading
-// arms, analysis, chart rendering) runs off the UI thread and comes back through onUI.
+// arms, analysis, chart rendering) runs off the UI thread and comes back through onUI. The
+// views reach the library through package library and render what it and analysis/report
+// return; they decide nothing that is saved.
+//
+// A new view is a file with a struct holding its widgets and named handlers, built by
+// newXView(u) in New, with a tab in New's AppTabs, a constant in the view list and its name
+// in viewNames (the name, not the tab's place, is remembered between sessions). Its texts go
+// through lang.L with their Chinese in translations/; its tests read what is drawn.
 package gui
 
 import (
 	"embed"
 	"os"
 	"os/user"
+	"slices"
 	"strings"
 	"sync"
 
@@ -45,13 +53,40 @@ type Options struct {
 	Notice string
 }
 
-// Views, in tab order; the index is remembered between sessions.
+// Views, in tab order.
 const (
 	viewRun = iota
 	viewCompare
 	viewVerdict
 	viewSettings
 )
+
+// viewNames name the views, by their index. The name of the view shown last is remembered
+// between sessions (prefView), so a tab added or moved never reopens another view.
+var viewNames = [...]string{viewRun: "run", viewCompare: "compare", viewVerdict: "verdict", viewSettings: "settings"}
+
+const (
+	prefView      = "view"      // the name of the view shown last
+	prefViewIndex = "view.last" // its tab index, as earlier versions remembered it: read once
+)
+
+// rememberedView is the view to open with: the one shown last, by name, else by the index an
+// earlier version remembered (read once: the name replaces it), else Compare.
+func rememberedView(p fyne.Preferences) int {
+	if name := p.String(prefView); name != "" {
+		if i := slices.Index(viewNames[:], name); i >= 0 {
+			return i
+		}
+		return viewCompare
+	}
+	i := p.IntWithFallback(prefViewIndex, viewCompare)
+	p.RemoveValue(prefViewIndex)
+	if i < 0 || i >= len(viewNames) {
+		return viewCompare
+	}
+	p.SetString(prefView, viewNames[i])
+	return i
+}
 
 // App is the running desktop app.
 type App struct {
@@ -92,12 +127,11 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 		container.NewTabItem(lang.L("Verdict"), u.verdict.content),
 		container.NewTabItem(lang.L("Settings"), u.settings.content),
 	)
-	last := a.Preferences().IntWithFallback("view.last", viewCompare)
-	if last >= 0 && last < len(u.tabs.Items) {
-		u.tabs.SelectIndex(last)
-	}
+	u.tabs.SelectIndex(rememberedView(a.Preferences()))
 	u.tabs.OnSelected = func(*container.TabItem) {
-		a.Preferences().SetInt("view.last", u.tabs.SelectedIndex())
+		if i := u.tabs.SelectedIndex(); i >= 0 && i < len(viewNames) {
+			a.Preferences().SetString(prefView, viewNames[i])
+		}
 		u.verdict.endSitting()
 	}
 

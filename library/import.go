@@ -1,5 +1,10 @@
-// Package library joins the stages for the command line and the desktop app: it reads
-// bundles with importers, recomputes statistics with analysis/stats and stores runs with store.
+// Package library joins the stages for the command line and the desktop app, and is their one
+// way into a library: Import reads bundles with importers, recomputes statistics with
+// analysis/stats and stores runs with store; Rows, Labels, Relabel and DeleteRuns list and
+// edit runs; LoadArm, Compare, SaveComparison and Comparisons load, judge and list
+// comparisons; Sitting, Annotations and CurrentAnnotation carry the analyst's edits; Export
+// and Recipe write what leaves the library. A front end renders what these return and
+// decides nothing a saved record depends on; an operation both front ends need goes here.
 package library
 
 import (

@@ -1,5 +1,15 @@
 // Package model holds the records every stage shares: runs as importers read them, the store
-// keeps them and analysis compares them.
+// keeps them and analysis compares them; and the facts every layer must name the same way:
+//
+//   - the closed sets, each a type whose values are the text stored and printed: Status,
+//     CauseCode, CheckState and ConditionState (verdict.go), Role and FileRole (role.go),
+//     ChangePath (manifest.go), ShapeClass, BackendStatus (evidence.go), Era;
+//   - the stage metrics, one table (StageMetrics, metric.go): a new stage metric is one row
+//     there, and the comparison, the reports, the charts and the views all list it;
+//   - how a figure reads for people (Plain, Num.Readable).
+//
+// A new cause code or status is a constant beside the others and an entry in CauseCodes or
+// Statuses, with its words in every language the front ends speak.
 package model
 
 import (

@@ -9,6 +9,28 @@ import (
 
 // migrations bring the schema from version i to i+1; PRAGMA user_version records where a
 // library stands. Append only: a released step is never edited.
+//
+// A new table (or column) is a new migration at the end, written once in SQLite's words; a
+// team library runs the same text rewritten for PostgreSQL (dialect.migration), so it must
+// survive that rewrite:
+//
+//   - statements are split on ";\n" and each runs on its own (no ";" ending a line inside a
+//     statement); PRAGMA statements are dropped;
+//   - types are replaced as text, anywhere in a statement, comments too: INTEGER PRIMARY KEY
+//     becomes an identity column, INTEGER BIGINT, BLOB BYTEA, REAL DOUBLE PRECISION (so no
+//     name or comment holds those words in capitals);
+//   - every "REFERENCES t(c)" (with an optional ON DELETE CASCADE) is made DEFERRABLE: AddRun
+//     writes children before their parent and checks at commit;
+//   - anything else SQLite-only (sqlite_sequence, json_each, AUTOINCREMENT, INSERT OR …) needs
+//     the step's PostgreSQL text in pgMigrations, and PostgreSQL-only extras go in pgAfter;
+//   - on PostgreSQL a step is one transaction, and queries use ? placeholders (never a ? in a
+//     string literal), numbered by dialect.rebind.
+//
+// Then list the table in copied (copy.go, in foreign-key order: backup, copy and rescue carry
+// it; a test fails until it is there), in identityTables (ids.go) when it hands out ids, and
+// let Check (maintenance.go) find what it can lose. store_test's PostgreSQL cases
+// (BENCHLENS_TEST_POSTGRES=required, as make test runs them) run every migration on both
+// engines.
 var migrations = []string{
 	// 1: source files, runs, requests.
 	`

@@ -1,5 +1,13 @@
-// Package store keeps the benchlens library: one SQLite file holding every imported source
-// file (compressed, byte for byte), runs, per-request samples and, later, comparisons.
+// Package store keeps the benchlens library: a SQLite file, or a PostgreSQL database a team
+// shares, holding every imported source file (compressed, byte for byte), the runs read from
+// them with their per-request samples, what attached files say (evidence), saved comparisons,
+// the analyst's annotations and the analysis settings. Every SQL statement of benchlens is
+// here, written once in SQLite's words (dialect adapts them); no analysis. The app and the
+// command line reach it through package library.
+//
+// A new table is a migration appended to migrations (schema.go, which says what the
+// PostgreSQL rewrite asks of it) and a name in copied (copy.go), so backup, copy and rescue
+// carry it.
 package store
 
 import (

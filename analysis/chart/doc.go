@@ -9,4 +9,10 @@
 //
 // Baseline and candidate keep fixed colours (BaselineColor, CandidateColor) on every chart,
 // and charts shown side by side share their axes (ShareX, ShareY).
+//
+// A new chart of a comparison is a file here with its constructor (NewX for a plotter that
+// checks its data, X(title, rec …) (*plot.Plot, reader, error) for the chart), built by
+// ForComparison under a new entry of Keys: the app's Compare view and the exported PNG and
+// SVG files take their charts from there, in that order (the workbook draws its own, native
+// charts). Give it a golden image in testdata (golden_test.go).
 package chart

@@ -2,6 +2,22 @@
 // candidate arm it checks conditions, measurement, path, stages, load buckets, overhead and
 // hotspot, and proposes a verdict with its causes. Pure functions over records: no database,
 // no files, no Fyne.
+//
+// Compare takes two Arms (library loads them) and returns a Record with METHOD.md's exact
+// keys. compareOne applies rules 1-8 to one condition; Compare first splits arms by load
+// point (rule 9, loadpoints.go) and applies it per point.
+//
+// # Adding a rule
+//
+// A METHOD.md rule is a file of its own here (as conditions.go, overhead.go, families.go): a
+// function called from compareOne (or, for a rule over load points, from Compare) that
+// fills the rule's section of the Record (a field in record.go, with json and yaml tags: the
+// record is the command line's contract, its goldens are in cmd/benchlens/testdata) and
+// returns its causes. A new cause is a model.CauseCode; whether it blocks the verdict is the
+// blocking map (compare.go), and rule 6's verdict reads the causes. The rule's line of the
+// evidence checklist goes in checklist.go; its thresholds in Settings, with defaults, so they
+// are shown in the app and stored with each verdict. A stage metric is not a rule: it is a
+// row of model.StageMetrics.
 package compare
 
 import (

@@ -1,5 +1,12 @@
-// Package report writes comparison records for people and other programs: a readable text
-// report, the YAML and JSON record, and (later) spreadsheets. No Fyne, no database.
+// Package report writes comparison records for people and other programs: the text report
+// `compare` prints (Text), the YAML and JSON record, CSV tables (CSV) and the xlsx workbook
+// with its native charts (XLSX), and the Markdown summary for a pull request (Markdown). It
+// takes Entry values (a saved record with its annotations and runs, which library reads) and
+// renders them; the verdict, causes and figures are the record's, never decided here. No
+// Fyne, no database.
+//
+// A stage metric appears in every table by its row in model.StageMetrics. A new table is a
+// builder listed in tables (tables.go): CSV writes it as a file and XLSX as a sheet.
 package report
 
 import (
