@@ -49,6 +49,11 @@ type compareView struct {
 	savedID  int64              // the library id of the comparison on screen once saved, else 0
 	axis     *widget.RadioGroup // the CDFs' x axis: clipped, full or log
 	arms     [2]compare.Arm     // the arms on screen, to redraw the CDFs on another axis
+	// point picks the load point of a sweep the stages, distributions, buckets and spread
+	// show (rule 9); pointRow holds it and hides for arms of one point.
+	point    *widget.Select
+	pointRow *fyne.Container
+	picking  bool // the selector is being filled: not a pick
 
 	// The fields below are the UI thread's: written and read only there (onUI, handlers).
 	gen     int
@@ -111,7 +116,10 @@ func newCompareView(u *App) *compareView {
 	v.scroll = vscroll(v.sections)
 	split := container.NewHSplit(v.scroll, chartPane)
 	split.SetOffset(0.56)
-	v.content = container.NewBorder(pick, nil, nil, nil, split)
+	v.point = widget.NewSelect(nil, func(string) { v.onPoint() })
+	v.pointRow = container.NewBorder(nil, nil, widget.NewLabel(lang.L("Load point")), nil, v.point)
+	v.pointRow.Hide()
+	v.content = container.NewBorder(container.NewVBox(pick, v.pointRow), nil, nil, nil, split)
 	v.reloadArms()
 	return v
 }
@@ -218,6 +226,7 @@ func (v *compareView) schedule() {
 	v.clear(fmt.Sprintf(lang.L("Comparing %s with %s…"), base, cand), widget.MediumImportance)
 	settings := v.u.settings.Settings()
 	st, cache, opt := v.u.st, v.u.arms, v.chartOptions()
+	point := v.pointFor(base, cand)
 	go func() {
 		b, errB := cache.get(st, base)
 		c, errC := cache.get(st, cand)
@@ -231,7 +240,7 @@ func (v *compareView) schedule() {
 		var saved int64
 		if err == nil {
 			rec = compare.Compare(b, c, settings)
-			plots, reads, err = chart.ForComparison(b, c, rec, opt)
+			plots, reads, err = chartsAt([2]compare.Arm{b, c}, rec, point, opt)
 		}
 		if err == nil {
 			saved, err = library.FindSaved(st, base, cand, rec)
@@ -249,7 +258,7 @@ func (v *compareView) schedule() {
 			p.SetString("compare.baseline", base)
 			p.SetString("compare.candidate", cand)
 			v.arms = [2]compare.Arm{b, c}
-			v.display(rec, plots, reads, base, cand, saved)
+			v.display(rec, plots, reads, base, cand, saved, point)
 		})
 	}()
 }
@@ -270,24 +279,38 @@ func (v *compareView) chartOptions() chart.Options {
 	return opt
 }
 
-// redrawCDFs draws the CDFs on screen again on the chosen x axis, off the UI thread.
+// redrawCDFs draws the charts on screen again, off the UI thread: on the chosen x axis, at
+// the chosen load point.
 func (v *compareView) redrawCDFs() {
 	if v.record == nil {
 		return
 	}
+	v.gen++ // an older redraw, of another point, must not land after this one
 	gen := v.gen
-	rec, arms, opt := *v.record, v.arms, v.chartOptions()
+	rec, arms, opt, point := *v.record, v.arms, v.chartOptions(), v.pointLabel()
 	go func() {
-		plots, reads, err := chart.ForComparison(arms[0], arms[1], rec, opt)
+		plots, reads, err := chartsAt(arms, rec, point, opt)
 		onUI(func() {
 			if err != nil || gen != v.gen {
 				return
 			}
-			for k, at := range reads {
-				v.charts[k].setPlot(plots[k], at)
-			}
+			v.showCharts(plots, reads)
 		})
 	}()
+}
+
+// showCharts puts the charts in place, hiding those the comparison has no data for.
+func (v *compareView) showCharts(plots map[string]*plot.Plot, reads map[string]chart.Reader) {
+	for _, k := range compareCharts {
+		c := v.charts[k]
+		c.setPlot(plots[k], reads[k])
+		if plots[k] == nil { // e.g. the load curves of arms of one load point
+			c.Hide()
+		} else {
+			c.Show()
+		}
+	}
+	v.chartBox.Refresh()
 }
 
 // clear removes the previous pair's evidence and shows msg in its place.
@@ -305,6 +328,7 @@ func (v *compareView) clear(msg string, imp widget.Importance) {
 	v.checklist.RemoveAll()
 	v.conditions.RemoveAll()
 	v.stages.RemoveAll()
+	v.pointRow.Hide()
 	for _, c := range v.charts {
 		c.clear()
 	}
@@ -332,8 +356,9 @@ func statusImportance(status model.Status) widget.Importance {
 	return widget.DangerImportance
 }
 
-// display shows a comparison; savedID is the saved comparison it repeats, if any.
-func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, reads map[string]chart.Reader, base, cand string, savedID int64) {
+// display shows a comparison at a load point ("": all); savedID is the saved comparison it
+// repeats, if any.
+func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, reads map[string]chart.Reader, base, cand string, savedID int64, point string) {
 	v.record, v.sels, v.savedID = &rec, [2]string{base, cand}, savedID
 	v.showSaved()
 	v.save.Enable()
@@ -348,24 +373,14 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, r
 	}
 	v.checklist.Refresh()
 
-	v.stages.Objects = []fyne.CanvasObject{stageTable(rec)}
-	v.stages.Refresh()
+	v.showPoints(rec, point)
 	v.conditions.Objects = []fyne.CanvasObject{conditionsTable(rec)}
 	v.conditions.Refresh()
 	v.families.set(rec.Families)
 	v.points.show(rec)
 	v.sections.Refresh() // the load points panel may have appeared or gone
 
-	for _, k := range compareCharts {
-		c := v.charts[k]
-		c.setPlot(plots[k], reads[k])
-		if plots[k] == nil { // e.g. the load curves of arms of one load point
-			c.Hide()
-		} else {
-			c.Show()
-		}
-	}
-	v.chartBox.Refresh()
+	v.showCharts(plots, reads)
 	v.scroll.ScrollToTop() // a new comparison is read from its headline
 	v.u.verdict.follow(rec, base, cand, savedID)
 	v.Took = time.Since(v.started)
@@ -550,16 +565,44 @@ func checkRow(c compare.Check) fyne.CanvasObject {
 // stageTable is the benchstat-style table of the stages: medians, the delta, its interval
 // and test, each column as wide as its widest cell so nothing wraps.
 func stageTable(rec compare.Record) fyne.CanvasObject {
+	cells := append(stageHeader(rec), stageCells(rec)...)
+	return container.NewHScroll(container.New(&columns{n: 7}, cells...))
+}
+
+// pointsStageTable is the stage table of a sweep: each matched point's rows (parts, from
+// Record.AtPoint) under its label, repeats and verdict, never a pooled row.
+func pointsStageTable(rec compare.Record, parts []compare.Record) fyne.CanvasObject {
+	cells := stageHeader(parts...)
+	for i, part := range parts {
+		lp := rec.LoadPoints[i]
+		verdict := widget.NewLabel(report.FormatRepeats(lp.Repeats.Baseline, lp.Repeats.Candidate) + " " + lang.L("runs") + " · " + statusText(lp.Status))
+		verdict.Importance = statusImportance(lp.Status)
+		cells = append(cells, bold(lp.Label), verdict, widget.NewLabel(""), widget.NewLabel(""), widget.NewLabel(""), widget.NewLabel(""), widget.NewLabel(""))
+		cells = append(cells, stageCells(part)...)
+	}
+	return container.NewHScroll(container.New(&columns{n: 7}, cells...))
+}
+
+// stageHeader is the stage table's header; its interval column says whether the intervals
+// are over runs or, with one run per arm, over requests.
+func stageHeader(recs ...compare.Record) []fyne.CanvasObject {
 	over := lang.L("interval, per run")
-	for _, d := range rec.Perf {
-		if d.PerRequest {
-			over = lang.L("interval, per request")
+	for _, rec := range recs {
+		for _, d := range rec.Perf {
+			if d.PerRequest {
+				over = lang.L("interval, per request")
+			}
 		}
 	}
-	cells := []fyne.CanvasObject{
+	return []fyne.CanvasObject{
 		bold(lang.L("stage")), bold(lang.L("baseline")), bold(lang.L("candidate")), bold(lang.L("delta")),
 		bold(over), bold(lang.L("test")), bold(lang.L("p90 / p99")),
 	}
+}
+
+// stageCells are a comparison's rows of the stage table, seven cells each.
+func stageCells(rec compare.Record) []fyne.CanvasObject {
+	var cells []fyne.CanvasObject
 	for _, r := range model.StageMetrics {
 		d, ok := rec.Perf[r.Key]
 		if !ok || !d.Baseline.Known() {
@@ -581,7 +624,7 @@ func stageTable(rec compare.Record) fyne.CanvasObject {
 			widget.NewLabel(d.Candidate.Readable()+" "+d.Unit),
 			delta, widget.NewLabel(intervalText(d)), widget.NewLabel(test), widget.NewLabel(tailText(rec.Tails[r.Key])))
 	}
-	return container.NewHScroll(container.New(&columns{n: 7}, cells...))
+	return cells
 }
 
 // tailText is how the p90 and p99 moved: "+1.2 % / +8.0 %" (descriptive, untested).

@@ -37,6 +37,9 @@ type Options struct {
 	Tr func(string) string
 	// Bins is how many equal bins a Histogram has; 0 means DefaultBins.
 	Bins int
+	// pooled is how many load points the CDFs' series pool (ForComparison on a sweep):
+	// above one, the titles say so and the legends give no median, which would mix unlike loads.
+	pooled int
 }
 
 func (o Options) tr(s string) string {

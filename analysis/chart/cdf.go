@@ -118,7 +118,11 @@ func CDF(opt Options, title, xLabel string, series ...Series) (*plot.Plot, Serie
 		if s.N > len(clean[i]) {
 			n = fmt.Sprintf("n = %d (%d drawn)", s.N, len(clean[i]))
 		}
-		lg.add(fmt.Sprintf("%s: median %s ms, %s", s.Label, fmtNum(stats.Median(clean[i])), n), e)
+		if opt.pooled > 1 {
+			lg.add(fmt.Sprintf("%s: %s", s.Label, n), e)
+		} else {
+			lg.add(fmt.Sprintf("%s: median %s ms, %s", s.Label, fmtNum(stats.Median(clean[i])), n), e)
+		}
 	}
 	lg.commit(false, false)
 	p.Y.Min, p.Y.Max = 0, 1

@@ -36,7 +36,9 @@ var distCharts = []struct{ key, metric, xLabel, yLabel string }{
 //
 //   - ttft_cdf, tpot_cdf, itl_cdf: both arms' CDFs of the metric (Samples), baseline in
 //     BaselineColor, candidate in CandidateColor. An arm without per-request samples is left
-//     out and named under the title; the chart is omitted when neither arm has samples.
+//     out and named under the title; the chart is omitted when neither arm has samples. For a
+//     sweep the curves pool its load points: the title says so and the legends give no median
+//     (ForPoint draws one point's).
 //   - stage_deltas: StageDeltas of rec; omitted when rec.Perf is empty.
 //   - spread: Spread of rec (the per-run values the tests compared); omitted when every stage
 //     was compared request by request.
@@ -51,6 +53,7 @@ var distCharts = []struct{ key, metric, xLabel, yLabel string }{
 // each reads out under the mouse, keyed like the charts. An error means a chart could not be
 // built from data that is there.
 func ForComparison(base, cand compare.Arm, rec compare.Record, opt Options) (map[string]*plot.Plot, map[string]Reader, error) {
+	opt.pooled = len(rec.LoadPoints)
 	bl, cl := armLabels(base.Label, cand.Label)
 	out := map[string]*plot.Plot{}
 	reads := map[string]Reader{}
@@ -77,6 +80,9 @@ func ForComparison(base, cand compare.Arm, rec compare.Record, opt Options) (map
 			continue
 		}
 		title := opt.tr(titles[dc.key])
+		if opt.pooled > 1 {
+			title += "\n(" + fmt.Sprintf(opt.tr("pooled over %d load points: pick one for its distribution"), opt.pooled) + ")"
+		}
 		for _, m := range missing {
 			title += fmt.Sprintf("\n(%s: "+opt.tr("no per-request samples")+")", m)
 		}
@@ -122,6 +128,17 @@ func ForComparison(base, cand compare.Arm, rec compare.Record, opt Options) (map
 		}
 	}
 	return out, reads, nil
+}
+
+// ForPoint builds the charts of matched load point i of a sweep (rule 9) as ForComparison
+// builds them for a comparison of one point: the CDFs of the point's runs, its stage changes,
+// spread and input-length buckets.
+func ForPoint(base, cand compare.Arm, rec compare.Record, i int, opt Options) (map[string]*plot.Plot, map[string]Reader, error) {
+	if i < 0 || i >= len(rec.LoadPoints) {
+		return nil, nil, fmt.Errorf("chart: no load point %d of %d", i, len(rec.LoadPoints))
+	}
+	at := rec.AtPoint(i)
+	return ForComparison(base.Only(at.Arms.Baseline.Runs), cand.Only(at.Arms.Candidate.Runs), at, opt)
 }
 
 // loadCharts adds the load-point charts of a sweep.

@@ -20,7 +20,11 @@ type LoadPointResult struct {
 	Status          model.Status          `json:"status" yaml:"status"`
 	Causes          []Cause               `json:"causes" yaml:"causes"`
 	Deltas          map[string]StageDelta `json:"deltas" yaml:"deltas"` // ttft, tpot, itl, e2el, e2e_throughput
-	Curve           PerArm[CurvePoint]    `json:"curve" yaml:"curve"`
+	// Tails and Buckets are the point's own tails and input-length buckets (rules 4 and 7):
+	// a sweep's are only ever per point.
+	Tails   map[string]Tail    `json:"tails,omitempty" yaml:"tails,omitempty"`
+	Buckets *Buckets           `json:"buckets,omitempty" yaml:"buckets,omitempty"`
+	Curve   PerArm[CurvePoint] `json:"curve" yaml:"curve"`
 	// Output is each arm's output length at the point, a result like a stage when the client
 	// did not fix it (rule 12); nil when an arm's files do not say.
 	Output *OutputLength `json:"output_length,omitempty" yaml:"output_length,omitempty"`
@@ -135,7 +139,7 @@ func compareSweep(base, cand Arm, bp, cp []pointGroup, set Settings) Record {
 			Repeats: PerArm[int]{len(p.b.idx), len(p.c.idx)},
 			Runs:    PerArm[[]int64]{sb.ids(), sc.ids()},
 			Status:  sub.Status, Causes: append([]Cause{}, sub.Causes...),
-			Deltas: sub.Perf,
+			Deltas: sub.Perf, Tails: sub.Tails, Buckets: &sub.Buckets,
 			Curve:  PerArm[CurvePoint]{curvePoint(sb), curvePoint(sc)},
 			Output: outputOf(sb, sc, p.b.point, p.c.point),
 		})
