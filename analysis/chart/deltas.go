@@ -227,12 +227,6 @@ func named(d Delta, name string) Delta {
 	return d
 }
 
-// tickName is a tick label's first line: "TPOT\ndecode" names the bar "TPOT".
-func tickName(tick string) string {
-	name, _, _ := strings.Cut(tick, "\n")
-	return name
-}
-
 // barsOf are the bars of a chart of items, for its readout.
 func barsOf(items []Delta, width float64) BarsAt {
 	bars := make(BarsAt, len(items))
@@ -297,7 +291,7 @@ func StageDeltas(title string, rec compare.Record) (*plot.Plot, BarsAt, error) {
 			continue
 		}
 		x := float64(len(items))
-		items = append(items, named(deltaOf(x, sd), tickName(m.Tick)))
+		items = append(items, named(deltaOf(x, sd), m.Short))
 		ticks = append(ticks, plot.Tick{Value: x, Label: m.Tick})
 	}
 	if len(items) == 0 {
