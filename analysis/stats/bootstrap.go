@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -15,16 +16,10 @@ func RatioCI(a, b []float64, level float64, iterations, maxN int, seed uint64) (
 	}
 	a, b = Thin(a, maxN), Thin(b, maxN)
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	ra, rb := make([]float64, len(a)), make([]float64, len(b))
+	ra, rb := newResampler(a), newResampler(b)
 	ratios := make([]float64, 0, iterations)
 	for range iterations {
-		for i := range ra {
-			ra[i] = a[rng.IntN(len(a))]
-		}
-		for i := range rb {
-			rb[i] = b[rng.IntN(len(b))]
-		}
-		ma, mb := Percentile(ra, 50), Percentile(rb, 50)
+		ma, mb := ra.median(rng), rb.median(rng)
 		if ma != 0 {
 			ratios = append(ratios, mb/ma-1)
 		}
@@ -34,6 +29,58 @@ func RatioCI(a, b []float64, level float64, iterations, maxN int, seed uint64) (
 	}
 	alpha := (1 - level) / 2
 	return Percentile(slices.Clone(ratios), 100*alpha), Percentile(ratios, 100*(1-alpha))
+}
+
+// resampler draws a sample's bootstrap resamples and takes their medians without sorting or
+// selecting: the sample is sorted once, a draw counts the rank it picked, and the median's
+// order statistics are read off the counts. Each draw takes the same random numbers, and each
+// median is the same float, as Percentile of the resampled values.
+type resampler struct {
+	sorted []float64
+	rank   []int // rank[i]: the position of the sample's value i in sorted
+	count  []int
+}
+
+func newResampler(xs []float64) *resampler {
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(xs[i], xs[j]) })
+	r := &resampler{sorted: make([]float64, len(xs)), rank: make([]int, len(xs)), count: make([]int, len(xs))}
+	for pos, i := range idx {
+		r.sorted[pos], r.rank[i] = xs[i], pos
+	}
+	return r
+}
+
+// median draws one resample of the sample's size and returns its median (Percentile's 50th).
+func (r *resampler) median(rng *rand.Rand) float64 {
+	n := len(r.sorted)
+	clear(r.count)
+	for range n {
+		r.count[r.rank[rng.IntN(n)]]++
+	}
+	lo, frac := rankOf(n, 50)
+	a, b := math.NaN(), math.NaN()
+	seen := 0
+	for pos, c := range r.count {
+		if c == 0 {
+			continue
+		}
+		seen += c
+		if math.IsNaN(a) && seen > lo {
+			a = r.sorted[pos]
+		}
+		if seen > lo+1 {
+			b = r.sorted[pos]
+			break
+		}
+	}
+	if frac == 0 || lo+1 >= n {
+		return a
+	}
+	return a + (b-a)*frac
 }
 
 // Thin keeps at most n evenly spaced elements (all when n <= 0).
