@@ -56,7 +56,8 @@ type compareView struct {
 	picking  bool // the selector is being filled: not a pick
 
 	// The fields below are the UI thread's: written and read only there (onUI, handlers).
-	gen     int
+	gen     int // comparisons asked for: only the newest is shown
+	draws   int // redraws asked for (another axis or load point): only the newest is shown
 	record  *compare.Record
 	sels    [2]string
 	started time.Time
@@ -285,13 +286,13 @@ func (v *compareView) redrawCDFs() {
 	if v.record == nil {
 		return
 	}
-	v.gen++ // an older redraw, of another point, must not land after this one
-	gen := v.gen
+	v.draws++ // an older redraw, of another point, must not land after this one
+	gen, draw := v.gen, v.draws
 	rec, arms, opt, point := *v.record, v.arms, v.chartOptions(), v.pointLabel()
 	go func() {
 		plots, reads, err := chartsAt(arms, rec, point, opt)
 		onUI(func() {
-			if err != nil || gen != v.gen {
+			if err != nil || gen != v.gen || draw != v.draws {
 				return
 			}
 			v.showCharts(plots, reads)

@@ -96,7 +96,20 @@ func TestSweepShownPointByPoint(t *testing.T) {
 	// The import's roles pick the arms: the pair is compared once (each comparison of it
 	// bootstraps every point's stages request by request).
 	shown(t, u, "fp16", "fp8")
-	const c1, c64 = "concurrency 1, rate 10 req/s", "concurrency 64, rate 10 req/s"
+	var c1, c64 string // the points' labels, as the record names them
+	ui(func() {
+		for _, p := range u.compare.record.LoadPoints {
+			switch p.MaxConcurrency {
+			case 1:
+				c1 = p.Label
+			case 64:
+				c64 = p.Label
+			}
+		}
+	})
+	if !strings.HasPrefix(c1, "concurrency 1, rate 10 req/s") || !strings.HasPrefix(c64, "concurrency 64, rate 10 req/s") {
+		t.Fatalf("load points %q, %q", c1, c64)
+	}
 	var stages string
 	eventually(t, "both points' stage rows", func() bool {
 		stages = drawnText(u.compare.stages)
