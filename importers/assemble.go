@@ -94,9 +94,13 @@ func Assemble(entries []Entry) ([]Item, []error) {
 			continue
 		}
 		run := model.NewRun(f.p.Part.Tool)
-		run.IdentifiedBy = "per-request records of " + f.p.Part.Tool + ", without their summary"
+		what, their := f.p.Part.What, "its"
+		if what == "" {
+			what, their = "per-request records", "their"
+		}
+		run.IdentifiedBy = what + " of " + f.p.Part.Tool + ", without " + their + " summary"
 		mergePart(run, f.p.Part)
-		run.Warnings = append(run.Warnings, "per-request records without their summary file")
+		run.Warnings = append(run.Warnings, what+" without "+their+" summary file")
 		items = append(items, &Item{Run: run, Result: f.file})
 		runDirs[path.Dir(f.file.Name)] = true
 	}
@@ -110,7 +114,7 @@ func Assemble(entries []Entry) ([]Item, []error) {
 		dir := attachDir(path.Dir(f.file.Name), runDirs)
 		taken := false
 		for _, it := range items {
-			if within(path.Dir(it.Result.Name), dir) {
+			if within(path.Dir(it.Result.Name), dir) && (f.row == nil || f.row.Applies == nil || f.row.Applies(f.file.Name, it.Result.Name)) {
 				it.Attachments = append(it.Attachments, f.file)
 				taken = true
 			}
@@ -214,6 +218,9 @@ func pairPart(items []*Item, file *model.SourceFile, part *format.Part) *Item {
 
 func mergePart(run *model.Run, part *format.Part) {
 	run.Requests = part.Requests
+	if part.Fill != nil {
+		part.Fill(run)
+	}
 	if part.Warmup > 0 {
 		w := &model.Warmup{Requests: part.Warmup, InFile: true, Setting: "records marked as warm-up by the tool (" + part.Tool + ")"}
 		if run.ToolWarmup != nil && run.ToolWarmup.Setting != "" {

@@ -39,6 +39,10 @@ var Formats = []Format{
 
 	{Name: "nsys stats report (CSV or console text)", Kind: model.KindTrace, Sniff: nsys.IsStats, Parse: nsys.ReadStatsFile, Capture: nsysStats},
 
+	{Name: "MLPerf LoadGen summary (mlperf_log_summary.txt)", Kind: model.KindResult, Sniff: result.IsMLPerfSummary, Parse: result.ReadMLPerfSummary},
+	{Name: "MLPerf LoadGen detail log (mlperf_log_detail.txt)", Kind: model.KindResult, Sniff: result.IsMLPerfDetail, Parse: result.ReadMLPerfDetail},
+	{Name: "MLPerf LoadGen accuracy log (mlperf_log_accuracy.json)", Kind: model.KindOther, Sniff: result.IsMLPerfAccuracy, Parse: format.Unread(result.MLPerfAccuracyWhy)},
+	{Name: "MLPerf system description (systems/<system>.json)", Kind: model.KindEnvironment, Sniff: result.IsMLPerfSystem, Parse: result.ReadMLPerfSystem, Applies: result.MLPerfSystemApplies},
 	{Name: "AIPerf roll-up table over runs (CSV)", Kind: model.KindOther, Sniff: result.IsRollupCSV, Parse: result.ReadRollupCSV},
 	{Name: "genai-perf / AIPerf summary CSV", Kind: model.KindResult, Sniff: result.IsSummaryCSV, Parse: result.ReadSummaryCSV},
 	{Name: "UTF-16 text", Kind: model.KindOther, Sniff: isUTF16, Parse: readUTF16},

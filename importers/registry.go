@@ -30,6 +30,10 @@ type Format struct {
 	Parse func(f *format.File) (format.Parsed, error)
 	// Capture, when set, makes the file one of several a tool writes together; see Capture.
 	Capture *Capture
+	// Applies, when set, says whether a file of this format beside or above a run belongs to
+	// it, from the two paths: an MLPerf submission's systems/<system>.json belongs to the runs
+	// under results/<system>/ only.
+	Applies func(file, result string) bool
 }
 
 // Evidence reports whether files of this format are evidence beside a run rather than

@@ -18,10 +18,12 @@ const (
 type Stats map[string]Num
 
 // Run warnings about the data itself start with one of these, so a comparison can put them in
-// its checklist: values no measurement can give, and characters lost to a wrong encoding.
+// its checklist: values no measurement can give, characters lost to a wrong encoding, and a
+// run its own tool judged invalid (MLPerf LoadGen's "Result is : INVALID").
 const (
 	ImplausiblePrefix = "implausible values: "
 	EncodingPrefix    = "not valid UTF-8: "
+	InvalidPrefix     = "the tool judged the run invalid: "
 )
 
 // Phases of a run: a measured run (PhaseMeasured, stored as "") or a warm-up run.

@@ -353,7 +353,7 @@ func dataQuality(base, cand Arm) []string {
 	}{{"baseline", base}, {"candidate", cand}} {
 		for _, rd := range arm.a.Runs {
 			for _, w := range rd.Run.Warnings {
-				if strings.HasPrefix(w, model.ImplausiblePrefix) || strings.HasPrefix(w, model.EncodingPrefix) {
+				if strings.HasPrefix(w, model.ImplausiblePrefix) || strings.HasPrefix(w, model.EncodingPrefix) || strings.HasPrefix(w, model.InvalidPrefix) {
 					out = append(out, fmt.Sprintf("%s run %d: %s", arm.name, rd.Run.ID, w))
 				}
 			}

@@ -95,6 +95,12 @@ type Part struct {
 	// Warmup counts records the tool marked as warm-up (AIPerf's benchmark_phase "warmup"):
 	// left out of Requests, as the tool left them out of its statistics.
 	Warmup int
+	// Fill, when set, completes the run from what the part's file says beyond per-request
+	// records (MLPerf LoadGen's detail log: its version, the test date, the events it flagged).
+	// A part without its summary is a run of its own, which Fill then makes whole; What says
+	// what the part is ("per-request records" when empty).
+	Fill func(*model.Run)
+	What string
 }
 
 // Unread is the Parse of a format benchlens recognises and keeps beside the runs without

@@ -13,7 +13,8 @@ func parseFile(name string, data []byte) (format.Parsed, error) {
 	rows := []struct {
 		sniff func(*format.File) bool
 		read  func(*format.File) (format.Parsed, error)
-	}{{IsRollupCSV, ReadRollupCSV}, {IsSummaryCSV, ReadSummaryCSV}, {IsJSON, ReadJSON}}
+	}{{IsMLPerfSummary, ReadMLPerfSummary}, {IsMLPerfDetail, ReadMLPerfDetail}, {IsMLPerfSystem, ReadMLPerfSystem},
+		{IsRollupCSV, ReadRollupCSV}, {IsSummaryCSV, ReadSummaryCSV}, {IsJSON, ReadJSON}}
 	for _, row := range rows {
 		if len(f.Lead()) > 0 && row.sniff(f) {
 			p, err := row.read(f)
