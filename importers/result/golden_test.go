@@ -57,13 +57,13 @@ func TestGolden(t *testing.T) {
 
 // golden is what a golden file holds.
 type golden struct {
-	Runs     []goldenRun `json:"runs,omitempty"`
-	Part     *goldenPart `json:"part,omitempty"`
+	Runs []goldenRun `json:"runs,omitempty"`
+	Part *goldenPart `json:"part,omitempty"`
 	// PartAlone is the run a part that completes its summary (Fill) makes without one.
 	PartAlone *model.Run `json:"part_alone,omitempty"`
-	Why      string      `json:"why,omitempty"`
-	Warnings []string    `json:"warnings,omitempty"`
-	Error    string      `json:"error,omitempty"`
+	Why       string     `json:"why,omitempty"`
+	Warnings  []string   `json:"warnings,omitempty"`
+	Error     string     `json:"error,omitempty"`
 }
 
 type goldenRun struct {
