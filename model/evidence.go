@@ -97,6 +97,19 @@ type LogEvidence struct {
 	Status        BackendStatus     `json:"status"`                    // match, fallback, silent_override, failed, unknown
 	AuxBackends   map[string]string `json:"aux_backends,omitempty"`    // vit, moe, sampler, linear, all_reduce, graph, mla_prefill ...
 	AuxLines      map[string]Line   `json:"aux_lines,omitempty"`       // the line behind an aux backend of a path (rule 10)
+	Queue         []QueueSample     `json:"queue,omitempty"`           // the scheduler's periodic running / waiting counts
+}
+
+// QueueSample is one of a server's periodic scheduler lines (vLLM's "Running: N reqs, …
+// Waiting: N reqs", its v0 "Pending: N reqs", SGLang's "#running-req: N … #queue-req: N"):
+// the requests running and waiting at one time, the server metrics METHOD.md rule 14 reads
+// for a waiting queue that grows.
+type QueueSample struct {
+	Line    int    `json:"line"`
+	Time    string `json:"time,omitempty"`   // as the log writes it: "04-16 08:24:01" (vLLM, no year), "2025-07-09 11:52:50"
+	Engine  string `json:"engine,omitempty"` // the engine or rank that printed it: "Engine 000", "TP0"
+	Running int    `json:"running"`
+	Waiting int    `json:"waiting"`
 }
 
 // ProcessBackend is the decoder-attention backend one process resolved to.

@@ -72,6 +72,12 @@ var handlers = map[string]func(p *parser, r *record, m string) bool{
 	"server_args":   (*parser).onServerArgs,
 	"sglang":        (*parser).onSGLang,
 	"-":             (*parser).onPluginEntry,
+
+	// the scheduler's running and waiting requests (onqueue.go)
+	"Avg":     (*parser).onQueue,
+	"Engine":  (*parser).onQueue,
+	"Decode":  (*parser).onQueue,
+	"Prefill": (*parser).onQueue,
 }
 
 // firstWord is the key a message is filed by: a letter, digit or '_' and the letters, digits,
