@@ -22,7 +22,7 @@ type Check struct {
 }
 
 // Checklist summarises the record as the six checks of METHOD.md: conditions, measurement,
-// path, stages, overhead, hotspot.
+// path, stages, overhead, hotspot; and the SLO's (rule 14) when one is set.
 func (r Record) Checklist() []Check {
 	has := map[model.CauseCode]Cause{}
 	for _, c := range r.Causes {
@@ -77,6 +77,9 @@ func (r Record) Checklist() []Check {
 	}
 	if w := r.Measurement.WarmupRuns; w != nil {
 		meas.Reason += fmt.Sprintf("; warm-up runs set apart: baseline %s, candidate %s", idList(w.Baseline), idList(w.Candidate))
+	}
+	if meas.State == model.CheckOK {
+		meas.Hint = powerHint(r.Measurement.Power) // how small a change these runs can show
 	}
 	if len(r.Measurement.Sampled) > 0 {
 		meas.Reason += "; " + strings.Join(r.Measurement.Sampled, "; ")
@@ -184,6 +187,12 @@ func (r Record) Checklist() []Check {
 		hs.Reason += "; " + r.Hotspot.Remedy
 	}
 	out = append(out, hs)
+
+	// SLO (rule 14), when one is set.
+	if r.SLO != nil {
+		state, reason, hint := r.SLO.Check()
+		out = append(out, Check{Name: "slo", State: state, Reason: reason, Hint: hint})
+	}
 	return out
 }
 

@@ -18,12 +18,15 @@ func Compare(base, cand Arm, set Settings) Record {
 	set = set.withDefaults()
 	base, cand = base.measured(), cand.measured()
 	bp, cp := base.points(), cand.points()
+	var rec Record
 	if len(bp) <= 1 && len(cp) <= 1 && (len(bp) == 0 || len(cp) == 0 || bp[0].point.Matches(cp[0].point)) {
-		rec, _, _ := compareOne(base, cand, set)
+		rec, _, _ = compareOne(base, cand, set)
 		outputLength(&rec, base, cand, bp, cp)
-		return rec
+	} else {
+		rec = compareSweep(base, cand, bp, cp, set)
 	}
-	return compareSweep(base, cand, bp, cp, set)
+	underLoad(&rec, base, cand, set)
+	return rec
 }
 
 // compareOne applies rules 1-8 to two arms taken as one condition each. It also returns the

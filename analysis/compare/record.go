@@ -2,6 +2,7 @@ package compare
 
 import (
 	"benchlens/analysis/reproduce"
+	"benchlens/analysis/slo"
 	"benchlens/internal/version"
 	"benchlens/model"
 )
@@ -44,6 +45,11 @@ type Record struct {
 	// Output is the arms' output length when they ran one point each (per point in
 	// load_points otherwise): a result when the clients did not fix it (rule 12).
 	Output *OutputLength `json:"output_length,omitempty" yaml:"output_length,omitempty"`
+	// Saturated lists the load points where an arm was saturated (rule 14).
+	Saturated []SaturatedPoint `json:"saturated,omitempty" yaml:"saturated,omitempty"`
+	// SLO is each arm's attainment and goodput under the settings' SLO per load point, the
+	// capacity under it and the Pareto frontier (rule 14); nil without an SLO.
+	SLO *slo.Section `json:"slo,omitempty" yaml:"slo,omitempty"`
 	// Change is the change the manifests declare (rule 10); its fields are reported as the change.
 	Change *model.Change `json:"change,omitempty" yaml:"change,omitempty"`
 }
@@ -176,6 +182,9 @@ type Measurement struct {
 	// summarised: their tool statistics are compared, their records are not.
 	Sampled []string `json:"sampled,omitempty" yaml:"sampled,omitempty"`
 	Advice  []string `json:"advice,omitempty" yaml:"advice,omitempty"` // how many more repeats are needed
+	// Power is how small a change of each stage metric the runs can detect, and how many runs
+	// a change of detect_change needs (issue 28 item 5).
+	Power []Detectable `json:"power,omitempty" yaml:"power,omitempty"`
 }
 
 // Buckets is rule 7: the stage comparison per input-length bucket.

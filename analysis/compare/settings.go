@@ -25,6 +25,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"benchlens/model"
 )
 
 // Settings are the analysis settings of METHOD.md; they are stored with each verdict.
@@ -39,6 +41,11 @@ type Settings struct {
 	OverheadGrowth float64  `json:"overhead_growth" yaml:"overhead_growth"`   // relative growth of copies, launches or syncs per step that counts
 	Confidence     float64  `json:"confidence" yaml:"confidence"`             // level of the bootstrap intervals
 	Bootstrap      int      `json:"bootstrap" yaml:"bootstrap"`               // bootstrap resamples
+	// The SLO of rule 14 ("ttft<=200,tpot<=30"; "" none), the attainment a load must keep to
+	// count for capacity, and the change the runs-needed hint sizes the repeats for.
+	SLO          string  `json:"slo" yaml:"slo"`
+	SLOTarget    float64 `json:"slo_target" yaml:"slo_target"`
+	DetectChange float64 `json:"detect_change" yaml:"detect_change"`
 }
 
 // DefaultSettings are METHOD.md's defaults.
@@ -52,6 +59,8 @@ var DefaultSettings = Settings{
 	OverheadGrowth: 0.05,
 	Confidence:     0.95,
 	Bootstrap:      1000,
+	SLOTarget:      0.9,
+	DetectChange:   0.02,
 }
 
 // withDefaults fills zero settings with the defaults, so a partial settings value works.
@@ -86,6 +95,13 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.Bootstrap > 0 {
 		d.Bootstrap = s.Bootstrap
+	}
+	d.SLO = s.SLO
+	if s.SLOTarget > 0 && s.SLOTarget <= 1 {
+		d.SLOTarget = s.SLOTarget
+	}
+	if s.DetectChange > 0 && s.DetectChange < 1 {
+		d.DetectChange = s.DetectChange
 	}
 	return d
 }
@@ -151,6 +167,8 @@ func (s *Settings) Set(key, text string) error {
 			return bad("not a whole number")
 		}
 		nf.SetInt(int64(n))
+	case reflect.String:
+		nf.SetString(text)
 	case reflect.Slice:
 		var parts []string
 		if text != "" {
@@ -203,6 +221,13 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("confidence must be between 0 and 1")
 	case s.Bootstrap < 1 || s.Bootstrap > maxBootstrap:
 		return fmt.Errorf("bootstrap is between 1 and %d resamples", maxBootstrap)
+	case !(s.SLOTarget > 0 && s.SLOTarget <= 1):
+		return fmt.Errorf("slo_target is the attainment a load must keep, a fraction above 0 and at most 1 (0.9 = 90 %%)")
+	case !(s.DetectChange > 0 && s.DetectChange < 1):
+		return fmt.Errorf("detect_change is a fraction between 0 and 1 (0.02 = 2 %%)")
+	}
+	if _, err := model.ParseSLO(s.SLO); err != nil {
+		return fmt.Errorf("slo: %v", err)
 	}
 	return nil
 }

@@ -97,6 +97,7 @@ func markdownEntry(b *strings.Builder, e Entry) {
 			fmt.Fprintf(b, "\nHolds under: %s.\n", mdInline(r.HoldsUnder))
 		}
 	}
+	sloMarkdown(b, r)
 
 	b.WriteString("\nEvidence:\n\n")
 	for _, c := range r.Checklist() {

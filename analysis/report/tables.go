@@ -32,6 +32,8 @@ const (
 	kStatus      // a verdict, coloured
 	kState       // a condition or check state, coloured
 	kDate        // a time (time.Time; an RFC 3339 string that does not parse stays text)
+	kShare       // a share 0-1, shown as a percentage (SLO attainment)
+	kPP          // a change in percentage points
 )
 
 // column is a table column: its header, format and width in characters (0: from the header).
@@ -60,6 +62,10 @@ func tables(entries []Entry) []*table {
 	if hasLoadPoints(entries) {
 		lp, _ := loadPointsTable(entries)
 		out = append(out, lp)
+	}
+	if hasSLO(entries) {
+		t, _ := sloTable(entries)
+		out = append(out, t)
 	}
 	return out
 }

@@ -39,6 +39,7 @@ func Text(w io.Writer, rec compare.Record) error {
 		}
 	}
 
+	sloText(&b, rec)
 	familiesText(&b, rec.Families)
 
 	fmt.Fprintln(&b, "\nevidence")

@@ -58,13 +58,15 @@ var stateFill = map[string]string{
 // Number formats with their units. Percent values are already in % (so no Excel "%", which
 // would multiply by 100); p shows four significant digits across its range.
 var numFmts = map[kind]string{
-	kInt:  "0",
-	kMS:   `0.00" ms"`,
-	kPct:  `+0.00"%";-0.00"%";0.00"%"`,
-	kP:    `[<0.01]0.000E+00;[<0.1]0.00000;0.0000`,
-	kTokS: `0.00" tok/s"`,
-	kReqS: `0.00" req/s"`,
-	kDate: "yyyy-mm-dd hh:mm:ss",
+	kInt:   "0",
+	kMS:    `0.00" ms"`,
+	kPct:   `+0.00"%";-0.00"%";0.00"%"`,
+	kP:     `[<0.01]0.000E+00;[<0.1]0.00000;0.0000`,
+	kTokS:  `0.00" tok/s"`,
+	kReqS:  `0.00" req/s"`,
+	kDate:  "yyyy-mm-dd hh:mm:ss",
+	kShare: "0.0%",
+	kPP:    `+0.0" pp";-0.0" pp";0.0" pp"`,
 }
 
 // maxSheetRows is Excel's row limit.
@@ -197,6 +199,9 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 	if hasLoadPoints(entries) {
 		names = append(names, SheetLoadPoints)
 	}
+	if hasSLO(entries) {
+		names = append(names, SheetSLO)
+	}
 	names = append(names, SheetConditions, SheetEvidence)
 	if hasFamilies(entries) {
 		names = append(names, SheetFamilies)
@@ -234,6 +239,15 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 		}
 		if err := loadPointCharts(f, st, spans, len(lp.rows)+1); err != nil {
 			return fmt.Errorf("sheet %s: %w", SheetLoadPoints, err)
+		}
+	}
+	if hasSLO(entries) {
+		t, spans := sloTable(entries)
+		if err := writeCellTable(f, st, t); err != nil {
+			return fmt.Errorf("sheet %s: %w", SheetSLO, err)
+		}
+		if err := sloCharts(f, st, spans, len(t.rows)+1); err != nil {
+			return fmt.Errorf("sheet %s: %w", SheetSLO, err)
 		}
 	}
 	if hasFamilies(entries) {

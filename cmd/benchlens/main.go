@@ -31,9 +31,12 @@ commands:
   runs [--json]                            list runs
   show RUN [--json]                        one run in full, with what each attached file says
   compare --baseline SEL --candidate SEL [--format text|json|yaml] [--save] [--alpha X ...]
+          [--slo "ttft<=MS,tpot<=MS[,itl<=MS][,e2el<=MS]"] [--slo-target 0.9]
                                            compare two arms: evidence, stages, verdict;
                                            --alpha, --min-repeats, --noise-floor, --idle-threshold,
-                                           --bucket-edges ... override a setting for one call
+                                           --bucket-edges ... override a setting for one call;
+                                           --slo adds each arm's SLO attainment, goodput and
+                                           capacity per load point
   settings [KEY=VALUE...] [--reset [KEY...]]
                                            list or set the library's analysis settings
   comparisons [--json]                     list saved comparisons
