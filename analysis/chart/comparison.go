@@ -13,7 +13,7 @@ import (
 // Keys are the charts ForComparison builds, in the order to show them; they are stable and
 // serve as file names.
 var Keys = []string{"ttft_cdf", "tpot_cdf", "itl_cdf", "stage_deltas", "spread", "bucket_deltas", "utilisation",
-	"load_ttft", "load_tpot", "load_deltas"}
+	"load_ttft", "load_tpot", "load_deltas", "slo_capacity", "slo_pareto"}
 
 // Titles of the standard charts.
 var (
@@ -48,6 +48,8 @@ var distCharts = []struct{ key, metric, xLabel, yLabel string }{
 //     arm; omitted when no arm has utilisation.
 //   - load_ttft, load_tpot, load_deltas: LoadCurves and LoadDeltas of a record whose arms ran
 //     several load points (rule 9); omitted otherwise.
+//   - slo_capacity, slo_pareto: SLOCapacity and SLOPareto of a record judged against an SLO
+//     (rule 14) across several load points; omitted otherwise.
 //
 // opt sets the CDFs' x axis and translates titles and axes. Beside the charts it returns how
 // each reads out under the mouse, keyed like the charts. An error means a chart could not be
@@ -122,6 +124,7 @@ func ForComparison(base, cand compare.Arm, rec compare.Record, opt Options) (map
 	if err := loadCharts(out, reads, rec); err != nil {
 		return nil, nil, err
 	}
+	sloCharts(out, opt, rec)
 	for k, p := range out {
 		if _, cdf := titles[k]; !cdf { // the CDFs' labels are translated already, with their notes
 			p.X.Label.Text, p.Y.Label.Text = opt.tr(p.X.Label.Text), opt.tr(p.Y.Label.Text)
