@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/plot"
+
 	"benchlens/analysis/chart"
 	"benchlens/analysis/report"
 	"benchlens/model"
@@ -179,19 +181,42 @@ func renderCharts(st *store.Store, dir string, entries []report.Entry) ([]outFil
 			return nil, fmt.Errorf("comparison %d: %w", e.ID, err)
 		}
 		// A chart file travels alone: its title says which comparison and what verdict.
-		about := fmt.Sprintf("#%d %s vs %s: %s", e.ID, e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, strings.ReplaceAll(string(e.Status()), "_", " "))
-		for name, p := range plots {
-			p.Title.Text += "\n" + about
-			stem := filepath.Join(dir, fmt.Sprintf("comparison-%d-%s", e.ID, name))
-			png, err := chart.PNG(p, 1200, 750)
+		pair := fmt.Sprintf("#%d %s vs %s", e.ID, e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label)
+		about := pair + ": " + strings.ReplaceAll(string(e.Status()), "_", " ")
+		add := func(stem, about string, plots map[string]*plot.Plot) error {
+			for name, p := range plots {
+				p.Title.Text += "\n" + about
+				path := filepath.Join(dir, stem+name)
+				png, err := chart.PNG(p, 1200, 750)
+				if err != nil {
+					return err
+				}
+				svg, err := chart.SVG(p, 1200, 750)
+				if err != nil {
+					return err
+				}
+				files = append(files, outFile{path + ".png", png}, outFile{path + ".svg", svg})
+			}
+			return nil
+		}
+		if err := add(fmt.Sprintf("comparison-%d-", e.ID), about, plots); err != nil {
+			return nil, err
+		}
+		// A sweep's distributions, stages, buckets and spread per load point, as the app
+		// shows them: comparison-3-point2-tpot_cdf.png is the second point's TPOT CDFs.
+		for i, lp := range e.Record.LoadPoints {
+			at, _, err := chart.ForPoint(base, cand, e.Record, i, chart.Options{})
 			if err != nil {
+				return nil, fmt.Errorf("comparison %d at %s: %w", e.ID, lp.Label, err)
+			}
+			for name := range at {
+				if strings.HasPrefix(name, "load_") { // the sweep's own, written above
+					delete(at, name)
+				}
+			}
+			if err := add(fmt.Sprintf("comparison-%d-point%d-", e.ID, i+1), fmt.Sprintf("%s at %s: %s", pair, lp.Label, strings.ReplaceAll(string(lp.Status), "_", " ")), at); err != nil {
 				return nil, err
 			}
-			svg, err := chart.SVG(p, 1200, 750)
-			if err != nil {
-				return nil, err
-			}
-			files = append(files, outFile{stem + ".png", png}, outFile{stem + ".svg", svg})
 		}
 	}
 	return files, nil

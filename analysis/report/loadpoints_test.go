@@ -37,11 +37,20 @@ func TestTextAndMarkdownListLoadPoints(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, txt.String())
 		}
 	}
-	if strings.Contains(txt.String(), "by input length") {
-		t.Error("a sweep's text pools the points into buckets")
+	// Stages and buckets come per point, under its heading, never pooled over the points.
+	pooled, perPoint, _ := strings.Cut(txt.String(), "\nat concurrency 1 · 1024→64 tok (5+5 runs, established)\nstage ")
+	if strings.Contains(pooled, "by input length") || strings.Contains(pooled, "TPOT (decode)") {
+		t.Error("a sweep's text pools the points into stages or buckets")
 	}
-	if !strings.Contains(md.String(), "| concurrency 16 · 1024→64 tok | 5+5 |") || !strings.Contains(md.String(), "Holds under: established at concurrency 1-16.") {
-		t.Errorf("markdown:\n%s", md.String())
+	at1, at16, ok := strings.Cut(perPoint, "\nat concurrency 16 · 1024→64 tok (5+5 runs, established)\nstage ")
+	if !ok || !strings.Contains(at1, "TPOT (decode) ") || !strings.Contains(at16, "TPOT (decode) ") || !strings.Contains(at16, "by input length") {
+		t.Errorf("text lacks each point's stages:\n%s", txt.String())
+	}
+	for _, want := range []string{"| concurrency 16 · 1024→64 tok | 5+5 |", "Holds under: established at concurrency 1-16.",
+		"At concurrency 1 · 1024→64 tok (5+5 runs, established):\n\n| metric | baseline | candidate |", "At concurrency 16 · 1024→64 tok (5+5 runs, established):"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
 	}
 }
 
@@ -62,6 +71,27 @@ func TestXLSXLoadPoints(t *testing.T) {
 				t.Errorf("row %d %s: %v", row+2, col, err)
 			}
 		}
+	}
+	// The Stages sheet has each point's rows (absolute values, delta, p), none pooled.
+	sh := header(t, f, SheetStages)
+	rows, _ := f.GetRows(SheetStages)
+	found := map[string]bool{}
+	for r := 2; r <= len(rows); r++ {
+		point, bucket, metric := raw(t, f, SheetStages, sh["load_point"], r), raw(t, f, SheetStages, sh["bucket"], r), raw(t, f, SheetStages, sh["metric"], r)
+		if point == "" {
+			t.Errorf("Stages row %d belongs to no load point: %s %s", r, bucket, metric)
+		}
+		if bucket == "all" && metric == "tpot" {
+			found[point] = true
+			for _, col := range []string{"baseline", "candidate", "delta_pct", "p"} {
+				if _, err := strconv.ParseFloat(raw(t, f, SheetStages, sh[col], r), 64); err != nil {
+					t.Errorf("Stages row %d %s: %v", r, col, err)
+				}
+			}
+		}
+	}
+	if !found["concurrency 1 · 1024→64 tok"] || !found["concurrency 16 · 1024→64 tok"] {
+		t.Errorf("Stages sheet's TPOT rows per point: %v", found)
 	}
 	if got := fillOf(t, f, SheetLoadPoints, ref(h["status"], 2)); got != "C6EFCE" {
 		t.Errorf("status fill %q", got)

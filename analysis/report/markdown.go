@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"benchlens/analysis/compare"
 	"benchlens/model"
 )
 
@@ -58,24 +59,8 @@ func markdownEntry(b *strings.Builder, e Entry) {
 	}
 
 	if len(r.Perf) > 0 {
-		b.WriteString("\n| metric | baseline | candidate | delta | p |\n|---|---:|---:|---:|---:|\n")
-		for _, k := range metricOrder(r.Perf) {
-			d := r.Perf[k]
-			delta, p := "-", "-"
-			if d.Delta.Known() {
-				delta = fmt.Sprintf("%+.2f%%", d.Delta.F())
-				if !d.Significant {
-					delta = "~ " + delta
-				}
-				if lo, hi := d.CILow, d.CIHigh; lo.Known() && hi.Known() {
-					delta += fmt.Sprintf(" [%+.2f%%, %+.2f%%]", lo.F(), hi.F())
-				}
-			}
-			if d.P.Known() {
-				p = "p" + P(d.P.F()) + fmt.Sprintf(" n=%d+%d", d.N[0], d.N[1])
-			}
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", k, value(d.Baseline, d.Unit), value(d.Candidate, d.Unit), delta, p)
-		}
+		b.WriteString("\n")
+		markdownStages(b, r.Perf)
 		b.WriteString("\n~ marks a change that is not significant; intervals in brackets.\n")
 	}
 
@@ -95,6 +80,14 @@ func markdownEntry(b *strings.Builder, e Entry) {
 		}
 		if r.HoldsUnder != "" {
 			fmt.Fprintf(b, "\nHolds under: %s.\n", mdInline(r.HoldsUnder))
+		}
+		// Each point's stages, as a comparison of one point shows them: never pooled.
+		for i, p := range r.LoadPoints {
+			fmt.Fprintf(b, "\nAt %s (%d+%d runs, %s):\n\n", mdInline(p.Label), p.Repeats.Baseline, p.Repeats.Candidate, p.Status)
+			markdownStages(b, r.AtPoint(i).Perf)
+		}
+		if len(r.LoadPoints) > 0 {
+			b.WriteString("\n~ marks a change that is not significant; intervals in brackets.\n")
 		}
 	}
 	sloMarkdown(b, r)
@@ -132,6 +125,28 @@ func markdownEntry(b *strings.Builder, e Entry) {
 		}
 	}
 	markdownRecipe(b, r.Reproduce)
+}
+
+// markdownStages is a stage table: each metric's medians, change with its interval, and test.
+func markdownStages(b *strings.Builder, perf map[string]compare.StageDelta) {
+	b.WriteString("| metric | baseline | candidate | delta | p |\n|---|---:|---:|---:|---:|\n")
+	for _, k := range metricOrder(perf) {
+		d := perf[k]
+		delta, p := "-", "-"
+		if d.Delta.Known() {
+			delta = fmt.Sprintf("%+.2f%%", d.Delta.F())
+			if !d.Significant {
+				delta = "~ " + delta
+			}
+			if lo, hi := d.CILow, d.CIHigh; lo.Known() && hi.Known() {
+				delta += fmt.Sprintf(" [%+.2f%%, %+.2f%%]", lo.F(), hi.F())
+			}
+		}
+		if d.P.Known() {
+			p = "p" + P(d.P.F()) + fmt.Sprintf(" n=%d+%d", d.N[0], d.N[1])
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", k, value(d.Baseline, d.Unit), value(d.Candidate, d.Unit), delta, p)
+	}
 }
 
 // mdInline keeps text on one line and stops it from breaking a table cell.

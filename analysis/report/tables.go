@@ -232,9 +232,10 @@ func flatKind(key string) kind {
 
 // --- Stages -----------------------------------------------------------------------------
 
-// stagesCols; the chart of stage deltas reads the metric, delta and interval columns.
+// stagesCols; the chart of stage deltas reads the metric, delta and interval columns. A
+// sweep's rows are per load point (its label in load_point), never pooled.
 var stagesCols = []column{
-	{"comparison", kInt, 11}, {"title", kText, 24}, {"bucket", kText, 8}, {"metric", kText, 15}, {"stage", kText, 8}, {"unit", kText, 6},
+	{"comparison", kInt, 11}, {"title", kText, 24}, {"load_point", kText, 42}, {"bucket", kText, 8}, {"metric", kText, 15}, {"stage", kText, 8}, {"unit", kText, 6},
 	{"baseline", kNum, 12}, {"candidate", kNum, 12}, {"baseline_trimmed", kNum, 12}, {"candidate_trimmed", kNum, 12},
 	{"delta_pct", kPct, 10}, {"ci_low_pct", kPct, 10}, {"ci_high_pct", kPct, 10}, {"p", kP, 10},
 	{"n_baseline", kInt, 10}, {"n_candidate", kInt, 10}, {"per_request", kBool, 10}, {"significant", kBool, 10},
@@ -243,13 +244,14 @@ var stagesCols = []column{
 }
 
 const (
-	stagesMetricCol = 4 // 1-based column of "metric"
-	stagesDeltaCol  = 11
-	stagesLowCol    = 12
-	stagesHighCol   = 13
+	stagesMetricCol = 5 // 1-based column of "metric"
+	stagesDeltaCol  = 12
+	stagesLowCol    = 13
+	stagesHighCol   = 14
 )
 
-// stageSpan is the rows (1-based, in the sheet) of one comparison's "all" bucket.
+// stageSpan is the rows (1-based, in the sheet) of one comparison's "all" bucket; none for a
+// sweep, whose stages are per point.
 type stageSpan struct{ first, last int }
 
 func stagesTable(entries []Entry) *table {
@@ -262,7 +264,7 @@ func stagesTableSpans(entries []Entry) (*table, []stageSpan) {
 	t := &table{sheet: "Stages", file: "stages.csv", cols: stagesCols}
 	spans := make([]stageSpan, len(entries))
 	for i, e := range entries {
-		add := func(bucket string, m map[string]compare.StageDelta, tails map[string]compare.Tail) {
+		add := func(point, bucket string, m map[string]compare.StageDelta, tails map[string]compare.Tail) {
 			for _, k := range metricOrder(m) {
 				d := m[k]
 				uk := unitKind(d.Unit)
@@ -270,16 +272,23 @@ func stagesTableSpans(entries []Entry) (*table, []stageSpan) {
 				if tail, ok := tails[k]; ok {
 					p90, p99 = num(tail.P90Delta), num(tail.P99Delta)
 				}
-				t.rows = append(t.rows, []any{e.ID, title(e), bucket, k, d.Stage, d.Unit,
+				t.rows = append(t.rows, []any{e.ID, title(e), point, bucket, k, d.Stage, d.Unit,
 					cell{num(d.Baseline), uk}, cell{num(d.Candidate), uk}, cell{num(d.BaselineTrim), uk}, cell{num(d.CandidateTrim), uk},
 					num(d.Delta), num(d.CILow), num(d.CIHigh), num(d.P), d.N[0], d.N[1], d.PerRequest, d.Significant, d.Better, d.Worse, p90, p99})
 			}
 		}
 		first := len(t.rows) + 2
-		add("all", e.Record.Perf, e.Record.Tails)
+		add("", "all", e.Record.Perf, e.Record.Tails)
 		spans[i] = stageSpan{first, len(t.rows) + 1}
 		for _, row := range e.Record.Buckets.Rows {
-			add(row.Bucket, row.Stages, nil)
+			add("", row.Bucket, row.Stages, nil)
+		}
+		for j, lp := range e.Record.LoadPoints {
+			at := e.Record.AtPoint(j)
+			add(lp.Label, "all", at.Perf, at.Tails)
+			for _, row := range at.Buckets.Rows {
+				add(lp.Label, row.Bucket, row.Stages, nil)
+			}
 		}
 	}
 	return t, spans

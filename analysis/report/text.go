@@ -31,6 +31,10 @@ func Text(w io.Writer, rec compare.Record) error {
 	if len(rec.LoadPoints) > 0 {
 		// A sweep is judged point by point: pooling unlike loads would mislead.
 		loadPointRows(&b, rec)
+		for i, p := range rec.LoadPoints {
+			fmt.Fprintf(&b, "\nat %s (%s runs, %s)\n", p.Label, FormatRepeats(p.Repeats.Baseline, p.Repeats.Candidate), p.Status)
+			stageTables(&b, rec.AtPoint(i))
+		}
 	} else {
 		stageTables(&b, rec)
 		if len(rec.Unmatched) > 0 { // the points of arms that share none

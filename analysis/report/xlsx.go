@@ -517,7 +517,7 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 		}
 		for j, m := range cdfMetrics {
 			if s := series[key{i, m}]; len(s) > 0 {
-				if err := cdfChart(f, at(1+8*j, 1), m, s); err != nil {
+				if err := cdfChart(f, at(1+8*j, 1), m, s, len(e.Record.LoadPoints)); err != nil {
 					return err
 				}
 			}
@@ -530,13 +530,18 @@ func chartTitle(s string) excelize.ChartTitle {
 	return excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: s, Font: &excelize.Font{Bold: true, Size: 11}}}}
 }
 
-// cdfChart draws one metric's CDF per arm as scatter lines.
-func cdfChart(f *excelize.File, cell, metric string, s []cdfSeries) error {
+// cdfChart draws one metric's CDF per arm as scatter lines; the title says when the arms'
+// samples pool the load points of a sweep (pooled > 1).
+func cdfChart(f *excelize.File, cell, metric string, s []cdfSeries, pooled int) error {
 	colors := map[string]string{"baseline": "7F7F7F", "candidate": "2F75B5"}
+	name := strings.ToUpper(metric) + " CDF per arm"
+	if pooled > 1 {
+		name += fmt.Sprintf(", pooled over %d load points", pooled)
+	}
 	ch := &excelize.Chart{
 		Type:      excelize.Scatter,
 		Dimension: excelize.ChartDimension{Width: 480, Height: 300},
-		Title:     chartTitle(strings.ToUpper(metric) + " CDF per arm"),
+		Title:     chartTitle(name),
 		Legend:    excelize.ChartLegend{Position: "bottom"},
 		XAxis:     excelize.ChartAxis{Title: chartTitle(metric + " (ms)"), MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0.0"}},
 		YAxis:     excelize.ChartAxis{Title: chartTitle("fraction of requests"), MajorGridLines: true, Minimum: ptr(0.0), Maximum: ptr(1.0)},

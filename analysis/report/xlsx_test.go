@@ -405,7 +405,7 @@ func TestXLSXWorkbook(t *testing.T) {
 	c1 := html.UnescapeString(files["xl/charts/chart1.xml"])
 	last := 1 + len(model.StageMetrics) // a row per stage metric below the header
 	span := func(sheet, col string) string { return fmt.Sprintf("'%s'!$%s$2:$%s$%d", sheet, col, col, last) }
-	for _, s := range []string{"<barChart>", "<lineChart>", "<hiLowLines", `<overlap val="100"`, "'Stages'!$L$1", span("Stages", "L"),
+	for _, s := range []string{"<barChart>", "<lineChart>", "<hiLowLines", `<overlap val="100"`, "'Stages'!$M$1", span("Stages", "M"),
 		span("Chart data", "D"), span("Chart data", "E"), span("Chart data", "F"), span("Chart data", "C"), barFills[0], barFills[1], barFills[2]} {
 		if !strings.Contains(c1, s) {
 			t.Errorf("chart1 lacks %s", s)
