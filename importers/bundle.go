@@ -69,7 +69,7 @@ type OwnFile struct {
 // parts are reported and skipped; so is every file not read (links, devices, pipes, the own
 // files): Skipped names them.
 func ReadBundle(root string, lim Limits, own ...OwnFile) (entries []Entry, errs []error) {
-	r := &reader{lim: lim, own: own}
+	r := newReader(lim, own)
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, []error{&position.Error{File: root, Offset: -1, Err: errors.Unwrap(err)}}
@@ -91,15 +91,27 @@ func ReadBundle(root string, lim Limits, own ...OwnFile) (entries []Entry, errs 
 type reader struct {
 	lim     Limits
 	own     []OwnFile
+	whole   *meter // every compressed file of the bundle together
+	bombed  bool   // whole went over the ratio: no further archive is opened
 	total   int64
 	members int // archive members seen, whatever their kind
 	entries []Entry
 	errs    []error
 }
 
+func newReader(lim Limits, own []OwnFile) *reader {
+	return &reader{lim: lim, own: own, whole: &meter{ratio: lim.MaxRatio}}
+}
+
 var errTooLarge = errors.New("bundle too large")
 
 func (r *reader) fail(name string, err error) {
+	if errors.Is(err, errBundleBomb) {
+		if r.bombed {
+			return // said once, for the first file over the ratio
+		}
+		r.bombed = true
+	}
 	r.errs = append(r.errs, &position.Error{File: name, Offset: -1, Err: err})
 }
 
@@ -306,12 +318,18 @@ func archiveRoot(name string) string {
 // openArchive reads the members of an archive (or the one file in a gzip) from src, whose size
 // is the archive's own size on disk or in its parent.
 func (r *reader) openArchive(name, kind string, src io.ReaderAt, size int64, parent *meter, depth int) {
+	if r.bombed {
+		return
+	}
 	if depth >= r.lim.MaxDepth {
 		r.fail(name, fmt.Errorf("archives nested deeper than %d", r.lim.MaxDepth))
 		return
 	}
 	m := &meter{name: name, up: parent, ratio: r.lim.MaxRatio}
 	in := &countingReaderAt{r: src, n: &m.in}
+	if parent == nil {
+		m.up, in.also = r.whole, &r.whole.in
+	}
 	stream := io.NewSectionReader(in, 0, size)
 	switch kind {
 	case "zip":
@@ -521,7 +539,7 @@ func safeJoin(root, member string) (string, bool) {
 // ReadFS reads every file below root of fsys (the demo bundles embedded in the binary), named
 // as if root were a folder called name.
 func ReadFS(fsys fs.FS, root, name string, lim Limits) ([]Entry, []error) {
-	r := &reader{lim: lim}
+	r := newReader(lim, nil)
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			r.fail(p, err)

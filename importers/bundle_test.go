@@ -90,7 +90,7 @@ func FuzzReadArchive(f *testing.F) {
 	gz.Close()
 	f.Add(tb.Bytes(), false)
 	f.Fuzz(func(t *testing.T, data []byte, isZip bool) {
-		r := &reader{lim: Limits{MaxBytes: 1 << 24, MaxEntries: 100, MaxDepth: 2, MaxRatio: 200}}
+		r := newReader(Limits{MaxBytes: 1 << 24, MaxEntries: 100, MaxDepth: 2, MaxRatio: 200}, nil)
 		name := "f.tar.gz"
 		if isZip {
 			name = "f.zip"

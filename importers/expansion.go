@@ -9,6 +9,18 @@ import (
 // errBomb refuses an archive that expands far beyond what real bundles do.
 var errBomb = errors.New("expands more than the allowed ratio: refused as a decompression bomb")
 
+// errBundleBomb refuses the bundle's compressed files once, together, they expand beyond the
+// ratio: hundreds of small gzips each under ratioFloor are a bomb as much as one big one.
+var errBundleBomb error = bundleBomb{}
+
+type bundleBomb struct{}
+
+func (bundleBomb) Error() string {
+	return "the bundle's compressed files together expand more than the allowed ratio: refused as a decompression bomb"
+}
+
+func (bundleBomb) Is(target error) bool { return target == errBomb }
+
 // meter follows one compressed input (an archive, a gzip) by the bytes actually read from it
 // and the bytes they expanded to, including what archives nested in it expand to: a bomb is
 // refused by what it does, whatever its headers declare.
@@ -36,6 +48,9 @@ func (m *meter) grew(n, memberIn, memberOut int64) error {
 
 func (m *meter) check(out, in int64) error {
 	if m.ratio > 0 && out > ratioFloor && out > m.ratio*max(in, 1) {
+		if m.up == nil && m.name == "" { // the bundle's own meter
+			return fmt.Errorf("%w (%d bytes from %d): this and the rest of them are not read", errBundleBomb, out, in)
+		}
 		return fmt.Errorf("%w (%d bytes from %d)", errBomb, out, in)
 	}
 	return nil
@@ -62,14 +77,19 @@ func (mr *memberReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// countingReaderAt counts the compressed bytes an archive reader really takes.
+// countingReaderAt counts the compressed bytes an archive reader really takes, for the
+// archive and, for one found in the bundle itself, for the bundle's own meter.
 type countingReaderAt struct {
-	r io.ReaderAt
-	n *int64
+	r    io.ReaderAt
+	n    *int64
+	also *int64 // nil for an archive inside another
 }
 
 func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	n, err := c.r.ReadAt(p, off)
 	*c.n += int64(n)
+	if c.also != nil {
+		*c.also += int64(n)
+	}
 	return n, err
 }
