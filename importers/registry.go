@@ -91,6 +91,19 @@ func identify(f *format.File) (*Format, format.Parsed, error) {
 	return nil, format.Parsed{}, nil
 }
 
+// Recognised reports whether some format of the registry sniffs the entry as its own: a file
+// worth storing before its runs are known (the rest, kept only beside a run, wait for it).
+// It only sniffs, and may run beside Assemble.
+func Recognised(e Entry) bool {
+	f := &format.File{Name: e.Path, Data: e.Data}
+	for i := range Formats {
+		if Formats[i].Sniff(f) {
+			return true
+		}
+	}
+	return false
+}
+
 // storedKind is the kind a file is stored with: what its row read, a result format that held
 // no run being a file kept unread.
 func storedKind(row *Format, p format.Parsed) string {

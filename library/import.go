@@ -187,6 +187,9 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		case p.err != nil && !errors.Is(p.err, ErrInterrupted) && !stopsImport(p.err): // said once, below
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: not stored: %w", entries[i].Path, p.err))
 		}
+		if p.later {
+			continue // its bytes go with the run that keeps it
+		}
 		if entries[i].Close != nil {
 			entries[i].Close()
 		}
@@ -194,9 +197,18 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	}
 	for _, it := range items {
 		for _, f := range append(append([]*model.SourceFile{it.Result}, it.Parts...), it.Attachments...) {
-			f.Data = nil
+			if !prep(f.Name).later {
+				f.Data = nil
+			}
 		}
 	}
+	defer func() {
+		for i := range entries {
+			if prep(entries[i].Path).later && entries[i].Close != nil {
+				entries[i].Close()
+			}
+		}
+	}()
 	var kept []alreadyStored
 	notAppliedSaid := map[string]bool{}
 	for i, it := range items {
@@ -277,11 +289,14 @@ func dropDuplicates(entries []importers.Entry) ([]importers.Entry, []error) {
 	return kept, errs
 }
 
-// prepared is a file hashed and stored ahead of its runs.
+// prepared is a file hashed and stored ahead of its runs. A file no format recognises is only
+// hashed (later): it is stored with the first run that keeps it beside itself, or never, so
+// a folder of junk costs the library nothing.
 type prepared struct {
-	sha string
-	id  int64
-	err error
+	sha   string
+	id    int64
+	err   error
+	later bool
 }
 
 // prepareAhead hashes, compresses and stores the bundle's files on another core while this
@@ -304,12 +319,16 @@ func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop
 			}
 			f := importers.NewSourceFile(e.Path, e.Data)
 			var id int64
+			later := false
 			err := importers.Guard(e.Path, func() (err error) {
 				f.SHA256 = hashDropping(e)
+				if later = !importers.Recognised(e); later {
+					return nil
+				}
 				id, err = st.PutFile(f, owner, e.Drop)
 				return err
 			})
-			out[e.Path] = prepared{sha: f.SHA256, id: id, err: err}
+			out[e.Path] = prepared{sha: f.SHA256, id: id, err: err, later: later}
 			if stopsImport(err) {
 				gone = err
 			}

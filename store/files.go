@@ -167,7 +167,26 @@ func (s *Store) releaseFiles(owner string) (int, error) {
 		return 0, err
 	}
 	n, _ := res.RowsAffected()
-	return int(n), tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	if n > 0 {
+		s.reclaim()
+	}
+	return int(n), nil
+}
+
+// reclaim gives the pages of removed files back to the file system, so bytes stored ahead
+// and then not kept do not grow the library for good. Libraries created since auto_vacuum
+// is set do it page by page; older ones keep their free pages for the next writes.
+func (s *Store) reclaim() {
+	if s.db.d.postgres {
+		return // the server's autovacuum reuses the space
+	}
+	var mode int
+	if s.db.QueryRow(`PRAGMA auto_vacuum`).Scan(&mode) == nil && mode == 2 { // incremental
+		s.db.Exec(`PRAGMA incremental_vacuum`)
+	}
 }
 
 // dropStaleClaims removes the claims of imports that are no longer running.

@@ -180,7 +180,11 @@ func (s *Store) deleteRun(id int64) error {
 			return err
 		}
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	s.reclaim()
+	return nil
 }
 
 // Relabel moves runs to another arm (and role, when role is not empty).

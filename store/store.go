@@ -149,8 +149,9 @@ func (s *Store) Engine() string { return s.db.d.Engine() }
 func (s *Store) DB() *sql.DB { return s.db.DB }
 
 // setupFile gives a new library 64 KiB pages (SQLite takes the size only while the file is
-// empty, before WAL) and switches it to WAL, which lets the app read while an import writes.
-// Both persist in the file. Two processes opening a new library at once may find it locked
+// empty, before WAL, and before auto_vacuum), incremental auto-vacuum (pages freed can be
+// given back, see reclaim) and switches it to WAL, which lets the app read while an import
+// writes. All persist in the file. Two processes opening a new library at once may find it locked
 // while the other switches; they wait as for any other lock.
 func setupFile(db *sql.DB) error {
 	var mode string
@@ -160,6 +161,10 @@ func setupFile(db *sql.DB) error {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		_, err := db.Exec(`PRAGMA page_size = 65536`)
+		if err == nil {
+			// Pages of files removed (stored ahead, then not kept) go back to the file system.
+			_, err = db.Exec(`PRAGMA auto_vacuum = INCREMENTAL`)
+		}
 		if err == nil {
 			_, err = db.Exec(`PRAGMA journal_mode = WAL`)
 		}

@@ -89,10 +89,15 @@ func TestNewLibrary(t *testing.T) {
 	if mode != "wal" {
 		t.Errorf("journal_mode = %s, want wal", mode)
 	}
-	var fk int
+	var fk, pageSize, vacuum int
 	s.db.QueryRow(`PRAGMA foreign_keys`).Scan(&fk)
 	if fk != 1 {
 		t.Error("foreign keys are off")
+	}
+	s.db.QueryRow(`PRAGMA page_size`).Scan(&pageSize)
+	s.db.QueryRow(`PRAGMA auto_vacuum`).Scan(&vacuum)
+	if pageSize != 65536 || vacuum != 2 {
+		t.Errorf("page_size %d, auto_vacuum %d; want 65536 and 2 (incremental)", pageSize, vacuum)
 	}
 	info, err := os.Stat(path)
 	if err != nil || info.Mode().Perm() != 0o600 {

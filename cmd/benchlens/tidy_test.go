@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,5 +36,58 @@ func TestManySmallGzipsAreOneBomb(t *testing.T) {
 	}
 	if n := strings.Count(all, "\n"); n > 12 {
 		t.Errorf("%d lines for one bomb:\n%.3000s", n, all)
+	}
+}
+
+// junkFolder writes a folder of files no format knows (random bytes) and a server log with
+// no result beside it: nothing for a run.
+func junkFolder(t *testing.T, junk int) string {
+	dir := filepath.Join(t.TempDir(), "junk")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	data := make([]byte, junk)
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	for i := range 5 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("blob-%d.bin", i)), data[i*junk/5:(i+1)*junk/5], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log, err := os.ReadFile("../../demo/samples/baseline/run-1/server.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "server.log"), bytes.Repeat(log, 8<<20/len(log)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// Junk bytes are not kept for good: importing a folder of 40 MB of unknown files and a log
+// with no run beside it leaves the library its size. Before, the bytes were stored ahead,
+// deleted once no run took them, and their pages never given back (50 MB of junk grew a
+// library by 50 MB for good).
+func TestJunkDoesNotGrowTheLibrary(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	if out, stderr, code := bl(t, "--db", db, "import", "../../demo/samples/baseline"); code != 0 {
+		t.Fatalf("import: exit %d %s %s", code, out, stderr)
+	}
+	size := func() int64 {
+		fi, err := os.Stat(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	out, stderr, _ := bl(t, "--db", db, "import", junkFolder(t, 40<<20))
+	if !strings.Contains(out+stderr, "no benchmark result found") {
+		t.Errorf("import of the junk:\n%s%s", out, stderr)
+	}
+	if after := size(); after > before+1<<20 {
+		t.Errorf("the library grew from %d to %d bytes with a folder of junk", before, after)
 	}
 }
