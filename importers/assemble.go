@@ -88,6 +88,9 @@ func Assemble(entries []Entry) ([]Item, []error) {
 		if f.p.Part == nil {
 			continue
 		}
+		if f.p.Part.All {
+			continue // after every run is known, below
+		}
 		if it := pairPart(items, f.file, f.p.Part); it != nil {
 			mergePart(it.Run, f.p.Part)
 			it.Parts = append(it.Parts, f.file)
@@ -103,6 +106,24 @@ func Assemble(entries []Entry) ([]Item, []error) {
 		run.Warnings = append(run.Warnings, what+" without "+their+" summary file")
 		items = append(items, &Item{Run: run, Result: f.file})
 		runDirs[path.Dir(f.file.Name)] = true
+	}
+	// Parts for every run of their tool in their folder (inference-perf's config.yaml).
+	for _, f := range files {
+		if f.p.Part == nil || !f.p.Part.All {
+			continue
+		}
+		taken := false
+		for _, it := range items {
+			if path.Dir(it.Result.Name) == path.Dir(f.file.Name) && it.Run.Tool == f.p.Part.Tool {
+				f.p.Part.Fill(it.Run)
+				it.Parts = append(it.Parts, f.file)
+				taken = true
+			}
+		}
+		if !taken {
+			errs = append(errs, &position.Error{File: f.file.Name, Offset: -1, Err: &Skip{
+				Why: "not stored: " + f.p.Part.What + ", and no run of " + f.p.Part.Tool + " beside it"}})
+		}
 	}
 	// Attachments go to the runs under the nearest folder that has runs below it.
 	rowOf := map[*model.SourceFile]*Format{}

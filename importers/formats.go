@@ -43,6 +43,8 @@ var Formats = []Format{
 	{Name: "MLPerf LoadGen detail log (mlperf_log_detail.txt)", Kind: model.KindResult, Sniff: result.IsMLPerfDetail, Parse: result.ReadMLPerfDetail},
 	{Name: "MLPerf LoadGen accuracy log (mlperf_log_accuracy.json)", Kind: model.KindOther, Sniff: result.IsMLPerfAccuracy, Parse: format.Unread(result.MLPerfAccuracyWhy)},
 	{Name: "MLPerf system description (systems/<system>.json)", Kind: model.KindEnvironment, Sniff: result.IsMLPerfSystem, Parse: result.ReadMLPerfSystem, Applies: result.MLPerfSystemApplies},
+	{Name: "inference-perf prometheus report (server metrics)", Kind: model.KindServerMetrics, Sniff: result.IsInferencePerfPrometheus, Parse: result.ReadInferencePerfPrometheus, Applies: result.InferencePerfPrometheusApplies},
+	{Name: "inference-perf config.yaml", Kind: model.KindResult, Sniff: result.IsInferencePerfConfig, Parse: result.ReadInferencePerfConfig},
 	{Name: "AIPerf roll-up table over runs (CSV)", Kind: model.KindOther, Sniff: result.IsRollupCSV, Parse: result.ReadRollupCSV},
 	{Name: "genai-perf / AIPerf summary CSV", Kind: model.KindResult, Sniff: result.IsSummaryCSV, Parse: result.ReadSummaryCSV},
 	{Name: "UTF-16 text", Kind: model.KindOther, Sniff: isUTF16, Parse: readUTF16},

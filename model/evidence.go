@@ -14,11 +14,28 @@ type Evidence struct {
 	Log         *LogEvidence   `json:"log,omitempty"`
 	Utilisation *UtilEvidence  `json:"utilisation,omitempty"`
 	Trace       *TraceEvidence `json:"trace,omitempty"`
+	// ServerMetrics is what the model server's own metrics said (server-metrics evidence).
+	ServerMetrics *ServerMetrics `json:"server_metrics,omitempty"`
 	// Facts is what the file says of the run's conditions (METHOD.md rule 1) beside what it is
 	// read for: an npu-smi table's driver and devices, a profiler's GPUs or stack versions.
 	Facts       *Facts       `json:"facts,omitempty"`
 	Environment *EnvEvidence `json:"environment,omitempty"` // collect_env, check_env, nvidia-smi topo / -q, pip list
 	Warnings    []string     `json:"warnings,omitempty"`
+}
+
+// ServerMetrics is what a model server's own metrics said over a window, as a benchmark tool
+// scraped them (inference-perf's prometheus reports, from vLLM's vllm:* or SGLang's sglang:*
+// histograms): server-side evidence beside the client's figures, never the run's result,
+// because its window need not be the run's.
+type ServerMetrics struct {
+	Source   string           `json:"source"` // "inference-perf prometheus report"
+	Window   string           `json:"window"` // "stage 0", "all stages"
+	Requests Num              `json:"requests"`
+	Rate     Num              `json:"rate"`              // requests/s over the window
+	Latency  map[string]Stats `json:"latency,omitempty"` // ms, by metric: ttft, tpot, e2el
+	// Gauges are the other figures, means over the window: queue_len, kv_cache_usage_percentage,
+	// prefix_cache_hit_percent, num_preemptions_total, num_requests_swapped, prompt_len, output_len.
+	Gauges map[string]Num `json:"gauges,omitempty"`
 }
 
 // Facts is what a file states of the stack fingerprint and the hardware (the record's

@@ -26,6 +26,8 @@ func writeEvidence(w io.Writer, evs []model.Evidence) {
 			writeTrace(w, heading("profiler trace", e), e.Trace)
 		case e.Environment != nil:
 			writeEnvironment(w, heading("environment", e), e.Environment)
+		case e.ServerMetrics != nil:
+			writeServerMetrics(w, heading("server metrics", e), e.ServerMetrics)
 		default:
 			continue
 		}
@@ -112,6 +114,31 @@ func seconds(s float64) string {
 		return fmt.Sprintf("%.0f", s)
 	}
 	return fmt.Sprintf("%.3g", s)
+}
+
+// writeServerMetrics prints what the server's own metrics said over their window.
+func writeServerMetrics(w io.Writer, head string, m *model.ServerMetrics) {
+	fmt.Fprintf(w, "\n%s: %s, %s requests at %s req/s\n", head, q(m.Window), m.Requests.Readable(), m.Rate.Readable())
+	for _, metric := range model.Latencies {
+		st, ok := m.Latency[metric]
+		if !ok {
+			continue
+		}
+		var parts []string
+		for _, k := range []string{"mean", "median", "p90", "p99"} {
+			if v, ok := st[k]; ok {
+				parts = append(parts, k+" "+v.Readable())
+			}
+		}
+		fmt.Fprintf(w, "  %s (ms): %s\n", metric, strings.Join(parts, "  "))
+	}
+	var gauges []string
+	for _, k := range sortedKeys(m.Gauges) {
+		gauges = append(gauges, k+" "+m.Gauges[k].Readable())
+	}
+	if len(gauges) > 0 {
+		fmt.Fprintf(w, "  means: %s\n", q(strings.Join(gauges, ", ")))
+	}
 }
 
 // writeInventory lists what a device table says of each device and which processes hold them.

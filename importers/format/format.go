@@ -101,6 +101,9 @@ type Part struct {
 	// what the part is ("per-request records" when empty).
 	Fill func(*model.Run)
 	What string
+	// All makes the part complete every run of its tool in its folder (inference-perf's
+	// config.yaml, one for all its stages) with Fill; alone it is no run.
+	All bool
 }
 
 // Unread is the Parse of a format benchlens recognises and keeps beside the runs without

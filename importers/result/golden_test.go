@@ -62,8 +62,11 @@ type golden struct {
 	// PartAlone is the run a part that completes its summary (Fill) makes without one.
 	PartAlone *model.Run `json:"part_alone,omitempty"`
 	Why       string     `json:"why,omitempty"`
-	Warnings  []string   `json:"warnings,omitempty"`
-	Error     string     `json:"error,omitempty"`
+	// Evidence is what a file of the results' families that is evidence says (an MLPerf system
+	// description, an inference-perf prometheus report).
+	Evidence *model.Evidence `json:"evidence,omitempty"`
+	Warnings []string        `json:"warnings,omitempty"`
+	Error    string          `json:"error,omitempty"`
 }
 
 type goldenRun struct {
@@ -101,7 +104,7 @@ type goldenRequest struct {
 }
 
 func goldenOf(p format.Parsed, err error) golden {
-	g := golden{Why: p.Why, Warnings: p.Warnings}
+	g := golden{Why: p.Why, Warnings: p.Warnings, Evidence: p.Evidence}
 	if err != nil {
 		g.Error = strings.ReplaceAll(err.Error(), `\`, "/")
 	}

@@ -14,6 +14,7 @@ func parseFile(name string, data []byte) (format.Parsed, error) {
 		sniff func(*format.File) bool
 		read  func(*format.File) (format.Parsed, error)
 	}{{IsMLPerfSummary, ReadMLPerfSummary}, {IsMLPerfDetail, ReadMLPerfDetail}, {IsMLPerfSystem, ReadMLPerfSystem},
+		{IsInferencePerfPrometheus, ReadInferencePerfPrometheus}, {IsInferencePerfConfig, ReadInferencePerfConfig},
 		{IsRollupCSV, ReadRollupCSV}, {IsSummaryCSV, ReadSummaryCSV}, {IsJSON, ReadJSON}}
 	for _, row := range rows {
 		if len(f.Lead()) > 0 && row.sniff(f) {

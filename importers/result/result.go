@@ -79,6 +79,9 @@ func parseJSON(f *format.File) (format.Parsed, error) {
 			if why := aiperfRollup(obj); why != "" {
 				return format.Parsed{Why: why}, nil
 			}
+			if why := inferencePerfSummary(name, obj); why != "" {
+				return format.Parsed{Why: why}, nil
+			}
 		}
 		for _, val := range values {
 			runs, part, err := parseValue(name, val)
@@ -147,6 +150,8 @@ func identify(obj map[string]any) identity {
 				return identity{"guidellm", "benchmarks[] with type_ / metrics"}
 			}
 		}
+	case isInferencePerfLifecycle(obj):
+		return identity{"inference-perf", "load_summary, successes.latency and failures blocks (inference-perf lifecycle report)"}
 	case obj["version"] == "2023-08-31":
 		return identity{"llmperf", `version "2023-08-31"`}
 	case hasPrefixKey(obj, "results_"):
@@ -190,6 +195,9 @@ func isGenAIPerfSummary(obj map[string]any) bool {
 // result gives neither.
 func parseValue(name string, v any) ([]*model.Run, *format.Part, error) {
 	if arr, ok := v.([]any); ok {
+		if isInferencePerfRequests(arr) {
+			return nil, parseInferencePerfRequests(arr), nil
+		}
 		if isLLMPerfResponses(arr) {
 			part, err := parseLLMPerfResponses(name, arr)
 			return nil, part, err
@@ -228,6 +236,8 @@ func parseValue(name string, v any) ([]*model.Run, *format.Part, error) {
 		run, err = parseAIPerf(obj)
 	case "genai-perf":
 		run, err = parseGenAIPerfSummary(obj)
+	case "inference-perf":
+		run, err = parseInferencePerf(name, obj)
 	case "genai-perf-raw":
 		part, err := parseGenAIPerfRaw(name, obj)
 		return nil, part, err
