@@ -117,3 +117,48 @@ func BenchmarkCompareSweep(b *testing.B) {
 		b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 }
+
+// BenchmarkCompareSLO is the cost of judging an SLO (rule 14) on top of a compare: the arms
+// are loaded once, then compared without and with ttft<=60,tpot<=12 (the big arms: 25 M gaps;
+// the sweep: 8 points, 20 M gaps), each run's statistics computed afresh (as the command line
+// does) or remembered by the arm (as the app does).
+func BenchmarkCompareSLO(b *testing.B) {
+	for _, lib := range []struct {
+		name string
+		open func(*testing.B) *store.Store
+	}{{"big", bigArmsLibrary}, {"sweep", sweepLibrary}} {
+		st := lib.open(b)
+		base, err := LoadArm(st, "base")
+		if err != nil {
+			b.Fatal(err)
+		}
+		cand, err := LoadArm(st, "cand")
+		if err != nil {
+			b.Fatal(err)
+		}
+		st.Close()
+		for _, cached := range []bool{false, true} {
+			for _, objective := range []string{"", "ttft<=60,tpot<=12"} {
+				set := compare.DefaultSettings
+				set.SLO = objective
+				name := lib.name + map[bool]string{false: "/fresh", true: "/cached"}[cached] + map[bool]string{false: "/no-slo", true: "/slo"}[objective != ""]
+				b.Run(name, func(b *testing.B) {
+					cpu0 := cpuTime()
+					for b.Loop() {
+						bb, cc := base, cand
+						if !cached { // as the command line compares: every statistic computed again
+							bb, cc = compare.Arm{Label: base.Label, Runs: base.Runs}, compare.Arm{Label: cand.Label, Runs: cand.Runs}
+						}
+						rec := compare.Compare(bb, cc, set)
+						if objective != "" && (rec.SLO == nil || len(rec.SLO.Points) == 0) {
+							b.Fatal("no SLO section")
+						}
+					}
+					if cpu0 >= 0 {
+						b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+					}
+				})
+			}
+		}
+	}
+}

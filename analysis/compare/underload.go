@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"benchlens/analysis/slo"
 	"benchlens/analysis/stats"
@@ -45,8 +47,8 @@ func underLoad(rec *Record, base, cand Arm, set Settings) {
 	objective, _ := model.ParseSLO(set.SLO) // Validate has checked it
 	judged := map[*model.Run]slo.RunResult{}
 	for _, a := range []Arm{base, cand} {
-		for _, rd := range a.Runs {
-			judged[rd.Run] = RunSLO(rd, objective)
+		for r, res := range judgeArm(a, objective) {
+			judged[r] = res
 		}
 	}
 	inputs := sloPoints(rec, base, cand, judged)
@@ -60,6 +62,35 @@ func underLoad(rec *Record, base, cand Arm, set Settings) {
 	if h := powerHint(rec.Measurement.Power); h != "" {
 		rec.Measurement.Advice = append(rec.Measurement.Advice, h)
 	}
+}
+
+// judgeArm judges every run of an arm against the SLO on all cores, once per arm and SLO for
+// an arm made with NewArm: the app shows the same comparison again at no cost.
+func judgeArm(a Arm, objective model.SLO) map[*model.Run]slo.RunResult {
+	return a.Remember("slo "+objective.String(), func() any {
+		out := make([]slo.RunResult, len(a.Runs))
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range max(1, runtime.GOMAXPROCS(0)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					out[i] = RunSLO(a.Runs[i], objective)
+				}
+			}()
+		}
+		for i := range a.Runs {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		m := make(map[*model.Run]slo.RunResult, len(out))
+		for i, rd := range a.Runs {
+			m[rd.Run] = out[i]
+		}
+		return m
+	}).(map[*model.Run]slo.RunResult)
 }
 
 // sloPoints pairs each matched load point's runs (one point for arms of one condition).

@@ -58,22 +58,23 @@ func (r RunResult) Computable() bool { return r.Attainment.Known() }
 // Judge judges one run against an SLO. Requests are judged one by one when the run has them;
 // a run without them takes its tool's own goodput when the tool states the same SLO, and is
 // not computable otherwise (Why says so).
-func Judge(in Input, s model.SLO) RunResult {
+func Judge(in Input, s model.SLO) (res RunResult) {
 	r := in.Run
-	res := RunResult{Run: r.ID, Attainment: model.Unknown, Goodput: model.Unknown, PerGPU: model.Unknown, PerUser: model.Unknown}
+	res = RunResult{Run: r.ID, Attainment: model.Unknown, Goodput: model.Unknown, PerGPU: model.Unknown, PerUser: model.Unknown}
 	res.Saturation = saturation(in)
-	res.GPUs, res.GPUsKnown = max(in.GPUs, 1), in.GPUs > 0
-	res.PerUser = perUser(in)
-	if r.OutputThroughput.Known() {
-		res.PerGPU = model.Num(r.OutputThroughput.F() / float64(res.GPUs))
-	}
-	if len(s) == 0 {
+	if len(s) == 0 { // saturation alone: the rest is the SLO section's
 		res.Why = "no SLO set"
 		return res
 	}
+	res.GPUs, res.GPUsKnown = max(in.GPUs, 1), in.GPUs > 0
+	if r.OutputThroughput.Known() {
+		res.PerGPU = model.Num(r.OutputThroughput.F() / float64(res.GPUs))
+	}
+	var tpots []float64 // each request's TPOT as the SLO judged it, for the per-user figure
+	defer func() { res.PerUser = perUser(in, tpots) }()
 	why := ""
 	if len(in.Requests) > 0 {
-		if judgeRequests(&res, in.Requests, s) {
+		if judgeRequests(&res, in.Requests, s, &tpots) {
 			res.From = "requests"
 			res.Goodput = goodput(res.Good, r)
 			return res
@@ -114,7 +115,7 @@ func toolName(r *model.Run) string {
 
 // judgeRequests counts the requests meeting the SLO; false (with Why) when a successful
 // request lacks a latency the SLO limits, so it cannot be judged.
-func judgeRequests(res *RunResult, reqs []model.Request, s model.SLO) bool {
+func judgeRequests(res *RunResult, reqs []model.Request, s model.SLO, tpots *[]float64) bool {
 	res.Requests = len(reqs)
 	res.Over = map[string]int{}
 	unknown := map[string]int{}
@@ -127,6 +128,9 @@ func judgeRequests(res *RunResult, reqs []model.Request, s model.SLO) bool {
 		good := true
 		for _, l := range s {
 			v := Value(q, l.Metric)
+			if l.Metric == model.TPOT {
+				*tpots = append(*tpots, v)
+			}
 			switch {
 			case math.IsNaN(v):
 				unknown[l.Metric]++
@@ -237,16 +241,19 @@ func meanGap(gaps []float64) float64 {
 }
 
 // perUser is the output tokens per second one user sees: the median over the successful
-// requests of 1 / TPOT (AIPerf's output_token_throughput_per_user), else 1000 / the run's
-// median TPOT in ms.
-func perUser(in Input) model.Num {
-	var xs []float64
-	for i := range in.Requests {
-		q := &in.Requests[i]
-		if !q.OK() {
-			continue
+// requests of 1 / TPOT (AIPerf's output_token_throughput_per_user; tpots are the TPOTs the SLO
+// judged, in ms, when it limits TPOT), else 1000 / the run's median TPOT in ms.
+func perUser(in Input, tpots []float64) model.Num {
+	if tpots == nil {
+		for i := range in.Requests {
+			if q := &in.Requests[i]; q.OK() {
+				tpots = append(tpots, Value(q, model.TPOT))
+			}
 		}
-		if t := Value(q, model.TPOT); t > 0 {
+	}
+	var xs []float64
+	for _, t := range tpots {
+		if t > 0 {
 			xs = append(xs, 1e3/t)
 		}
 	}
