@@ -21,6 +21,11 @@ type Client struct {
 	Requests  Num    `json:"requests"`   // the requests it was told to send
 	Seed      string `json:"seed,omitempty"`
 	Dataset   string `json:"dataset,omitempty"`
+	// DatasetPath is the file the requests were read from (a saved command's --dataset-path
+	// or --input-file, AIPerf's datasets[].path), DatasetType its format where the tool
+	// names one (AIPerf's --custom-dataset-type).
+	DatasetPath string `json:"dataset_path,omitempty"`
+	DatasetType string `json:"dataset_type,omitempty"`
 	// From names where each value came from, by field: "random_input_len", "bundle.yaml",
 	// "cli_command --isl", "input_config.datasets[0].prompts.isl".
 	From map[string]string `json:"from,omitempty"`
@@ -66,6 +71,10 @@ func ClientOf(r *Run) Client {
 	return c
 }
 
+// Synthetic reports whether the requests were generated to the declared lengths (a random
+// or synthetic dataset, or one nothing names) rather than read from a dataset.
+func (c Client) Synthetic() bool { return randomData(c.Dataset) }
+
 // randomData reports whether a dataset name is one whose lengths the random flags set
 // (unknown counts: the flags were given for a reason).
 func randomData(name string) bool {
@@ -88,10 +97,13 @@ func (c *Client) setStr(dst *string, field, v, from string) {
 // toolKeys reads the lengths and request set the tool's own file records.
 func (c *Client) toolKeys(r *Run) {
 	x := r.Extra
-	// SGLang bench_serving, vLLM sweep parameters
+	// SGLang bench_serving, vLLM sweep parameters; SGLang writes its random defaults beside a
+	// ShareGPT run, whose fixed output length is sharegpt_output_len
+	if strings.EqualFold(c.Dataset, "sharegpt") {
+		c.setNum(&c.OutputLen, "output_len", anyNum(x["sharegpt_output_len"]), "sharegpt_output_len")
+	}
 	c.setNum(&c.InputLen, "input_len", anyNum(x["random_input_len"]), "random_input_len")
 	c.setNum(&c.OutputLen, "output_len", anyNum(x["random_output_len"]), "random_output_len")
-	c.setNum(&c.OutputLen, "output_len", anyNum(x["sharegpt_output_len"]), "sharegpt_output_len")
 	c.setStr(&c.Seed, "seed", anyText(x["seed"]), "seed")
 	ic, _ := x["input_config"].(map[string]any)
 	if ic == nil {
@@ -119,8 +131,13 @@ func (c *Client) toolKeys(r *Run) {
 			c.setNum(&c.OutputLen, "output_len", lengthValue(Dig(d, "prompts", "osl")), at+"prompts.osl")
 			c.setStr(&c.Seed, "seed", anyText(Dig(d, "random_seed")), at+"random_seed")
 			name := anyText(Dig(d, "dataset"))
-			if name == "" && anyText(Dig(d, "type")) == "file" {
-				name = path.Base(anyText(Dig(d, "path")))
+			if anyText(Dig(d, "type")) == "file" {
+				file := anyText(Dig(d, "path"))
+				if name == "" {
+					name = path.Base(file)
+				}
+				c.setStr(&c.DatasetPath, "dataset_path", file, at+"path")
+				c.setStr(&c.DatasetType, "dataset_type", anyText(Dig(d, "format")), at+"format")
 			}
 			if name == "" && anyText(Dig(d, "type")) == "synthetic" {
 				name = "synthetic"
@@ -201,11 +218,12 @@ func savedCommand(r *Run) (string, string) {
 // by what they set.
 var (
 	inputFlags    = []string{"--random-input-len", "--random-input", "--input-len", "--isl", "--synthetic-input-tokens-mean", "--sonnet-input-len", "--mean-input-tokens"}
-	outputFlags   = []string{"--random-output-len", "--random-output", "--output-len", "--osl", "--output-tokens-mean", "--sharegpt-output-len", "--sonnet-output-len", "--mean-output-tokens"}
+	outputFlags   = []string{"--random-output-len", "--random-output", "--output-len", "--osl", "--output-tokens-mean", "--sharegpt-output-len", "--custom-output-len", "--hf-output-len", "--sonnet-output-len", "--mean-output-tokens"}
 	seedFlags     = []string{"--seed", "--random-seed"}
 	requestFlags  = []string{"--num-prompts", "--request-count", "--num-requests", "--max-num-completed-requests"}
 	durationFlags = []string{"--benchmark-duration", "--max-seconds"}
 	datasetFlags  = []string{"--dataset-name", "--public-dataset", "--dataset"}
+	pathFlags     = []string{"--dataset-path", "--input-file"}
 )
 
 // command reads a saved command line.
@@ -252,6 +270,10 @@ func (c *Client) command(cmd, from string) {
 			c.setNum(&c.DurationS, "duration_s", numOf(val), at)
 		case in(name, datasetFlags):
 			c.setStr(&c.Dataset, "dataset", val, at)
+		case in(name, pathFlags):
+			c.setStr(&c.DatasetPath, "dataset_path", val, at)
+		case name == "--custom-dataset-type":
+			c.setStr(&c.DatasetType, "dataset_type", val, at)
 		case name == "--ignore-eos":
 			if val == "" || truthy(val) {
 				c.IgnoreEOS, c.From["ignore_eos"] = true, at

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"benchlens/model"
 )
@@ -54,6 +55,11 @@ func writesNoLimit(era model.Era) bool {
 type workload struct {
 	model, dataset, input, output, ratio, prompts, seed, concurrency, rate, burstiness, duration string
 	unbounded                                                                                    bool // the file says no concurrency limit
+	// fromData: the requests were read from a dataset (ShareGPT, a file), not generated to the
+	// declared lengths; dataPath is its file or a placeholder, dataType its format or "".
+	fromData           bool
+	dataPath, dataType string
+	outputFixed        bool // the client fixed the output length (model.LoadPoint.OutputFixed)
 }
 
 // workloadOf reads the run's load: the result file first, the manifest second; p is the load
@@ -108,6 +114,10 @@ func workloadOf(run *model.Run, p model.LoadPoint) workload {
 		rate:    or("request_rate", numText(run.RequestRate), m.String("workload", "request_rate")),
 	}
 	w.duration = numText(c.DurationS)
+	w.outputFixed = p.OutputFixed != ""
+	if w.fromData = !c.Synthetic(); w.fromData {
+		w.dataPath, w.dataType = or("dataset_path", c.DatasetPath), c.DatasetType
+	}
 	w.concurrency = first(numText(run.MaxConcurrency), m.String("workload", "max_concurrency"))
 	if w.concurrency == "" {
 		w.unbounded = run.Tool == "vllm" && writesNoLimit(run.Era)
@@ -160,7 +170,11 @@ func benchmarkCommand(r Run, p model.LoadPoint) Command {
 	case GuideLLM.Name:
 		add(cModel, w.model)
 		c.Args = append(c.Args, "--target", Placeholder("server URL"))
-		add(cSyntheticData, "prompt_tokens="+w.input+",output_tokens="+w.output)
+		if w.fromData {
+			add(cSyntheticData, w.dataPath) // --data takes a file or a hub id as well
+		} else {
+			add(cSyntheticData, "prompt_tokens="+w.input+",output_tokens="+w.output)
+		}
 		switch {
 		case w.concurrency == "1":
 			add(cProfile, "synchronous")
@@ -184,21 +198,20 @@ func benchmarkCommand(r Run, p model.LoadPoint) Command {
 	}
 	add(cBackend, backend)
 	add(cModel, w.model)
-	if _, ok := era.Flags[cDataset]; ok {
+	if w.fromData {
+		c.Notes = append(c.Notes, datasetArgs(era, w, add)...)
+	} else {
 		add(cDataset, w.dataset)
-		if w.dataset != "random" && !IsPlaceholder(w.dataset) {
-			c.Notes = append(c.Notes, "dataset "+w.dataset+": give its --dataset-path; the random-length flags below do not apply to it")
+		add(cInputLen, w.input)
+		add(cOutputLen, w.output)
+		if _, ok := era.Flags[cRangeRatio]; ok {
+			add(cRangeRatio, w.ratio)
+		} else if w.ratio == "0" || w.ratio == "0.0" {
+			add(cInputStd, "0") // fixed lengths: no spread
+			add(cOutputStd, "0")
+		} else if _, ok := era.Flags[cInputStd]; ok {
+			c.Notes = append(c.Notes, "range_ratio "+w.ratio+" has no exact equivalent in "+era.Name+"'s standard deviations")
 		}
-	}
-	add(cInputLen, w.input)
-	add(cOutputLen, w.output)
-	if _, ok := era.Flags[cRangeRatio]; ok {
-		add(cRangeRatio, w.ratio)
-	} else if w.ratio == "0" || w.ratio == "0.0" {
-		add(cInputStd, "0") // fixed lengths: no spread
-		add(cOutputStd, "0")
-	} else if _, ok := era.Flags[cInputStd]; ok {
-		c.Notes = append(c.Notes, "range_ratio "+w.ratio+" has no exact equivalent in "+era.Name+"'s standard deviations")
 	}
 	if _, ok := era.Flags[cDuration]; ok && w.duration != "" {
 		add(cDuration, w.duration) // time-bound: its request count was an outcome
@@ -239,6 +252,41 @@ func benchmarkCommand(r Run, p model.LoadPoint) Command {
 		c.Args = append(c.Args, "--streaming")
 	}
 	return c
+}
+
+// datasetOutput is the option a named dataset's output length is fixed with (vLLM, SGLang):
+// without it the dataset's own completions set each request's length.
+var datasetOutput = map[string]string{"sharegpt": cShareGPTOut, "custom": cCustomOut, "hf": cHFOut}
+
+// datasetArgs adds the arguments of a run whose requests were read from a dataset, in the
+// era's words: the dataset's name and path (vLLM, SGLang), an input file or a public dataset
+// (genai-perf, AIPerf), and its output length where the client fixed it (else the dataset's
+// own completions set it, as they did in the run); never the random-length flags, which do
+// not apply to it. It returns what the era has no option for.
+func datasetArgs(era Era, w workload, add func(concept, value string)) []string {
+	if _, ok := era.Flags[cDataset]; ok {
+		add(cDataset, w.dataset)
+		add(cDatasetPath, w.dataPath)
+		concept, ok := datasetOutput[strings.ToLower(w.dataset)]
+		_, has := era.Flags[concept]
+		switch {
+		case ok && has && (w.outputFixed || concept == cCustomOut): // the custom dataset always sets one (256 unless told)
+			add(concept, w.output)
+		case w.outputFixed:
+			return []string{"dataset " + w.dataset + ": the client fixed its output length (" + w.output + "), which " + era.Name + " has no option for with this dataset: set it as the run did"}
+		}
+		return nil
+	}
+	if _, ok := era.Flags[cPublicDataset]; ok && IsPlaceholder(w.dataPath) && strings.EqualFold(w.dataset, "sharegpt") {
+		add(cPublicDataset, "sharegpt")
+	} else {
+		add(cInputFile, w.dataPath)
+		add(cDatasetType, w.dataType)
+	}
+	if w.outputFixed {
+		add(cOutputLen, w.output)
+	}
+	return nil
 }
 
 func orNone(s string) string {

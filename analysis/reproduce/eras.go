@@ -27,6 +27,13 @@ const (
 	cUseV1         = "use_v1"
 	cBackend       = "backend"
 	cDataset       = "dataset"
+	cDatasetPath   = "dataset_path"   // the file (or hub id) a named dataset is read from
+	cInputFile     = "input_file"     // genai-perf / AIPerf: requests read from a file
+	cDatasetType   = "dataset_type"   // AIPerf: the input file's format
+	cPublicDataset = "public_dataset" // AIPerf: a dataset it downloads by name
+	cShareGPTOut   = "sharegpt_output_len"
+	cCustomOut     = "custom_output_len"
+	cHFOut         = "hf_output_len"
 	cInputLen      = "input_len"
 	cInputStd      = "input_len_stddev"
 	cOutputLen     = "output_len"
@@ -89,13 +96,14 @@ var (
 // genAIPerfFlags those genai-perf and its successor AIPerf share.
 var (
 	vllmBenchFlags = map[string]string{cBackend: "--backend", cModel: "--model", cDataset: "--dataset-name",
+		cDatasetPath: "--dataset-path", cShareGPTOut: "--sharegpt-output-len", cHFOut: "--hf-output-len",
 		cInputLen: "--random-input-len", cOutputLen: "--random-output-len", cRangeRatio: "--random-range-ratio",
 		cNumPrompts: "--num-prompts", cSeed: "--seed", cConcurrency: "--max-concurrency", cRequestRate: "--request-rate",
 		cBurstiness: "--burstiness", cSave: "--save-result"}
 	genAIPerfFlags = map[string]string{cModel: "--model", cBackend: "--endpoint-type", cInputLen: "--synthetic-input-tokens-mean",
 		cInputStd: "--synthetic-input-tokens-stddev", cOutputLen: "--output-tokens-mean", cOutputStd: "--output-tokens-stddev",
 		cNumPrompts: "--request-count", cSeed: "--random-seed", cConcurrency: "--concurrency", cRequestRate: "--request-rate",
-		cWarmup: "--warmup-request-count"}
+		cWarmup: "--warmup-request-count", cInputFile: "--input-file"}
 )
 
 // Benchmark eras.
@@ -108,11 +116,11 @@ var (
 		Source:  "vllm-benchmark-serving.txt",
 	}
 	// VLLMBenchServe is the `vllm bench serve` CLI (result era G, vLLM >= 0.10), which adds
-	// --num-warmups.
+	// --num-warmups and the custom (JSONL file) dataset.
 	VLLMBenchServe = Era{
 		Name:    "vllm bench serve (vLLM >= 0.10)",
 		Program: []string{"vllm", "bench", "serve"},
-		Flags:   with(vllmBenchFlags, cWarmup, "--num-warmups"),
+		Flags:   with(with(vllmBenchFlags, cWarmup, "--num-warmups"), cCustomOut, "--custom-output-len"),
 		Source:  "vllm-bench-serve.txt",
 	}
 	// SGLangBenchServing is `python -m sglang.bench_serving`.
@@ -120,6 +128,7 @@ var (
 		Name:    "python -m sglang.bench_serving",
 		Program: []string{"python", "-m", "sglang.bench_serving"},
 		Flags: map[string]string{cBackend: "--backend", cModel: "--model", cDataset: "--dataset-name",
+			cDatasetPath: "--dataset-path", cShareGPTOut: "--sharegpt-output-len",
 			cInputLen: "--random-input-len", cOutputLen: "--random-output-len", cRangeRatio: "--random-range-ratio",
 			cNumPrompts: "--num-prompts", cSeed: "--seed", cConcurrency: "--max-concurrency", cRequestRate: "--request-rate",
 			cSave: "--output-file", cWarmup: "--warmup-requests"},
@@ -136,7 +145,7 @@ var (
 	AIPerf = Era{
 		Name:    "aiperf profile",
 		Program: []string{"aiperf", "profile"},
-		Flags:   withFlag(genAIPerfFlags, cDuration, "--benchmark-duration"),
+		Flags:   with(with(with(genAIPerfFlags, cDuration, "--benchmark-duration"), cDatasetType, "--custom-dataset-type"), cPublicDataset, "--public-dataset"),
 		Source:  "aiperf.txt",
 	}
 	// GuideLLM is `guidellm benchmark run`: the load is a profile and a rate, the request shape
@@ -165,16 +174,6 @@ var Eras = []Era{VLLMAPIServer, VLLMServeEnv, VLLMServe, SGLangServer,
 
 // with returns a copy of flags with one more concept.
 func with(flags map[string]string, concept, flag string) map[string]string {
-	out := make(map[string]string, len(flags)+1)
-	for k, v := range flags {
-		out[k] = v
-	}
-	out[concept] = flag
-	return out
-}
-
-// withFlag is flags with one more concept's flag.
-func withFlag(flags map[string]string, concept, flag string) map[string]string {
 	out := make(map[string]string, len(flags)+1)
 	for k, v := range flags {
 		out[k] = v

@@ -286,3 +286,57 @@ func TestOneCommandPerShape(t *testing.T) {
 		}
 	}
 }
+
+// A dataset run is rerun on its dataset in each era's words, with no random-length flag; an
+// output length the client fixed goes to the dataset's own option, or to a note where the era
+// has none.
+func TestDatasetRunPerEra(t *testing.T) {
+	dataRun := func(tool string, era model.Era, dataset string, extra map[string]any) *model.Run {
+		r := toolRun(tool, "vllm")
+		r.Era, r.Manifest, r.Extra = era, model.Manifest{"workload": map[string]any{"dataset": dataset}}, extra
+		return r
+	}
+	cmd := func(file, typ string) map[string]any {
+		return map[string]any{"cli_command": "x --input-file " + file + " --custom-dataset-type " + typ}
+	}
+	for _, c := range []struct {
+		name      string
+		run       *model.Run
+		want, not []string
+	}{
+		{"vllm bench serve sharegpt", dataRun("vllm", model.EraVLLMG, "sharegpt", nil),
+			[]string{"--dataset-name sharegpt --dataset-path '<dataset_path: not recorded>'"}, []string{"-len", "--random"}},
+		{"benchmark_serving sharegpt, output fixed", dataRun("vllm", model.EraVLLMF, "sharegpt", map[string]any{"cli_command": "python benchmarks/benchmark_serving.py --sharegpt-output-len 128 --dataset-path /d/sg.json"}),
+			[]string{"--dataset-path /d/sg.json --sharegpt-output-len 128"}, []string{"--random"}},
+		{"benchmark_serving custom, output fixed", dataRun("vllm", model.EraVLLMF, "custom", map[string]any{"cli_command": "x --custom-output-len 64"}),
+			[]string{"--dataset-name custom", "# note: dataset custom: the client fixed its output length (64)"}, []string{"-len", "--random"}},
+		{"vllm bench serve custom, nothing recorded", dataRun("vllm", model.EraVLLMG, "custom", nil),
+			[]string{"--custom-output-len '<output_len: not recorded>'"}, []string{"--random"}},
+		{"sglang sharegpt", dataRun("sglang", "", "sharegpt", map[string]any{"sharegpt_output_len": 256.0, "random_input_len": 1024.0}),
+			[]string{"--dataset-name sharegpt", "--sharegpt-output-len 256"}, []string{"--random"}},
+		{"aiperf public sharegpt", dataRun("aiperf", "", "sharegpt", nil),
+			[]string{"--public-dataset sharegpt"}, []string{"--input-file", "--synthetic", "--output-tokens"}},
+		{"aiperf input file", dataRun("aiperf", "", "prompts.jsonl", cmd("/d/prompts.jsonl", "single_turn")),
+			[]string{"--input-file /d/prompts.jsonl --custom-dataset-type single_turn"}, []string{"--synthetic", "--output-tokens"}},
+		{"genai-perf sharegpt", dataRun("genai-perf", "", "sharegpt", nil),
+			[]string{"--input-file '<dataset_path: not recorded>'"}, []string{"--synthetic", "--public"}},
+		{"guidellm file", dataRun("guidellm", "", "prompts.jsonl", nil),
+			[]string{"--data '<dataset_path: not recorded>'"}, []string{"prompt_tokens"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := BuildArm("d", []Run{{Run: c.run}})
+			script := Recipe{Baseline: a, Candidate: a}.Script()
+			bench := a.Benchmark[0].Shell()
+			for _, w := range c.want {
+				if !strings.Contains(bench, w) && !strings.Contains(script, w) {
+					t.Errorf("missing %q in\n%s", w, script)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(bench, n) {
+					t.Errorf("%q in %s", n, bench)
+				}
+			}
+		})
+	}
+}

@@ -26,8 +26,9 @@ func newlinePayload(field string) string {
 }
 
 // hostileBundle writes a bundle of one real vLLM result whose manifest and result file put
-// payload(field) in every field that reaches `benchlens reproduce`.
-func hostileBundle(t *testing.T, dir string, payload func(string) string) {
+// payload(field) in every field that reaches `benchlens reproduce`: a random-dataset run's
+// lengths, or (fromData) a dataset run's file, read from a saved command line.
+func hostileBundle(t *testing.T, dir string, payload func(string) string, fromData bool) {
 	t.Helper()
 	src, err := filepath.Glob("../../demo/samples/baseline/run-1/vllm-*.json")
 	if err != nil || len(src) != 1 {
@@ -55,6 +56,12 @@ func hostileBundle(t *testing.T, dir string, payload func(string) string) {
 			"warmup_iters": payload("warmup_iters"), "request_rate": payload("request_rate")},
 		"path": map[string]any{"target_backend": payload("target_backend")},
 	}
+	w := m["workload"].(map[string]any)
+	if fromData {
+		w["command"] = "vllm bench serve --dataset-path '" + strings.ReplaceAll(payload("dataset_path"), "'", `'\''`) + "'"
+	} else {
+		w["dataset"] = "random" + payload("dataset") // generated to the lengths below
+	}
 	y, err := yaml.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
@@ -78,8 +85,8 @@ func hostileBundle(t *testing.T, dir string, payload func(string) string) {
 func TestReproduceRunsNoInjectedCommand(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lib.db")
-	hostileBundle(t, filepath.Join(dir, "nl"), newlinePayload)
-	hostileBundle(t, filepath.Join(dir, "pr"), printablePayload)
+	hostileBundle(t, filepath.Join(dir, "nl"), newlinePayload, false)
+	hostileBundle(t, filepath.Join(dir, "pr"), printablePayload, true)
 	if out, stderr, code := bl(t, "--db", db, "import", filepath.Join(dir, "nl"), filepath.Join(dir, "pr")); code != 0 || !strings.Contains(out, "imported 2 runs") {
 		t.Fatalf("import: exit %d %s %s", code, out, stderr)
 	}
@@ -92,7 +99,7 @@ func TestReproduceRunsNoInjectedCommand(t *testing.T) {
 			t.Fatalf("%q: exit %d %s", args, code, stderr)
 		}
 		for _, field := range []string{"label", "driver_version", "base_stack_version", "engine_version", "hardware_sku",
-			"machine", "numa", "card_slot", "model_id", "backend", "dataset", "input_len", "output_len", "range_ratio", "seed",
+			"machine", "numa", "card_slot", "model_id", "backend", "dataset", "dataset_path", "input_len", "output_len", "range_ratio", "seed",
 			"max_num_seqs", "warmup_iters", "target_backend"} {
 			if !strings.Contains(script, "PWNED-"+field+"-") {
 				t.Errorf("%q: the payload of %s does not reach the script, so the test proves nothing for it", args[1], field)
@@ -101,7 +108,8 @@ func TestReproduceRunsNoInjectedCommand(t *testing.T) {
 		calls := shtest.Run(t, script)
 		// The printable payloads reach the tools intact, each one word.
 		for _, want := range []string{"\x00--model\x00" + printablePayload("model_id") + "\x00", "\x00--backend\x00" + printablePayload("backend") + "\x00",
-			"\x00--attention-backend\x00" + printablePayload("target_backend") + "\x00", "\x00--seed\x00" + printablePayload("seed") + "\x00"} {
+			"\x00--attention-backend\x00" + printablePayload("target_backend") + "\x00", "\x00--seed\x00" + printablePayload("seed") + "\x00",
+			"\x00--dataset-path\x00" + printablePayload("dataset_path") + "\x00"} {
 			if !strings.Contains(calls, want) {
 				t.Errorf("%q: no tool was called with %q; calls:\n%q", args[1], want, calls)
 			}

@@ -55,13 +55,12 @@ python -m sglang.bench_serving \
 '<server command: not recorded>'
 
 # benchmark 1/1 (aiperf profile), concurrency 16 · output not fixed · inputs-qwen3-4b.json, once per repeat (runs 88):
-# note: range_ratio <range_ratio: not recorded> has no exact equivalent in aiperf profile's standard deviations
 # note: request_rate not recorded: left out, the load is set by the concurrency
 aiperf profile \
     --endpoint-type chat \
     --model qwen3-4b \
-    --synthetic-input-tokens-mean '<input_len: not recorded>' \
-    --output-tokens-mean '<output_len, not fixed by the client: not recorded>' \
+    --input-file /benchmarks/sharegpt-cache/inputs-qwen3-4b.json \
+    --custom-dataset-type inputs_json \
     --benchmark-duration 300 \
     --random-seed 42 \
     --concurrency 16 \
