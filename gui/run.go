@@ -257,25 +257,26 @@ func mapText(m map[string]string) string {
 
 // backendText says what was asked for and what the server resolved, quoting the lines.
 func backendText(rd compare.RunData) string {
-	target := rd.Run.Manifest.String("path", "target_backend")
 	if len(rd.Logs) == 0 {
 		s := lang.L("No server log attached: the resolved backend is unknown.")
-		if target != "" {
-			s = fmt.Sprintf(lang.L("Target %s (bundle.yaml). "), target) + s
+		if t := model.TargetOf(rd.Run.Manifest, model.TargetClaims(nil, rd.Fingerprint)); t.Backend != "" {
+			s = fmt.Sprintf(lang.L("Target %s (%s). "), t.Backend, t.From) + s
 		}
 		return s
 	}
 	var b strings.Builder
 	for _, l := range rd.Logs {
-		t, src, status := l.TargetBackend, l.TargetSource, l.Status
-		if target != "" {
-			t, src, status = strings.ToUpper(target), model.TargetManifest, l.StatusFor(strings.ToUpper(target))
+		// each log's target as model.TargetOf decides it from this log and the dumps
+		t := model.TargetOf(rd.Run.Manifest, model.TargetClaims([]*model.LogEvidence{l}, rd.Fingerprint))
+		status := l.Status
+		if t.Backend != l.TargetBackend {
+			status = l.StatusFor(t.Backend)
 		}
 		resolved := report.OrDash(l.Resolved)
 		if l.ResolvedHow == model.ResolvedInferred {
 			resolved = fmt.Sprintf(lang.L("not in the log (%s inferred)"), l.Resolved)
 		}
-		fmt.Fprintf(&b, lang.L("Target %s (%s), resolved %s: %s")+"\n", report.OrDash(t), report.OrDash(string(src)), resolved, status)
+		fmt.Fprintf(&b, lang.L("Target %s (%s), resolved %s: %s")+"\n", report.OrDash(t.Backend), report.OrDash(t.From), resolved, status)
 		for _, p := range l.Processes {
 			fmt.Fprintf(&b, "  line %d: %s\n", p.Line.N, p.Line.Text)
 		}

@@ -39,8 +39,9 @@ type RunRow struct {
 
 	// Evidence read by later stages; null until known.
 	TargetBackend *string `json:"target_backend"`
-	// TargetFrom says where TargetBackend was read: "bundle.yaml" or "server log".
-	TargetFrom       string            `json:"-"`
+	// TargetFrom says where TargetBackend was read (model.TargetOf): "bundle.yaml", "server
+	// log: flag", "VLLM_ATTENTION_BACKEND=FLASHINFER from env/collect_env.txt line 41".
+	TargetFrom       string            `json:"target_source,omitempty"`
 	ResolvedBackend  *string           `json:"resolved_backend"`
 	UtilisationShape *model.ShapeClass `json:"utilisation_shape"`
 }
@@ -78,14 +79,11 @@ func Row(r *model.Run, evidence []model.EvidenceSummary) RunRow {
 		RequestThroughput: r.RequestThroughput, OutputThroughput: r.OutputThroughput,
 		TotalTokenThroughput: r.TotalTokenThroughput, Goodput: r.Goodput,
 		TTFT: metric(model.TTFT), TPOT: metric(model.TPOT), ITL: metric(model.ITL), E2EL: metric(model.E2EL),
-		TargetBackend: optional(r.Manifest.String("path", "target_backend")),
 	}
-	if row.TargetBackend != nil {
-		row.TargetFrom = "bundle.yaml"
-	}
+	var claims []model.TargetClaim
 	for _, e := range evidence {
-		if row.TargetBackend == nil && e.TargetBackend != "" {
-			row.TargetBackend, row.TargetFrom = optional(e.TargetBackend), "server log"
+		if c, ok := e.TargetClaim(); ok {
+			claims = append(claims, c)
 		}
 		if row.ResolvedBackend == nil && e.ResolvedBackend != "" {
 			row.ResolvedBackend = optional(e.ResolvedBackend)
@@ -94,6 +92,8 @@ func Row(r *model.Run, evidence []model.EvidenceSummary) RunRow {
 			row.UtilisationShape = optional(e.Shape)
 		}
 	}
+	t := model.TargetOf(r.Manifest, claims)
+	row.TargetBackend, row.TargetFrom = optional(t.Backend), t.From
 	return row
 }
 

@@ -413,20 +413,35 @@ type OpStat struct {
 
 // EvidenceSummary is the part of a file's evidence that lists of runs show.
 type EvidenceSummary struct {
-	Kind            string        `json:"kind"`
+	Kind string `json:"kind"`
+	// TargetBackend is what the file says the run asked for: a server log's target (with
+	// TargetSource, how it was asked) or the TargetVar a dump printed (TargetDump, TargetLine).
 	TargetBackend   string        `json:"target_backend,omitempty"`
+	TargetSource    TargetSource  `json:"target_source,omitempty"`
+	TargetLine      int           `json:"target_line,omitempty"`
 	ResolvedBackend string        `json:"resolved_backend,omitempty"` // as the log names it; never an inferred one
 	BackendStatus   BackendStatus `json:"backend_status,omitempty"`
 	Shape           ShapeClass    `json:"shape,omitempty"` // the most common device shape
+	File            string        `json:"-"`               // the file's name, as Evidence.File
+}
+
+// TargetClaim is the file's word on the run's target, if it has one.
+func (s EvidenceSummary) TargetClaim() (TargetClaim, bool) {
+	return TargetClaim{Backend: s.TargetBackend, Source: s.TargetSource, File: s.File, Line: s.TargetLine}, s.TargetBackend != ""
 }
 
 // Summary condenses the evidence for lists.
 func (e *Evidence) Summary() EvidenceSummary {
-	s := EvidenceSummary{Kind: e.Kind}
+	s := EvidenceSummary{Kind: e.Kind, File: e.File}
 	if e.Log != nil {
-		s.TargetBackend, s.BackendStatus = e.Log.TargetBackend, e.Log.Status
+		s.TargetBackend, s.TargetSource, s.BackendStatus = e.Log.TargetBackend, e.Log.TargetSource, e.Log.Status
 		if e.Log.ResolvedHow != ResolvedInferred {
 			s.ResolvedBackend = e.Log.Resolved // a list shows only what the log says resolved
+		}
+	}
+	if e.Environment != nil {
+		if c, ok := (Fingerprint{Env: e.Environment.Env}).TargetClaim(); ok {
+			s.TargetBackend, s.TargetSource, s.TargetLine = c.Backend, c.Source, c.Line
 		}
 	}
 	if e.Utilisation != nil {

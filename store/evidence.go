@@ -78,8 +78,8 @@ func (s *Store) RunEvidence(runID int64) ([]model.Evidence, error) {
 
 // EvidenceSummaries returns, per run, the short evidence of its files (backends, shapes).
 func (s *Store) EvidenceSummaries() (map[int64][]model.EvidenceSummary, error) {
-	rows, err := s.db.Query(`SELECT rf.run_id, e.summary FROM evidence e JOIN run_files rf ON rf.source_id = e.file_id
-		ORDER BY rf.run_id, e.file_id`)
+	rows, err := s.db.Query(`SELECT rf.run_id, f.name, e.summary FROM evidence e JOIN run_files rf ON rf.source_id = e.file_id
+		JOIN source_files f ON f.id = e.file_id ORDER BY rf.run_id, e.file_id`)
 	if err != nil {
 		return nil, err
 	}
@@ -87,14 +87,15 @@ func (s *Store) EvidenceSummaries() (map[int64][]model.EvidenceSummary, error) {
 	out := map[int64][]model.EvidenceSummary{}
 	for rows.Next() {
 		var id int64
-		var data string
-		if err := rows.Scan(&id, &data); err != nil {
+		var name, data string
+		if err := rows.Scan(&id, &name, &data); err != nil {
 			return nil, err
 		}
 		var sum model.EvidenceSummary
 		if err := json.Unmarshal([]byte(data), &sum); err != nil {
 			return nil, fmt.Errorf("run %d: damaged evidence summary: %w", id, err)
 		}
+		sum.File = name
 		out[id] = append(out[id], sum)
 	}
 	return out, rows.Err()

@@ -80,28 +80,10 @@ func (p *armPath) settle(targets, resolved map[string]bool) {
 	}
 }
 
-// targetOf is the backend a run asked for and where that is said: bundle.yaml's
-// path.target_backend, else a flag or environment variable seen in its log, else the
-// VLLM_ATTENTION_BACKEND an environment dump printed (the log silent on it, rule 3), else the
-// platform default its log era implies.
+// targetOf is the backend a run asked for and where that is said (model.TargetOf).
 func targetOf(rd RunData) (target, from string) {
-	if t := rd.Run.Manifest.String("path", "target_backend"); t != "" {
-		return strings.ToUpper(t), string(model.TargetManifest)
-	}
-	for _, l := range rd.Logs {
-		if l.TargetBackend != "" && l.TargetSource != model.TargetDefault {
-			return l.TargetBackend, "server log (" + string(l.TargetSource) + ")"
-		}
-	}
-	if v, ok := rd.Fingerprint.Var("VLLM_ATTENTION_BACKEND"); ok && strings.TrimSpace(v.Value) != "" {
-		return strings.ToUpper(strings.TrimSpace(v.Value)), fmt.Sprintf("VLLM_ATTENTION_BACKEND in %s line %d", rd.Fingerprint.VarFile(v.Name), v.Line)
-	}
-	for _, l := range rd.Logs {
-		if l.TargetBackend != "" {
-			return l.TargetBackend, "server log (" + string(l.TargetSource) + ")"
-		}
-	}
-	return "", ""
+	t := model.TargetOf(rd.Run.Manifest, model.TargetClaims(rd.Logs, rd.Fingerprint))
+	return t.Backend, t.From
 }
 
 // pathVars are the printed variables that pick an engine path (rule 3): the attention
@@ -185,7 +167,7 @@ func path(rec *Record, base, cand Arm, faster bool, declared model.ChangePath) [
 		rec.Path.Evidence = append(append([]EvidenceLine(nil), cp.evidence...), bp.evidence...)
 	}
 	rec.Path.TargetBackend = ArmValues{bp.target, cp.target}
-	if strings.HasPrefix(bp.targetFrom, "VLLM_ATTENTION_BACKEND") || strings.HasPrefix(cp.targetFrom, "VLLM_ATTENTION_BACKEND") {
+	if strings.HasPrefix(bp.targetFrom, model.TargetVar) || strings.HasPrefix(cp.targetFrom, model.TargetVar) {
 		rec.Path.TargetFrom = &ArmValues{bp.targetFrom, cp.targetFrom} // a dump's variable stands for a silent log: say so
 	}
 	rec.Path.ResolvedBackend = ArmValues{bp.resolved, cp.resolved}

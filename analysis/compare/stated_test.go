@@ -103,7 +103,7 @@ func TestDumpVariablesArePathEvidence(t *testing.T) {
 	rd := RunData{Run: r, Fingerprint: model.FingerprintOf([]model.Evidence{{File: "run-1/collect_env.txt", Environment: env}}),
 		Logs: []*model.LogEvidence{{Engine: "vllm", TargetBackend: "FLASH_ATTN", TargetSource: model.TargetDefault, Resolved: "FLASHINFER"}}}
 	p := pathOf(Arm{Runs: []RunData{rd}}, "candidate")
-	if p.target != "FLASHINFER" || p.targetFrom != "VLLM_ATTENTION_BACKEND in run-1/collect_env.txt line 150" {
+	if p.target != "FLASHINFER" || p.targetFrom != "VLLM_ATTENTION_BACKEND=FLASHINFER from run-1/collect_env.txt line 150" {
 		t.Errorf("target %q from %q", p.target, p.targetFrom)
 	}
 	var quoted []string

@@ -26,7 +26,7 @@ func TestShowEvidence(t *testing.T) {
 	}
 	out, _, _ := bl(t, "--db", db, "show", "1")
 	for _, want := range []string{"target FLASH_ATTN (default), resolved FLASH_ATTN: failed",
-		"target backend      FLASH_ATTN (server log)", // no bundle.yaml: the log's default, said so
+		"target backend      FLASH_ATTN (server log: default)", // no bundle.yaml: the log's default, said so
 		"server failed, line 6: ERROR 05-06 09:13:10 [core.py:396] EngineCore failed to start."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show lacks %q:\n%s", want, out)
