@@ -27,9 +27,13 @@ import (
 
 // Options adjust an import.
 type Options struct {
-	Label  string           // overrides bundle.yaml and the files
-	Role   model.Role       // overrides bundle.yaml; "" keeps it
-	Limits importers.Limits // zero means importers.DefaultLimits
+	Label string     // overrides bundle.yaml and the files
+	Role  model.Role // overrides bundle.yaml; "" keeps it
+	// LabelBy says what names the arms when Label does not (default LabelByManifest); Groups
+	// gives a group of that LabelBy (Plan.Groups' Key) the analyst's label and role.
+	LabelBy LabelBy
+	Groups  map[string]GroupChoice
+	Limits  importers.Limits // zero means importers.DefaultLimits
 	// Progress, if set, is called after each run is stored or skipped.
 	Progress func(done, total int, name string)
 	// Stop, if set, ends the import when closed (SIGINT, SIGTERM): the run being stored is
@@ -89,6 +93,10 @@ func Import(st *store.Store, paths []string, opt Options) Report {
 		rep.Errors = append(rep.Errors, fmt.Errorf("--role %q: expected baseline, candidate or other", opt.Role))
 		return rep
 	}
+	if err := checkLabelBy(opt); err != nil {
+		rep.Errors = append(rep.Errors, err)
+		return rep
+	}
 	if err := st.Writable(); err != nil {
 		rep.Errors = append(rep.Errors, err)
 		return rep
@@ -106,11 +114,7 @@ func Import(st *store.Store, paths []string, opt Options) Report {
 		if len(entries) == 0 {
 			continue
 		}
-		bundle := p
-		if abs, err := filepath.Abs(p); err == nil {
-			bundle = abs
-		}
-		r := ImportEntries(st, bundle, entries, opt)
+		r := ImportEntries(st, absPath(p), entries, opt)
 		rep.add(r)
 		if slices.ContainsFunc(r.Errors, stopsImport) {
 			break
@@ -211,12 +215,21 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	}()
 	var kept []alreadyStored
 	notAppliedSaid := map[string]bool{}
+	runs := make([]found, len(items))
+	for i, it := range items {
+		runs[i] = foundOf(bundle, it)
+	}
+	names := labels(opt.LabelBy, runs)
 	for i, it := range items {
 		if stopped(opt.Stop) {
 			break
 		}
-		asked := it.Run.Label != "" || opt.Label != "" || it.Run.Role != "" || opt.Role != ""
-		id, err := storeItem(st, it, bundle, opt, prep, evidence)
+		asked := it.Run.Label != "" || opt.Label != "" || it.Run.Role != "" || opt.Role != "" ||
+			opt.Groups[runs[i].key(opt.LabelBy)] != (GroupChoice{}) || (opt.LabelBy != "" && opt.LabelBy != LabelByManifest)
+		it.Run.Bundle = bundle
+		armOf(it.Run, runs[i], names, opt)
+		it.Run.Precision, it.Run.PrecisionFrom = precisionOf(it, evidence)
+		id, err := storeItem(st, it, prep, evidence)
 		switch {
 		case errors.Is(err, store.ErrExists):
 			rep.Existing = append(rep.Existing, id)
@@ -356,21 +369,9 @@ func hashDropping(e importers.Entry) string {
 
 const chunk = 16 << 20
 
-func storeItem(st *store.Store, it importers.Item, bundle string, opt Options, prep func(string) prepared, evidence map[string]*model.Evidence) (int64, error) {
+// storeItem stores a run whose bundle, label, role and precision are set.
+func storeItem(st *store.Store, it importers.Item, prep func(string) prepared, evidence map[string]*model.Evidence) (int64, error) {
 	run := it.Run
-	run.Bundle = bundle
-	if opt.Label != "" {
-		run.Label = opt.Label
-	}
-	if opt.Role != "" {
-		run.Role = opt.Role
-	}
-	if run.Label == "" {
-		run.Label = bundleName(bundle)
-	}
-	if run.Role == "" {
-		run.Role = model.RoleOther
-	}
 	// Recomputing the statistics overlaps with writing the requests.
 	recomputed := make(chan struct{})
 	go func() {

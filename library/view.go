@@ -12,6 +12,7 @@ type RunRow struct {
 	ToolVersion    string     `json:"tool_version"`
 	Era            model.Era  `json:"era"`
 	Model          string     `json:"model"`
+	Precision      string     `json:"precision"` // FP16, BF16, FP8, AWQ …; "" unknown
 	Date           string     `json:"date"`
 	Bundle         string     `json:"-"`
 	NumPrompts     model.Num  `json:"num_prompts"`
@@ -79,6 +80,10 @@ func Row(r *model.Run, evidence []model.EvidenceSummary) RunRow {
 		RequestThroughput: r.RequestThroughput, OutputThroughput: r.OutputThroughput,
 		TotalTokenThroughput: r.TotalTokenThroughput, Goodput: r.Goodput,
 		TTFT: metric(model.TTFT), TPOT: metric(model.TPOT), ITL: metric(model.ITL), E2EL: metric(model.E2EL),
+		Precision: r.Precision,
+	}
+	if row.Precision == "" { // stored before benchlens read precisions
+		row.Precision = model.PrecisionIn(r.Model)
 	}
 	var claims []model.TargetClaim
 	for _, e := range evidence {

@@ -50,6 +50,11 @@ type Run struct {
 	Model       string `json:"model"`
 	Tokenizer   string `json:"tokenizer,omitempty"`
 	Dataset     string `json:"dataset,omitempty"`
+	// Precision is the weights' precision or quantization (FP16, BF16, FP8, AWQ …) as the
+	// server's settings, the model's name or the result file's name say it (PrecisionFrom
+	// names which): FP16 and FP8 runs of one model are told apart by it.
+	Precision     string `json:"precision,omitempty"`
+	PrecisionFrom string `json:"precision_from,omitempty"`
 
 	// IdentifiedBy is the signal in the file that named the tool and era (a backend field,
 	// schema or version keys), so a wrong guess can be traced to its cause.

@@ -11,10 +11,11 @@ import (
 )
 
 func (c *cli) importCmd(args []string) int {
-	fs := c.flags("import", "[--label L] [--role R] [--max-bytes N] [--max-files N] [--max-depth N] [--max-ratio N] PATH...")
+	fs := c.flags("import", "[--label L | --label-by folder|model|manifest] [--role R] [--max-bytes N] [--max-files N] [--max-depth N] [--max-ratio N] PATH...")
 	var opt library.Options
 	fs.StringVar(&opt.Label, "label", "", "label every run (runs with one label form an arm)")
 	role := fs.String("role", "", "baseline, candidate or other")
+	labelBy := fs.String("label-by", "", "what names the arms: folder (each folder under PATH), model (each model, or precision: FP16 / FP8), manifest (bundle.yaml's label, else PATH's name; the default), bundle (PATH's name)")
 	opt.Limits = importers.DefaultLimits
 	fs.Int64Var(&opt.Limits.MaxBytes, "max-bytes", opt.Limits.MaxBytes, "refuse a bundle that expands beyond this many bytes")
 	fs.IntVar(&opt.Limits.MaxEntries, "max-files", opt.Limits.MaxEntries, "refuse files beyond this many in one bundle")
@@ -24,6 +25,11 @@ func (c *cli) importCmd(args []string) int {
 		return exitUsage
 	}
 	opt.Role = model.Role(*role)
+	opt.LabelBy = library.LabelBy(*labelBy)
+	if !opt.LabelBy.Valid() || (opt.Label != "" && opt.LabelBy != "") {
+		fmt.Fprintf(c.stderr, "benchlens import: --label-by %q: expected folder, model, manifest or bundle, and not beside --label\n", *labelBy)
+		return exitUsage
+	}
 	stop, release := library.Interrupts()
 	defer release()
 	opt.Stop = stop

@@ -27,7 +27,9 @@ const usage = `usage: benchlens [--db FILE|postgres://…] [command]
 
 commands:
   (none)                                   open the desktop app
-  import [--label L] [--role R] PATH...    import files, folders, .zip, .tar.gz
+  import [--label L | --label-by folder|model|manifest] [--role R] PATH...
+                                           import files, folders, .zip, .tar.gz; --label-by
+                                           makes an arm of each subfolder, model or manifest label
   runs [--json]                            list runs
   show RUN [--json]                        one run in full, with what each attached file says
   compare --baseline SEL --candidate SEL [--format text|json|yaml] [--save] [--alpha X ...]

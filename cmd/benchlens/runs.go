@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"benchlens/analysis/report"
 	"benchlens/library"
 	"benchlens/model"
 	"benchlens/store"
@@ -47,10 +48,10 @@ func (c *cli) writeJSON(v any) int {
 // exists (marked *), else the tool's own.
 func writeRunsTable(w io.Writer, rows []library.RunRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLABEL\tROLE\tTOOL\tMODEL\tBACKEND\tOK/N\tNOT OK\tTTFT p50\tTPOT p50\tITL p50\tOUT tok/s")
+	fmt.Fprintln(tw, "ID\tLABEL\tROLE\tTOOL\tMODEL\tPREC\tBACKEND\tOK/N\tNOT OK\tTTFT p50\tTPOT p50\tITL p50\tOUT tok/s")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s/%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, q(r.Label), r.Role, q(r.Tool), q(short(r.Model, 36)),
-			backend(r), count(r.Completed), count(r.NumPrompts), notOK(r), median(r.TTFT), median(r.TPOT), median(r.ITL), fixed(r.OutputThroughput, 1))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s/%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, q(r.Label), r.Role, q(r.Tool), q(short(r.Model, 36)),
+			report.OrDash(r.Precision), backend(r), count(r.Completed), count(r.NumPrompts), notOK(r), median(r.TTFT), median(r.TPOT), median(r.ITL), fixed(r.OutputThroughput, 1))
 	}
 	tw.Flush()
 	if len(rows) == 0 {
