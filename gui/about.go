@@ -18,5 +18,5 @@ func (u *App) helpMenu() *fyne.Menu {
 // should cite.
 func (u *App) showAbout() {
 	text := widget.NewLabelWithStyle(library.Version().Text(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	dialog.ShowCustom(lang.L("About benchlens"), lang.L("Close"), text, u.win)
+	u.showDialog(dialog.NewCustom(lang.L("About benchlens"), lang.L("Close"), text, u.win))
 }

@@ -107,7 +107,8 @@ type App struct {
 	status *widget.Label
 	arms   *armCache
 
-	exportDir string // the folder of the last export, offered again
+	exportDir string          // the folder of the last export, offered again
+	dialogs   []dialog.Dialog // open, newest last (showDialog)
 }
 
 // New builds the app's window content for an open library.
@@ -141,13 +142,14 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 	split.SetOffset(0.26)
 	w.SetContent(container.NewBorder(nil, container.NewBorder(nil, nil, nil, u.importer.bar, u.status), nil, nil, split))
 	w.SetOnDropped(u.importer.onDropped)
+	w.Canvas().SetOnTypedKey(u.onTypedKey)
 	w.SetMainMenu(u.mainMenu())
 	u.restoreWindowSize()
 
 	u.library.reload(func() {
 		if opt.Notice != "" {
 			u.setStatus(opt.Notice)
-			dialog.ShowInformation(lang.L("Library"), opt.Notice, w)
+			u.showInformation(lang.L("Library"), opt.Notice)
 		}
 	})
 	u.verdict.reload()
@@ -228,7 +230,7 @@ func (u *App) emptyState() fyne.CanvasObject {
 func (u *App) openSampleLibrary() {
 	st, err := store.Open(u.opt.SampleLibrary)
 	if err != nil {
-		dialog.ShowError(err, u.win)
+		u.showError(err)
 		return
 	}
 	if !u.switchLibrary(st) {
@@ -246,7 +248,7 @@ func (u *App) switchLibrary(st *store.Store) bool {
 	if u.importer.busy {
 		st.Close()
 		u.setStatus(lang.L("An import is running; wait for it to finish."))
-		dialog.ShowInformation(lang.L("Library"), lang.L("An import is running; wait for it to finish."), u.win)
+		u.showInformation(lang.L("Library"), lang.L("An import is running; wait for it to finish."))
 		return false
 	}
 	// A note still being typed goes to the library it was typed in, before the swap.

@@ -92,9 +92,7 @@ func TestDropCompareAnnotateReopen(t *testing.T) {
 	if get(u.library.count) != 0 {
 		t.Fatal("a new library is not empty")
 	}
-	ui(func() {
-		u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/baseline", "../demo/samples/fallback", "../demo/samples/established"))
-	})
+	dropAndConfirm(t, u, "../demo/samples/baseline", "../demo/samples/fallback", "../demo/samples/established")
 	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 15 })
 	if last := get(func() library.Report { return u.importer.last }); len(last.Errors) != 0 || len(last.Added) != 15 {
 		t.Fatalf("import: %+v", last)
@@ -262,7 +260,7 @@ func TestSettingsPersist(t *testing.T) {
 
 func TestRunView(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
-	ui(func() { u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/offset")) })
+	dropAndConfirm(t, u, "../demo/samples/offset")
 	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 5 })
 	ui(func() {
 		var first int64
@@ -336,7 +334,7 @@ func waitBriefly() { time.Sleep(2 * time.Millisecond) }
 func TestImportWhileAnnotating(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
 	id := openSavedComparison(t, u)
-	ui(func() { u.importer.onDropped(fyne.Position{}, dropped("../demo/samples")) })
+	dropAndConfirm(t, u, "../demo/samples")
 	for i := range 20 {
 		ui(func() { u.verdict.note.SetText(fmt.Sprintf("note %d", i)) })
 		ui(func() { u.verdict.flush() })

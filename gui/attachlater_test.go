@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"fyne.io/fyne/v2"
-
 	"benchlens/library"
 )
 
@@ -29,11 +27,11 @@ func TestAttachedOnReimportIsShown(t *testing.T) {
 		}
 	}
 	copyFile("vllm-infqps-concurrency16-Llama-3.1-8B-Instruct-20260112-094148.json")
-	ui(func() { u.importer.onDropped(fyne.Position{}, dropped(dir)) })
+	dropAndConfirm(t, u, dir)
 	eventually(t, "the first import", func() bool { return !u.importer.busy && u.library.count() == 1 })
 
 	copyFile("trace.json")
-	ui(func() { u.importer.onDropped(fyne.Position{}, dropped(dir)) })
+	dropAndConfirm(t, u, dir)
 	eventually(t, "the second import", func() bool {
 		return !u.importer.busy && len(u.importer.last.Existing) == 1
 	})

@@ -78,7 +78,7 @@ func showExport(u *App, current int64) {
 		}
 		d.Show()
 	})
-	dialog.ShowForm(lang.L("Export"), lang.L("Export"), lang.L("Cancel"), []*widget.FormItem{
+	u.showDialog(dialog.NewForm(lang.L("Export"), lang.L("Export"), lang.L("Cancel"), []*widget.FormItem{
 		widget.NewFormItem(lang.L("Format"), format),
 		widget.NewFormItem(lang.L("Comparisons"), scope),
 		widget.NewFormItem("", requests),
@@ -94,23 +94,23 @@ func showExport(u *App, current int64) {
 		}
 		u.exportDir = folder.Text
 		u.exportTo(choice.format, filepath.Join(folder.Text, name.Text), opt)
-	}, u.win)
+	}, u.win))
 }
 
 // exportTo exports to dest: the library and its side files are refused outright, an existing
 // file is replaced only after the analyst says so.
 func (u *App) exportTo(format, dest string, opt library.ExportOptions) {
 	if err := library.CheckTarget(u.st.Path(), dest); err != nil {
-		dialog.ShowError(err, u.win)
+		u.showError(err)
 		return
 	}
 	if fi, err := os.Stat(dest); err == nil && !fi.IsDir() {
-		dialog.ShowConfirm(lang.L("Replace?"), fmt.Sprintf(lang.L("%s exists. Replace it?"), dest), func(yes bool) {
+		u.showConfirm(lang.L("Replace?"), fmt.Sprintf(lang.L("%s exists. Replace it?"), dest), func(yes bool) {
 			if yes {
 				opt.Force = true
 				u.runExport(format, dest, opt)
 			}
-		}, u.win)
+		})
 		return
 	}
 	u.runExport(format, dest, opt)
@@ -124,7 +124,7 @@ func (u *App) runExport(format, dest string, opt library.ExportOptions) {
 		err := library.Export(st, format, dest, opt)
 		onUI(func() {
 			if err != nil {
-				dialog.ShowError(err, u.win)
+				u.showError(err)
 				u.setStatus("")
 				return
 			}

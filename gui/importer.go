@@ -22,6 +22,8 @@ type importer struct {
 	prog *widget.ProgressBar
 	busy bool
 	last library.Report
+	// current is the import plan on screen, until the analyst imports or cancels.
+	current *importPlan
 }
 
 func newImporter(u *App) *importer {
@@ -39,7 +41,7 @@ func (im *importer) onDropped(_ fyne.Position, uris []fyne.URI) {
 			paths = append(paths, uri.Path())
 		}
 	}
-	im.importPaths(paths, nil)
+	im.plan(paths)
 }
 
 func (im *importer) chooseFiles() {
@@ -49,7 +51,7 @@ func (im *importer) chooseFiles() {
 		}
 		path := r.URI().Path()
 		r.Close()
-		im.importPaths([]string{path}, nil)
+		im.plan([]string{path})
 	}, im.u.win)
 }
 
@@ -58,17 +60,19 @@ func (im *importer) chooseFolder() {
 		if err != nil || l == nil {
 			return
 		}
-		im.importPaths([]string{l.Path()}, nil)
+		im.plan([]string{l.Path()})
 	}, im.u.win)
 }
 
-// importPaths imports in the background; done (if set) runs on the UI thread afterwards.
-func (im *importer) importPaths(paths []string, done func(library.Report)) {
+// importPaths imports in the background with opt's labels; done (if set) runs on the UI
+// thread afterwards.
+func (im *importer) importPaths(paths []string, opt library.Options, done func(library.Report)) {
 	if len(paths) == 0 {
 		return
 	}
 	st := im.u.st // the library open now, even if another is opened while this one imports
-	im.run(lang.L("Importing")+" "+strings.Join(shortPaths(paths), ", "), func(opt library.Options) library.Report {
+	im.run(lang.L("Importing")+" "+strings.Join(shortPaths(paths), ", "), func(progress library.Options) library.Report {
+		opt.Progress = progress.Progress
 		return library.Import(st, paths, opt)
 	}, done)
 }
@@ -167,8 +171,7 @@ func (im *importer) showRefused(rep library.Report) {
 	if len(rep.Errors)+len(rep.Skipped) == 0 {
 		title = importSummary(rep)
 	}
-	d := dialog.NewCustom(title, lang.L("Close"), scroll, im.u.win)
-	d.Show()
+	im.u.showDialog(dialog.NewCustom(title, lang.L("Close"), scroll, im.u.win))
 }
 
 func shortPaths(paths []string) []string {

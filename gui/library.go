@@ -33,6 +33,9 @@ type libraryView struct {
 	rows     map[int64]library.RunRow // every run; nil until the first load is shown
 	children map[string][]string      // tree: node id → child ids, after filtering
 	selected string
+	marked   map[string]bool // nodes ticked for the actions on several (markBar)
+	markBar  *fyne.Container
+	markText *widget.Label
 	loads    int // reloads asked for: a slower, older one never replaces a newer one's rows
 	read     func(*store.Store) (map[int64]library.RunRow, error)
 }
@@ -45,7 +48,7 @@ const (
 )
 
 func newLibraryView(u *App) *libraryView {
-	v := &libraryView{u: u, children: map[string][]string{}, read: readRows}
+	v := &libraryView{u: u, children: map[string][]string{}, marked: map[string]bool{}, read: readRows}
 	v.search = widget.NewEntry()
 	v.search.SetPlaceHolder(lang.L("Search label, model, tool, backend…"))
 	v.search.OnChanged = func(string) { v.rebuild() }
@@ -73,7 +76,14 @@ func newLibraryView(u *App) *libraryView {
 	hint := widget.NewLabel(lang.L("Drop result folders, .zip or .tar.gz anywhere on the window to import."))
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
-	v.content = container.NewBorder(top, container.NewVBox(container.NewGridWithColumns(2, useBase, useCand), hint), nil, nil, v.tree)
+	v.markText = widget.NewLabel("")
+	v.markText.Wrapping = fyne.TextWrapWord
+	v.markBar = container.NewVBox(widget.NewSeparator(), v.markText, container.NewGridWithColumns(2,
+		widget.NewButton(lang.L("Compare these"), v.compareMarked), widget.NewButton(lang.L("Relabel…"), v.onRelabel),
+		widget.NewButton(lang.L("Role…"), v.onRole), widget.NewButton(lang.L("Delete…"), v.onDelete),
+		widget.NewButton(lang.L("Clear marks"), v.clearMarks)))
+	v.markBar.Hide()
+	v.content = container.NewBorder(top, container.NewVBox(v.markBar, container.NewGridWithColumns(2, useBase, useCand), hint), nil, nil, v.tree)
 	return v
 }
 
@@ -191,21 +201,86 @@ func (v *libraryView) isBranch(id widget.TreeNodeID) bool {
 	return id == "" || strings.HasPrefix(id, armPrefix) || strings.HasPrefix(id, bundlePrefix)
 }
 
-func (v *libraryView) createNode(bool) fyne.CanvasObject {
+// createNode is a node's row: a check box to mark it (several marked nodes are relabelled,
+// given a role, deleted or compared together) and its text.
+// A run's row has two lines: what it measured (precision, model) above when and how it ran.
+func (v *libraryView) createNode(branch bool) fyne.CanvasObject {
 	l := widget.NewLabel("")
 	l.Truncation = fyne.TextTruncateEllipsis
-	return l
+	if !branch {
+		l.SetText("\n") // sizes the template for two lines
+	}
+	return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, l)
 }
 
 func (v *libraryView) updateNode(id widget.TreeNodeID, _ bool, o fyne.CanvasObject) {
-	o.(*widget.Label).SetText(v.nodeText(id))
+	row := o.(*fyne.Container)
+	row.Objects[0].(*widget.Label).SetText(v.nodeText(id))
+	check := row.Objects[1].(*widget.Check)
+	check.OnChanged = nil // setting the state is not the analyst marking it
+	check.SetChecked(v.marked[id])
+	check.OnChanged = func(on bool) { v.mark(id, on) }
+}
+
+// mark marks or unmarks a node, and says in the sidebar what is marked.
+func (v *libraryView) mark(id string, on bool) {
+	if on {
+		v.marked[id] = true
+	} else {
+		delete(v.marked, id)
+	}
+	v.showMarked()
+}
+
+// showMarked shows the actions on the marked nodes, with how many runs they hold.
+func (v *libraryView) showMarked() {
+	nodes := v.markedNodes()
+	if len(nodes) == 0 {
+		v.markBar.Hide()
+		return
+	}
+	runs := 0
+	for _, n := range nodes {
+		runs += len(v.nodeRuns(n))
+	}
+	v.markText.SetText(fmt.Sprintf(lang.L("Marked: %s, %s"), plural(len(nodes), lang.L("%d item"), lang.L("%d items")),
+		plural(runs, lang.L("%d run"), lang.L("%d runs"))))
+	v.markBar.Show()
+}
+
+// markedNodes are the marked nodes still shown, in the sidebar's order.
+func (v *libraryView) markedNodes() []string {
+	var out []string
+	var walk func(id string)
+	walk = func(id string) {
+		for _, c := range v.children[id] {
+			if v.marked[c] {
+				out = append(out, c)
+			}
+			walk(c)
+		}
+	}
+	walk("")
+	return out
+}
+
+// clearMarks unmarks every node.
+func (v *libraryView) clearMarks() {
+	v.marked = map[string]bool{}
+	v.showMarked()
+	v.tree.Refresh()
 }
 
 // nodeText is an arm's label and run count, a bundle's folder name, or a run's one-line summary.
 func (v *libraryView) nodeText(id string) string {
 	switch {
 	case strings.HasPrefix(id, armPrefix):
-		return fmt.Sprintf("%s (%d)", strings.TrimPrefix(id, armPrefix), len(v.armRuns(id)))
+		runs := runIDs(v.armRuns(id))
+		text := fmt.Sprintf("%s (%d)", strings.TrimPrefix(id, armPrefix), len(runs))
+		if p := v.precisions(runs); p != "" {
+			text += " · " + p
+		}
+		return text
 	case strings.HasPrefix(id, bundlePrefix):
 		b := id[strings.IndexByte(id, 0)+1:]
 		return "📁 " + shortPath(b)
@@ -216,7 +291,20 @@ func (v *libraryView) nodeText(id string) string {
 	return id
 }
 
-// runText is what tells runs apart: id, date and time, load point, resolved backend.
+// precisions are the precisions of runs, as an arm's row names them.
+func (v *libraryView) precisions(ids []int64) string {
+	var out []string
+	for _, id := range ids {
+		if p := v.rows[id].Precision; p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, "+")
+}
+
+// runText is what tells runs apart: id, model and precision (FP16 and FP8 runs of one model)
+// on one line, date and time, load point and resolved backend on the next.
 func runText(r library.RunRow) string {
 	backend := "?"
 	if r.ResolvedBackend != nil {
@@ -233,7 +321,8 @@ func runText(r library.RunRow) string {
 	if r.MaxConcurrency.Known() {
 		load = append(load, lang.L("conc.")+" "+r.MaxConcurrency.Readable())
 	}
-	return strings.Join(nonEmpty("#"+strconv.FormatInt(r.ID, 10), date, strings.Join(load, " "), backend), " · ")
+	return strings.Join(nonEmpty("#"+strconv.FormatInt(r.ID, 10), r.Precision, model.ModelName(r.Model)), " · ") + "\n" +
+		strings.Join(nonEmpty(date, strings.Join(load, " "), backend), " · ")
 }
 
 func nonEmpty(parts ...string) []string {
@@ -280,20 +369,79 @@ func (v *libraryView) onSelected(id widget.TreeNodeID) {
 }
 
 // selection is what the selected node stands for: an arm selector and the run ids below it.
-func (v *libraryView) selection() (sel string, ids []int64) {
-	id := v.selected
+func (v *libraryView) selection() (sel string, ids []int64) { return v.nodeSelector(v.selected) }
+
+// nodeSelector is an arm selector for a node (an arm's label, else its runs' ids) and its runs.
+func (v *libraryView) nodeSelector(id string) (sel string, ids []int64) {
+	ids = v.nodeRuns(id)
 	switch {
 	case strings.HasPrefix(id, armPrefix):
 		sel = strings.TrimPrefix(id, armPrefix)
-		ids = runIDs(v.armRuns(id))
-	case strings.HasPrefix(id, bundlePrefix):
-		ids = runIDs(v.children[id])
-		sel = library.Selector(ids)
-	case strings.HasPrefix(id, runPrefix):
-		ids = runIDs([]string{id})
+	case len(ids) > 0:
 		sel = library.Selector(ids)
 	}
 	return sel, ids
+}
+
+// nodeRuns are the run ids a node holds.
+func (v *libraryView) nodeRuns(id string) []int64 {
+	switch {
+	case strings.HasPrefix(id, armPrefix):
+		return runIDs(v.armRuns(id))
+	case strings.HasPrefix(id, bundlePrefix):
+		return runIDs(v.children[id])
+	case strings.HasPrefix(id, runPrefix):
+		return runIDs([]string{id})
+	}
+	return nil
+}
+
+// target is what the actions work on: the marked nodes' runs, else the selected node's.
+func (v *libraryView) target() []int64 {
+	nodes := v.markedNodes()
+	if len(nodes) == 0 {
+		_, ids := v.selection()
+		return ids
+	}
+	var ids []int64
+	for _, n := range nodes {
+		for _, id := range v.nodeRuns(n) {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// compareMarked compares the two marked nodes: the one whose runs are mostly baselines is the
+// baseline, else the first in the sidebar.
+func (v *libraryView) compareMarked() {
+	nodes := v.markedNodes()
+	if len(nodes) != 2 {
+		v.u.setStatus(lang.L("Mark two arms, bundles or runs to compare them."))
+		return
+	}
+	base, _ := v.nodeSelector(nodes[0])
+	cand, candIDs := v.nodeSelector(nodes[1])
+	if v.baselines(candIDs)*2 > len(candIDs) {
+		base, cand = cand, base
+	}
+	v.u.compare.setArm(true, base)
+	v.u.compare.setArm(false, cand)
+	v.u.showView(viewCompare)
+}
+
+// baselines counts the runs of ids whose role is baseline.
+func (v *libraryView) baselines(ids []int64) int {
+	n := 0
+	for _, id := range ids {
+		if v.rows[id].Role == model.RoleBaseline {
+			n++
+		}
+	}
+	return n
 }
 
 func runIDs(nodes []string) []int64 {
@@ -317,13 +465,13 @@ func (v *libraryView) useAs(baseline bool) {
 }
 
 func (v *libraryView) onDelete() {
-	_, ids := v.selection()
+	ids := v.target()
 	if len(ids) == 0 {
 		v.u.setStatus(lang.L("Select runs to delete first."))
 		return
 	}
-	msg := fmt.Sprintf(lang.L("Delete %d run(s) and their samples from the library? Their files stay on disk."), len(ids))
-	dialog.ShowConfirm(lang.L("Delete runs"), msg, func(ok bool) {
+	msg := fmt.Sprintf(lang.L("Delete %s and their samples from the library? Their files stay on disk."), plural(len(ids), lang.L("%d run"), lang.L("%d runs")))
+	v.u.showConfirm(lang.L("Delete runs"), msg, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -332,41 +480,85 @@ func (v *libraryView) onDelete() {
 			err := library.DeleteRuns(st, ids)
 			onUI(func() {
 				if err != nil {
-					dialog.ShowError(err, v.u.win)
+					v.u.showError(err)
 				}
+				v.clearMarks()
 				v.u.libraryChanged()
 			})
 		}()
-	}, v.u.win)
+	})
 }
 
 func (v *libraryView) onRelabel() {
-	_, ids := v.selection()
+	ids := v.target()
 	if len(ids) == 0 {
 		v.u.setStatus(lang.L("Select runs to relabel first."))
 		return
 	}
-	label := widget.NewEntry()
+	label := newEscEntry(v.u)
 	label.SetText(v.rows[ids[0]].Label)
 	role := widget.NewSelect(roleNames(), nil)
 	role.SetSelectedIndex(slices.Index(model.Roles, v.rows[ids[0]].Role))
-	dialog.ShowForm(lang.L("Relabel runs"), lang.L("Relabel"), lang.L("Cancel"), []*widget.FormItem{
+	v.askRelabel(lang.L("Relabel runs"), ids, []*widget.FormItem{
 		widget.NewFormItem(lang.L("Label (arm)"), label),
 		widget.NewFormItem(lang.L("Role"), role),
-	}, func(ok bool) {
+	}, func() (string, model.Role) { return label.Text, roleAt(role) })
+}
+
+// onRole gives the target runs a role, keeping their labels.
+func (v *libraryView) onRole() {
+	ids := v.target()
+	if len(ids) == 0 {
+		v.u.setStatus(lang.L("Select runs to relabel first."))
+		return
+	}
+	role := widget.NewSelect(roleNames(), nil)
+	role.SetSelectedIndex(slices.Index(model.Roles, v.rows[ids[0]].Role))
+	v.askRelabel(lang.L("Role of the runs"), ids, []*widget.FormItem{widget.NewFormItem(lang.L("Role"), role)},
+		func() (string, model.Role) { return "", roleAt(role) })
+}
+
+// askRelabel asks for a label and a role in a form, then relabels ids: an empty label keeps each
+// run's own.
+func (v *libraryView) askRelabel(title string, ids []int64, items []*widget.FormItem, chosen func() (string, model.Role)) {
+	head := widget.NewFormItem("", widget.NewLabel(plural(len(ids), lang.L("%d run"), lang.L("%d runs"))))
+	v.u.showDialog(dialog.NewForm(title, lang.L("Apply"), lang.L("Cancel"), append([]*widget.FormItem{head}, items...), func(ok bool) {
 		if !ok {
 			return
 		}
-		var r model.Role
-		if i := role.SelectedIndex(); i >= 0 {
-			r = model.Roles[i]
-		}
-		if err := library.Relabel(v.u.st, ids, label.Text, r); err != nil {
-			dialog.ShowError(err, v.u.win)
+		label, role := chosen()
+		err := v.relabel(ids, label, role)
+		if err != nil {
+			v.u.showError(err)
 			return
 		}
+		v.clearMarks()
 		v.u.libraryChanged()
-	}, v.u.win)
+	}, v.u.win))
+}
+
+// relabel moves ids to label (each keeps its own when label is "") with role.
+func (v *libraryView) relabel(ids []int64, label string, role model.Role) error {
+	if label != "" {
+		return library.Relabel(v.u.st, ids, label, role)
+	}
+	byLabel := map[string][]int64{}
+	for _, id := range ids {
+		byLabel[v.rows[id].Label] = append(byLabel[v.rows[id].Label], id)
+	}
+	for l, group := range byLabel {
+		if err := library.Relabel(v.u.st, group, l, role); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func roleAt(s *widget.Select) model.Role {
+	if i := s.SelectedIndex(); i >= 0 {
+		return model.Roles[i]
+	}
+	return ""
 }
 
 // roleNames are the roles as the pickers list them, in model.Roles' order.

@@ -15,9 +15,7 @@ import (
 // curves; arms of one point each hide both (no blank charts left in the grid).
 func TestComparePanelShowsLoadPoints(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
-	ui(func() {
-		u.importer.onDropped(fyne.Position{}, dropped("../demo/samples/sweep-baseline", "../demo/samples/sweep-candidate", "../demo/samples/baseline", "../demo/samples/established"))
-	})
+	dropAndConfirm(t, u, "../demo/samples/sweep-baseline", "../demo/samples/sweep-candidate", "../demo/samples/baseline", "../demo/samples/established")
 	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 50 })
 	ui(func() {
 		u.compare.setArm(true, "sweep-baseline")

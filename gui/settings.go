@@ -219,7 +219,7 @@ func (v *settingsView) onOpenLibrary() {
 		r.Close()
 		st, err := v.u.opt.OpenLibrary(path)
 		if err != nil {
-			dialog.ShowError(err, v.u.win)
+			v.u.showError(err)
 			return
 		}
 		v.u.switchLibrary(st)

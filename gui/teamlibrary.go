@@ -17,12 +17,12 @@ import (
 // password is not remembered with the URL: the client reads PGPASSWORD or ~/.pgpass, as psql.
 type teamLibraryDialog struct {
 	u   *App
-	url *widget.Entry
+	url *escEntry
 	d   *dialog.FormDialog
 }
 
 func (u *App) showTeamLibraryDialog() *teamLibraryDialog {
-	t := &teamLibraryDialog{u: u, url: widget.NewEntry()}
+	t := &teamLibraryDialog{u: u, url: newEscEntry(u)}
 	t.url.SetPlaceHolder("postgres://user@host:5432/benchlens")
 	if cur := u.st.Path(); store.IsPostgres(cur) {
 		t.url.SetText(store.WithoutPassword(cur))
@@ -37,8 +37,8 @@ func (u *App) showTeamLibraryDialog() *teamLibraryDialog {
 			}
 		}, u.win)
 	t.url.OnSubmitted = func(string) { t.d.Submit() } // Enter opens, as the button does
+	u.showDialog(t.d)
 	t.d.Resize(fyne.NewSize(640, 240))
-	t.d.Show()
 	u.win.Canvas().Focus(t.url) // type the URL straight away
 	return t
 }
@@ -60,7 +60,7 @@ func (t *teamLibraryDialog) open(location string) {
 		onUI(func() {
 			if err != nil {
 				u.setStatus(lang.L("Team library not opened") + ": " + err.Error())
-				dialog.ShowError(err, u.win)
+				u.showError(err)
 				return
 			}
 			u.switchLibrary(st)
