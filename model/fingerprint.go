@@ -400,3 +400,43 @@ func sortNumeric(s []string) {
 		return s[i] < s[j]
 	})
 }
+
+// FilesDisagree is what two of a run's own files state differently, each "field: A says X,
+// B says Y": two environment dumps (Disagree), and a server log's engine version against the
+// one a dump prints beside it (a log of vLLM 0.12.0 with a collect_env of 0.11.2: the dump
+// was taken in another environment than the server's). Rule 1 reads the log's.
+func (fp Fingerprint) FilesDisagree(logs []*LogEvidence) []string {
+	out := append([]string(nil), fp.Disagree...)
+	for _, l := range logs {
+		if l == nil || l.Version == "" {
+			continue
+		}
+		engine, key := "vllm", FactVLLM // vllm-ascend logs print vLLM's version
+		if l.Engine == "sglang" {
+			engine, key = "sglang", FactSGLang
+		}
+		st, ok := fp.Fact(key)
+		if !ok || sameVersion(l.Version, st.Value) {
+			continue
+		}
+		d := fmt.Sprintf("engine_version: the server log says %q, %s says %q", engine+" "+l.Version, st.Source(), engine+" "+st.Value)
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// sameVersion reports whether two spellings of a version name the same release: equal dot
+// by dot as far as the shorter goes ("0.11" and "0.11.2"), a leading v and what follows a
+// space ("(git sha: …)") ignored.
+func sameVersion(a, b string) bool {
+	norm := func(s string) []string {
+		s = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "v")
+		s, _, _ = strings.Cut(s, " ")
+		return strings.Split(s, ".")
+	}
+	x, y := norm(a), norm(b)
+	n := min(len(x), len(y))
+	return slices.Equal(x[:n], y[:n])
+}

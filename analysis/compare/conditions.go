@@ -178,7 +178,7 @@ func (f conditionField) armValue(a Arm) armSide {
 			notes = append(notes, fmt.Sprintf("run %d: bundle.yaml says %q, its files say %q", rd.Run.ID, r.declared, sourced(r.observed, r.source)))
 		}
 		if f.stated != nil {
-			for _, d := range rd.Fingerprint.Disagree { // two of the run's own files
+			for _, d := range rd.Fingerprint.FilesDisagree(rd.Logs) { // two of the run's own files
 				if strings.HasPrefix(d, f.name()+": ") {
 					notes = append(notes, fmt.Sprintf("run %d: its files disagree: %s", rd.Run.ID, strings.TrimPrefix(d, f.name()+": ")))
 				}

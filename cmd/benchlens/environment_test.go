@@ -134,3 +134,33 @@ func TestCollectEnvAboveTheRuns(t *testing.T) {
 		}
 	}
 }
+
+// A server log and a collect_env of one run that name different engine versions (the log's
+// vLLM 0.12.0, the dump's 0.16.0: the dump was taken in another environment) are flagged on
+// the engine_version row and by show, both files named; a dump of the log's version is not.
+func TestLogAndDumpEngineDisagree(t *testing.T) {
+	other, err := os.ReadFile("../../testdata/fixtures/turn3-env/02_vllm-collect-env_v0.16.0_2xL40S.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := []byte(strings.Replace(string(other), "vLLM Version                 : 0.16.0", "vLLM Version                 : 0.12.0", 1))
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	mustRun(t, "--db", db, "import", "--label", "base", envArm(t, "../../demo/samples/baseline", filepath.Join(dir, "base"), other))
+	mustRun(t, "--db", db, "import", "--label", "cand", envArm(t, "../../demo/samples/zero", filepath.Join(dir, "cand"), same))
+	var rec envRecord
+	if err := json.Unmarshal([]byte(mustRun(t, "--db", db, "compare", "--baseline", "base", "--candidate", "cand", "--format", "json")), &rec); err != nil {
+		t.Fatal(err)
+	}
+	const want = `its files disagree: the server log says "vllm 0.12.0", base/run-1/collect_env.txt line 124 says "vllm 0.16.0"`
+	eng := rec.StackFingerprint["engine_version"]
+	if eng.State != "same" || eng.Baseline != "vllm 0.12.0" || !strings.Contains(eng.Note, "run 1: "+want) || strings.Contains(eng.Note, "cand/") {
+		t.Errorf("engine_version %+v", eng)
+	}
+	if out := mustRun(t, "--db", db, "show", "1"); !strings.Contains(out, "its files disagree: engine_version: "+strings.TrimPrefix(want, "its files disagree: ")) {
+		t.Errorf("show 1 does not flag it:\n%s", out)
+	}
+	if out := mustRun(t, "--db", db, "show", "6"); strings.Contains(out, "its files disagree") {
+		t.Errorf("show 6 flags a dump of the log's own version:\n%s", out)
+	}
+}

@@ -44,6 +44,8 @@ type runDetail struct {
 	// Fingerprint is what the run's files state of its conditions, merged, each fact with
 	// its file and line (what the comparison's rule 1 reads).
 	Fingerprint model.Fingerprint `json:"fingerprint"`
+	// FilesDisagree is what two of its files state differently (model.Fingerprint.FilesDisagree).
+	FilesDisagree []string `json:"files_disagree,omitempty"`
 }
 
 type requestsInfo struct {
@@ -90,6 +92,13 @@ func (c *cli) show(st *store.Store, id int64, asJSON bool) int {
 	d.IdentifiedBy, d.Used = r.IdentifiedBy, map[string]string{}
 	d.Phase, d.PhaseWhy, d.LoadPoint = r.Phase, r.PhaseWhy, model.PointOf(r)
 	d.Fingerprint = model.FingerprintOf(evidence)
+	var logs []*model.LogEvidence
+	for i := range evidence {
+		if evidence[i].Log != nil {
+			logs = append(logs, evidence[i].Log)
+		}
+	}
+	d.FilesDisagree = d.Fingerprint.FilesDisagree(logs)
 	for _, src := range []map[string]model.Stats{r.Summary, r.Recomputed} {
 		for m := range src {
 			d.Used[m] = r.Used(m)
@@ -198,6 +207,9 @@ func writeDetail(w io.Writer, d runDetail) {
 	}
 	for _, warn := range d.Warnings {
 		fmt.Fprintf(w, "\nwarning: %s\n", q(warn))
+	}
+	for _, x := range d.FilesDisagree {
+		fmt.Fprintf(w, "\nits files disagree: %s\n", q(x))
 	}
 	writeEvidence(w, d.Evidence)
 	fmt.Fprintln(w, "\nfiles")
