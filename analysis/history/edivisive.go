@@ -141,7 +141,7 @@ func (e *energy) best(items []item, minSeg int, s *scratch) (tau int, q float64)
 // stops early once p cannot fall under alpha (the p it then returns is above alpha).
 func (e *energy) permutationP(q float64, minSeg, permutations int, alpha float64, seed uint64) float64 {
 	n := len(e.items)
-	limit := int64(alpha*float64(permutations+1)) // hits beyond this: p >= alpha
+	limit := int64(alpha * float64(permutations+1)) // hits beyond this: p >= alpha
 	var hits, done atomic.Int64
 	var next atomic.Int64
 	workers := min(max(1, runtime.GOMAXPROCS(0)), max(1, permutations/32), max(1, n/64))
