@@ -11,7 +11,7 @@ import (
 // claims are not copied: they belong to imports running on the source. The id counters
 // (sqlite_sequence, PostgreSQL's sequences) are carried as the high-water marks of
 // identityTables.
-var copied = []string{"source_files", "file_chunks", "runs", "run_files", "requests", "evidence", "comparisons", "annotations", "settings"}
+var copied = []string{"source_files", "file_chunks", "manifests", "runs", "run_files", "requests", "evidence", "comparisons", "annotations", "settings"}
 
 // CopyTo copies the whole library into dst, an empty library of either engine, keeping every
 // id, in one transaction on dst: all of it or nothing. The source is read in one snapshot.

@@ -9,7 +9,7 @@ import "fmt"
 // each table's high-water mark, not only its rows.
 
 // identityTables are the tables whose ids the library hands out.
-var identityTables = []string{"source_files", "runs", "comparisons", "annotations"}
+var identityTables = []string{"source_files", "manifests", "runs", "comparisons", "annotations"}
 
 // highWater returns the largest id a table has handed out: its counter, or its largest id
 // where that is larger (a library copied in by an older benchlens).

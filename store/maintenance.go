@@ -193,6 +193,13 @@ func (s *Store) Check() (CheckReport, error) {
 			return r, err
 		}
 	}
+	// A run's shared manifest is linked by id only, in SQLite (schema 10).
+	lost, err := strs(`SELECT 'runs row ' || r.id || ' → manifests' FROM runs r WHERE CASE WHEN r.manifest_id IS NULL THEN r.manifest = ''
+		ELSE NOT EXISTS (SELECT 1 FROM manifests m WHERE m.id = r.manifest_id) END ORDER BY r.id`)
+	if err := unchecked("runs' manifests", err); err != nil {
+		return r, err
+	}
+	r.ForeignKeys = append(r.ForeignKeys, lost...)
 	live, err := s.liveOwners()
 	if err := unchecked("claims of running imports", err); err != nil {
 		return r, err

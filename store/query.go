@@ -10,11 +10,12 @@ import (
 	"benchlens/model"
 )
 
-const runColumnsSQL = `id, bundle, label, role, header, summary, recomputed, extra, manifest`
+// runColumnsSQL reads a run from runs r.
+const runColumnsSQL = `r.id, r.bundle, r.label, r.role, r.header, r.summary, r.recomputed, r.extra, ` + manifestSQL
 
 // Runs lists every run in the library (without per-request samples), oldest import first.
 func (s *Store) Runs() ([]*model.Run, error) {
-	rows, err := s.db.Query(`SELECT ` + runColumnsSQL + ` FROM runs ORDER BY id`)
+	rows, err := s.db.Query(`SELECT ` + runColumnsSQL + ` FROM runs r ORDER BY r.id`)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +33,7 @@ func (s *Store) Runs() ([]*model.Run, error) {
 
 // Run returns one run with its per-request samples.
 func (s *Store) Run(id int64) (*model.Run, error) {
-	r, err := scanRun(s.db.QueryRow(`SELECT `+runColumnsSQL+` FROM runs WHERE id = ?`, id))
+	r, err := scanRun(s.db.QueryRow(`SELECT `+runColumnsSQL+` FROM runs r WHERE r.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("no run %d in the library", id)
 	}
@@ -175,6 +176,9 @@ func (s *Store) deleteRun(id int64) error {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("no run %d in the library", id)
 	}
+	if err := dropUnusedManifests(tx); err != nil {
+		return err
+	}
 	for _, f := range files {
 		if _, err := tx.Exec(`DELETE FROM source_files AS f WHERE f.id = ? AND `+unreferenced, f); err != nil {
 			return err
@@ -237,7 +241,7 @@ func (s *Store) LabelRoles() (map[string]model.Role, error) {
 
 // RunHeader returns one run without its per-request samples.
 func (s *Store) RunHeader(id int64) (*model.Run, error) {
-	r, err := scanRun(s.db.QueryRow(`SELECT `+runColumnsSQL+` FROM runs WHERE id = ?`, id))
+	r, err := scanRun(s.db.QueryRow(`SELECT `+runColumnsSQL+` FROM runs r WHERE r.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("no run %d in the library", id)
 	}

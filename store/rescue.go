@@ -352,6 +352,11 @@ func (s *Store) rescueInto(path string) (*Rescue, error) {
 		}
 		damage[t] = &d
 	}
+	// A run whose shared manifest was lost keeps its numbers, without a manifest.
+	if _, err := tx.Exec(`UPDATE runs SET manifest_id = NULL, manifest = 'null' WHERE manifest_id IS NOT NULL
+		AND NOT EXISTS (SELECT 1 FROM manifests m WHERE m.id = runs.manifest_id)`); err != nil {
+		return nil, err
+	}
 	// Rows whose parent was lost are left out, counted: a run's requests without the run.
 	for {
 		broken, err := column[string](tx, `SELECT "table" || ' ' || rowid FROM pragma_foreign_key_check`)

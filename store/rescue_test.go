@@ -18,7 +18,7 @@ func TestRescueLosesOnlyTheDamagedPage(t *testing.T) {
 	s, path := openTemp(t)
 	for i := 1; i <= 30; i++ {
 		run := sampleRun("vllm")
-		run.Manifest = map[string]any{"notes": strings.Repeat(fmt.Sprintf("fp-%02d ", i), 3000)} // ~3 runs a page
+		run.Metadata = map[string]string{"notes": strings.Repeat(fmt.Sprintf("fp-%02d ", i), 3000)} // ~3 runs a page
 		if _, err := s.AddRun(NewRun{Run: run, Fingerprint: fmt.Sprintf("fp-%02d", i), Files: []Attached{resultFile(fmt.Sprint(i))}}); err != nil {
 			t.Fatal(err)
 		}

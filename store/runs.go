@@ -108,14 +108,18 @@ func (s *Store) addRun(n NewRun) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	manifestID, err := putManifest(tx, cols.manifest)
+	if err != nil {
+		return 0, err
+	}
 	// The unique fingerprint decides between writers importing the same run at once: the
 	// second waits for the first and inserts nothing.
 	var inserted int64
 	err = tx.QueryRow(`INSERT INTO runs (id, fingerprint, source_id, source_index, bundle, label, role, tool, model, date,
-			header, summary, recomputed, extra, manifest, imported_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING RETURNING id`,
+			header, summary, recomputed, extra, manifest, manifest_id, imported_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?) ON CONFLICT (fingerprint) DO NOTHING RETURNING id`,
 		runID, fingerprint, ids[0], index, run.Bundle, run.Label, string(run.Role), run.Tool, run.Model, run.Date,
-		cols.header, cols.summary, cols.recomputed, cols.extra, cols.manifest, now).Scan(&inserted)
+		cols.header, cols.summary, cols.recomputed, cols.extra, manifestID, now).Scan(&inserted)
 	if errors.Is(err, sql.ErrNoRows) {
 		tx.Rollback()
 		existing, err := s.runWithFingerprint(fingerprint)

@@ -252,6 +252,24 @@ INSERT INTO sqlite_sequence (name, seq) SELECT 'runs', hw FROM (SELECT max(id) A
 	UNION ALL SELECT max(CAST(j.value AS INTEGER)) FROM comparisons, json_each(comparisons.baseline_runs) j
 	UNION ALL SELECT max(CAST(j.value AS INTEGER)) FROM comparisons, json_each(comparisons.candidate_runs) j)) WHERE hw IS NOT NULL;
 `,
+	// 10: a manifest is stored once, however many runs share it (a 1 MB bundle.yaml over 20
+	// runs took 20 MB, one copy a run): manifests holds each distinct text under its SHA-256
+	// (benchlens_sha256, registered on every connection) and a run names its row; the runs'
+	// own column keeps '' (see manifests.go). The run's link is no foreign key in SQLite
+	// (whose one writer at a time cannot race a delete; check looks for links to nothing),
+	// so an older schema can be written back in tests; PostgreSQL's is (pgMigrations).
+	`
+CREATE TABLE manifests (
+	id      INTEGER PRIMARY KEY AUTOINCREMENT,
+	sha256  TEXT NOT NULL UNIQUE,       -- of content
+	content TEXT NOT NULL               -- JSON: the merged bundle.yaml
+);
+INSERT INTO manifests (sha256, content)
+	SELECT benchlens_sha256(manifest), manifest FROM runs GROUP BY manifest ORDER BY min(id);
+ALTER TABLE runs ADD COLUMN manifest_id INTEGER;
+UPDATE runs SET manifest_id = (SELECT m.id FROM manifests m WHERE m.sha256 = benchlens_sha256(runs.manifest)), manifest = '';
+CREATE INDEX runs_manifest ON runs(manifest_id);
+`,
 }
 
 // pgMigrations replace, for a team library, the migrations that PostgreSQL does otherwise.
@@ -263,6 +281,18 @@ SELECT setval(pg_get_serial_sequence('runs', 'id'), hw, true) FROM (SELECT great
 	(SELECT coalesce(max(v::bigint), 0) FROM comparisons, jsonb_array_elements_text(baseline_runs::jsonb) v),
 	(SELECT coalesce(max(v::bigint), 0) FROM comparisons, jsonb_array_elements_text(candidate_runs::jsonb) v)) AS hw) x
 WHERE hw > 0
+`,
+	9: `
+CREATE TABLE manifests (
+	id      INTEGER PRIMARY KEY,
+	sha256  TEXT NOT NULL UNIQUE,
+	content TEXT NOT NULL
+);
+INSERT INTO manifests (sha256, content)
+	SELECT encode(sha256(convert_to(manifest, 'UTF8')), 'hex'), manifest FROM runs GROUP BY manifest ORDER BY min(id);
+ALTER TABLE runs ADD COLUMN manifest_id INTEGER REFERENCES manifests(id);
+UPDATE runs SET manifest_id = m.id, manifest = '' FROM manifests m WHERE m.sha256 = encode(sha256(convert_to(runs.manifest, 'UTF8')), 'hex');
+CREATE INDEX runs_manifest ON runs(manifest_id);
 `,
 }
 

@@ -96,7 +96,7 @@ func Open(path string) (*Store, error) {
 	}
 	guard := &fileGuard{path: path, opened: opened}
 	db := sql.OpenDB(&guardedConnector{dsn: uri + "?_foreign_keys=on&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate",
-		guard: guard, drv: &sqlite3.SQLiteDriver{}})
+		guard: guard, drv: &sqlite3.SQLiteDriver{ConnectHook: registerFunctions}})
 	s := &Store{db: conn{DB: db, d: sqliteDialect}, path: path, guard: guard, claimPID: os.Getpid(), claimHost: hostIdentity()}
 	// Large pages suit a library of big blobs (SQLite takes the size only while the file is
 	// empty, before WAL); WAL lets the app read while an import writes. Both persist in the file.

@@ -560,14 +560,26 @@ func reopenAs(t *testing.T, s *Store, path string, stmts ...string) *Store {
 	return s2
 }
 
-// An older library is backed up, then migrated; the backup opens as the old schema.
-func TestOlderSchemaMigratedAfterBackup(t *testing.T) {
-	s, path := openTemp(t)
-	if _, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "a", Files: []Attached{resultFile("a")}}); err != nil {
+// openAtSchema opens (creating) the library at loc as a benchlens of schema v would, for
+// writing an older library in its own words.
+func openAtSchema(t *testing.T, loc string, v int) *Store {
+	t.Helper()
+	SchemaVersion = v
+	s, err := Open(loc)
+	SchemaVersion = len(migrations)
+	if err != nil {
 		t.Fatal(err)
 	}
-	s2 := reopenAs(t, s, path, `DROP TABLE settings`, `DROP TABLE file_claims`, `DROP INDEX runs_source`, `DROP TABLE annotations`,
-		`DROP TABLE comparisons`, `DROP TABLE evidence`, `PRAGMA user_version = 1`, `PRAGMA application_id = 0`) // schema 1 had no id
+	return s
+}
+
+// An older library is backed up, then migrated; the backup opens as the old schema.
+func TestOlderSchemaMigratedAfterBackup(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lib.db")
+	s := openAtSchema(t, path, 1)
+	s2 := reopenAs(t, s, path, `INSERT INTO source_files VALUES (1, 'sha-a', 'r.json', 0, 'result', 'now')`,
+		`INSERT INTO runs VALUES (1, 'a', 1, 0, 'b', 'l', 'baseline', 'vllm', 'm', '', '{}', '{}', '{}', '{}', '{"label":"l"}', 'now')`,
+		`INSERT INTO run_files VALUES (1, 1, 'result')`)
 	var v int
 	s2.db.QueryRow(`PRAGMA user_version`).Scan(&v)
 	if v != SchemaVersion || count(t, s2, "runs") != 1 {
@@ -940,19 +952,14 @@ func TestCopyBetweenEngines(t *testing.T) {
 // A library of schema 6 keeps its annotation history when migrated: each edit then names
 // the one before it, and the next edit is made from the newest.
 func TestAnnotationHistoryMigrated(t *testing.T) {
-	s, path := openTemp(t)
-	id, _ := s.SaveComparison(Comparison{Settings: []byte("{}"), Record: []byte("{}")})
-	other, _ := s.SaveComparison(Comparison{Settings: []byte("{}"), Record: []byte("{}")})
-	newest := map[int64]int64{} // per comparison
+	path := filepath.Join(t.TempDir(), "lib.db")
+	s := openAtSchema(t, path, 6)
+	id, other := int64(1), int64(2)
+	stmts := []string{`INSERT INTO comparisons VALUES (1, '', '', '', '[]', '[]', '{}', '', '{}')`, `INSERT INTO comparisons VALUES (2, '', '', '', '[]', '[]', '{}', '', '{}')`}
 	for i, c := range []int64{id, other, id, id} {
-		a, err := s.Annotate(Annotation{ComparisonID: c, Replaces: newest[c], Note: fmt.Sprint(i)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		newest[c] = a.ID
+		stmts = append(stmts, fmt.Sprintf(`INSERT INTO annotations (comparison_id, at, author, note, tags, status_override, override_reason) VALUES (%d, '', 'ana', '%d', '[]', '', '')`, c, i))
 	}
-	s2 := reopenAs(t, s, path, `DROP INDEX annotations_version`, `ALTER TABLE annotations DROP COLUMN replaces`, `ALTER TABLE annotations DROP COLUMN revision`,
-		`ALTER TABLE file_claims DROP COLUMN host`, `ALTER TABLE file_claims DROP COLUMN claimed_at`, `PRAGMA user_version = 6`)
+	s2 := reopenAs(t, s, path, stmts...)
 	hist, _ := s2.Annotations(id)
 	if len(hist) != 3 || hist[0].Replaces != 0 || hist[1].Replaces != hist[0].ID || hist[2].Replaces != hist[1].ID {
 		t.Errorf("history after migration: %+v", hist)

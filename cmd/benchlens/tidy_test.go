@@ -91,3 +91,66 @@ func TestJunkDoesNotGrowTheLibrary(t *testing.T) {
 		t.Errorf("the library grew from %d to %d bytes with a folder of junk", before, after)
 	}
 }
+
+// A 1 MB manifest over 20 runs is stored once: the library grows by about one copy, not 20
+// (before, each run row held its own and 20 runs took 25 MB).
+func TestBigManifestStoredOnce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bundle")
+	results, _ := filepath.Glob("../../demo/samples/baseline/run-1/vllm-*.json")
+	if len(results) != 1 {
+		t.Fatal("no sample result")
+	}
+	sample, err := os.ReadFile(results[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := os.ReadFile("../../demo/samples/baseline/bundle.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	notes := make([]byte, 1<<20) // random letters: they do not compress away
+	for i := range notes {
+		notes[i] = 'a' + byte(rng.IntN(26))
+	}
+	manifest = append(manifest, fmt.Sprintf("lab_notes: %q\n", notes)...)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bundle.yaml"), manifest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		run := filepath.Join(dir, fmt.Sprintf("run-%02d", i))
+		// Another date makes each run its own.
+		data := bytes.Replace(sample, []byte(`"date": "20260112-094148"`), fmt.Appendf(nil, `"date": "20260112-0941%02d"`, i), 1)
+		if err := os.MkdirAll(run, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(run, filepath.Base(results[0])), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := filepath.Join(t.TempDir(), "lib.db")
+	out, stderr, code := bl(t, "--db", db, "import", dir)
+	if code != 0 || !strings.Contains(out, "imported 20 runs") {
+		t.Fatalf("import: exit %d\n%s%s", code, out, stderr)
+	}
+	fi, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 6<<20 {
+		t.Errorf("20 runs sharing a 1 MB manifest take %d bytes", fi.Size())
+	}
+	if out, stderr, code := bl(t, "--db", db, "check"); code != 0 {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+	backup := filepath.Join(t.TempDir(), "copy.db")
+	if out, stderr, code := bl(t, "--db", db, "backup", backup); code != 0 {
+		t.Fatalf("backup: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, _, code := bl(t, "--db", backup, "runs"); code != 0 || strings.Count(out, "baseline") < 20 {
+		t.Errorf("runs of the backup: exit %d\n%s", code, out)
+	}
+}
