@@ -63,11 +63,16 @@ func LoadRun(st *store.Store, id int64) (compare.RunData, error) {
 	if err != nil {
 		return compare.RunData{}, err
 	}
-	rd := compare.RunData{Run: run}
 	evs, err := st.RunEvidence(id)
 	if err != nil {
-		return rd, err
+		return compare.RunData{Run: run}, err
 	}
+	return runData(run, evs), nil
+}
+
+// runData is a run with the evidence of its files, sorted by kind.
+func runData(run *model.Run, evs []model.Evidence) compare.RunData {
+	rd := compare.RunData{Run: run}
 	rd.Fingerprint = model.FingerprintOf(evs)
 	for i := range evs {
 		ev := &evs[i]
@@ -90,7 +95,7 @@ func LoadRun(st *store.Store, id int64) (compare.RunData, error) {
 			}
 		}
 	}
-	return rd, nil
+	return rd
 }
 
 // Selector is the arm selector for a list of run ids, as LoadArm reads it back.

@@ -51,6 +51,12 @@ commands:
                                            --repair first removes orphan files
   reproduce COMPARISON | --baseline SEL --candidate SEL
                                            the commands that re-create each arm, as a shell script
+  history SERIES [--stage S] [--format text|json]
+                                           a series' change points (a label or bundle.yaml
+                                           series:), each explained by its windows' comparison
+  gate --baseline SEL --candidate SEL [--max-regression PCT] [--md FILE]
+                                           exit 1 when a stage is significantly worse by more
+                                           than PCT; Markdown summary for a pull request
   --version                                benchlens, commit, build date, Go and SQLite versions
 
 SEL is a label (every run with it forms the arm) or comma-separated run ids.
@@ -115,6 +121,10 @@ func run(stdout, stderr io.Writer, args []string) int {
 		return c.settingsCmd(rest)
 	case "reproduce":
 		return c.reproduceCmd(rest)
+	case "history":
+		return c.historyCmd(rest)
+	case "gate":
+		return c.gateCmd(rest)
 	}
 	fmt.Fprintf(stderr, "benchlens: unknown command %q\n\n%s", cmd, usage)
 	return exitUsage

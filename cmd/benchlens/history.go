@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"benchlens/analysis/history"
+	"benchlens/analysis/report"
+	"benchlens/library"
+	"benchlens/model"
+	"benchlens/store"
+)
+
+// historyCmd prints a series' change points (METHOD.md rule 13), each explained by the
+// comparison of its windows, with its outliers and condition changes.
+func (c *cli) historyCmd(args []string) int {
+	fs := c.flags("history", "SERIES [--stage S] [--format text|json]")
+	stage := fs.String("stage", "", "only this stage metric (ttft, tpot, itl, e2el, e2e_throughput) or stage (prefill, decode, both)")
+	format := fs.String("format", "text", "text or json")
+	if !c.parse(fs, interspersed(args, map[string]bool{"stage": true, "format": true}), oneArg) {
+		return exitUsage
+	}
+	if *format != "text" && *format != "json" {
+		fs.Usage()
+		return exitUsage
+	}
+	if *stage != "" && !knownStage(*stage) {
+		fmt.Fprintf(c.stderr, "benchlens: history: unknown stage %q (ttft, tpot, itl, e2el, e2e_throughput, prefill, decode, both)\n", *stage)
+		return exitUsage
+	}
+	return c.withLibrary(func(st *store.Store) int {
+		set, err := library.Settings(st)
+		if err != nil {
+			return c.fail(err)
+		}
+		rep, err := library.History(st, fs.Arg(0), history.DefaultSettings, set)
+		if errors.Is(err, library.ErrUsage) {
+			fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
+			return exitUsage
+		}
+		if err != nil {
+			return c.fail(err)
+		}
+		if *stage != "" {
+			rep = rep.OnlyStage(*stage)
+		}
+		if *format == "json" {
+			enc := json.NewEncoder(c.stdout)
+			enc.SetIndent("", "  ")
+			err = enc.Encode(rep)
+		} else {
+			err = historyText(c.stdout, rep)
+		}
+		if err != nil {
+			return c.fail(err)
+		}
+		return exitOK
+	})
+}
+
+// interspersed moves flags given after the positional argument in front of it, so
+// `history nightly --format json` reads as users type it.
+func interspersed(args []string, valued map[string]bool) []string {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") && a != "-" {
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if valued[name] && !strings.Contains(name, "=") && i+1 < len(args) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return append(flags, rest...)
+}
+
+func knownStage(s string) bool {
+	if _, ok := model.StageMetricOf(s); ok {
+		return true
+	}
+	return s == string(model.StagePrefill) || s == string(model.StageDecode) || s == string(model.StageBoth) || s == "throughput"
+}
+
+// historyText is the history for a terminal: the steps with their verdicts, the outliers and
+// the condition changes that moved nothing.
+func historyText(w io.Writer, rep history.Report) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "series %s: %d runs ordered by %s, %d load point(s)\n", rep.Series, len(rep.Runs), rep.Order, len(rep.LoadPoints))
+	if len(rep.ChangePoints) == 0 {
+		b.WriteString("\nno change point\n")
+	} else {
+		fmt.Fprintf(&b, "\nchange points (%d):\n", len(rep.ChangePoints))
+		for _, cp := range rep.ChangePoints {
+			fmt.Fprintf(&b, "  %s\n", cp.Verdict)
+			fmt.Fprintf(&b, "    %.4g → %.4g %s, p %.3g; windows: runs %s | %s", cp.Before, cp.After, cp.Unit, cp.P,
+				library.Selector(cp.Windows.Before), library.Selector(cp.Windows.After))
+			if cp.Triage != nil {
+				fmt.Fprintf(&b, "; %s: %s", cp.Triage.State, cp.Triage.Note)
+			}
+			b.WriteString("\n")
+		}
+	}
+	if len(rep.Outliers) > 0 {
+		fmt.Fprintf(&b, "\noutliers (%d):\n", len(rep.Outliers))
+		for _, o := range rep.Outliers {
+			fmt.Fprintf(&b, "  run %d (%s) %s at %s: %.4g against a level of %.4g\n", o.Run, o.Date, o.Stage, o.LoadPoint, o.Value, o.Level)
+		}
+	}
+	if len(rep.Timeline) > 0 {
+		fmt.Fprintf(&b, "\ncondition changes (%d):\n", len(rep.Timeline))
+		for _, t := range rep.Timeline {
+			var parts []string
+			for _, k := range sortedKeys(t.Changed) {
+				parts = append(parts, fmt.Sprintf("%s %s → %s", k, t.Changed[k][0], t.Changed[k][1]))
+			}
+			moved := "nothing moved"
+			if len(t.Steps) > 0 {
+				moved = "steps: " + strings.Join(t.Steps, "; ")
+			}
+			fmt.Fprintf(&b, "  run %d (%s): %s (%s)\n", t.Run, t.Date, strings.Join(parts, ", "), moved)
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// gateCmd is a CI gate: exit 1 when the candidate is significantly worse than the baseline
+// in any stage by more than --max-regression percent, with a Markdown summary for the
+// pull request on stdout (or --md FILE).
+func (c *cli) gateCmd(args []string) int {
+	fs := c.flags("gate", "--baseline SEL --candidate SEL [--max-regression PCT] [--md FILE]")
+	base := fs.String("baseline", "", "baseline arm: a label or comma-separated run ids")
+	cand := fs.String("candidate", "", "candidate arm: a label or comma-separated run ids")
+	maxReg := fs.Float64("max-regression", 0, "percent a stage may be significantly worse and still pass")
+	md := fs.String("md", "", "write the Markdown summary to this file instead of stdout")
+	if !c.parse(fs, args, noArgs) {
+		return exitUsage
+	}
+	if *base == "" || *cand == "" || *maxReg < 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	return c.withLibrary(func(st *store.Store) int {
+		set, err := library.Settings(st)
+		if err != nil {
+			return c.fail(err)
+		}
+		rec, err := library.Compare(st, *base, *cand, set)
+		if errors.Is(err, library.ErrUsage) {
+			fmt.Fprintf(c.stderr, "benchlens: gate: %v\n", err)
+			return exitUsage
+		}
+		if err != nil {
+			return c.fail(err)
+		}
+		g := history.Gate(rec, *maxReg)
+		var out bytes.Buffer
+		if err := report.GateMarkdown(&out, g, rec, library.Version()); err != nil {
+			return c.fail(err)
+		}
+		if *md != "" {
+			if err := os.WriteFile(*md, out.Bytes(), 0o644); err != nil {
+				return c.fail(err)
+			}
+		} else if _, err := c.stdout.Write(out.Bytes()); err != nil {
+			return c.fail(err)
+		}
+		for _, r := range g.Regressions {
+			if r.Over {
+				m, _ := model.StageMetricOf(r.Stage)
+				fmt.Fprintf(c.stderr, "gate: %s %+.1f %% (p %.3g)%s exceeds %g %%\n", m.Short, r.DeltaPct, r.P, at(r.LoadPoint), *maxReg)
+			}
+		}
+		if g.Fail {
+			return exitRejected
+		}
+		return exitOK
+	})
+}
+
+func at(point string) string {
+	if point == "" {
+		return ""
+	}
+	return " at " + point
+}

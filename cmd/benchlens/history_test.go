@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"benchlens/analysis/history"
+)
+
+// nightlyLibrary writes the generated nightly series and imports it as a CI job would.
+func nightlyLibrary(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeNightly(t, filepath.Join(dir, "nightly"))
+	db := filepath.Join(dir, "lib.db")
+	if out, errOut, code := bl(t, "--db", db, "import", filepath.Join(dir, "nightly")); code != 0 {
+		t.Fatalf("import: exit %d\n%s%s", code, out, errOut)
+	}
+	return db
+}
+
+func historyJSON(t *testing.T, db string, args ...string) history.Report {
+	t.Helper()
+	out, errOut, code := bl(t, append([]string{"--db", db, "history"}, append(args, "--format", "json")...)...)
+	if code != 0 {
+		t.Fatalf("history %v: exit %d %s", args, code, errOut)
+	}
+	var rep history.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// The check of issue 27: history finds exactly the steps of the generated series and
+// explains each; the lone outlier is an outlier, the driver change a timeline entry, the
+// steady series has no change point.
+func TestHistoryFindsTheNightlySteps(t *testing.T) {
+	db := nightlyLibrary(t)
+	rep := historyJSON(t, db, "nightly-h100")
+	if len(rep.Runs) != nightlyNights {
+		t.Fatalf("%d runs, want %d", len(rep.Runs), nightlyNights)
+	}
+	dateOf := map[int64]string{}
+	for i, r := range rep.Runs {
+		dateOf[r.ID] = r.Date[:10]
+		if i > 0 && r.Date < rep.Runs[i-1].Date {
+			t.Errorf("runs out of date order at %d", i)
+		}
+	}
+	var got []string
+	for _, cp := range rep.ChangePoints {
+		got = append(got, cp.Stage+"@"+dateOf[cp.FirstRun])
+	}
+	want := []string{"ttft@2026-11-21", "tpot@2026-11-29", "itl@2026-11-29", "e2el@2026-11-29", "e2e_throughput@2026-11-29"}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("change points %v, want %v", got, want)
+	}
+	for _, cp := range rep.ChangePoints {
+		ev := cp.Changed["engine_version"]
+		switch dateOf[cp.FirstRun] {
+		case "2026-11-21":
+			if cp.DeltaPct > -5 || cp.Worse || !strings.Contains(ev[0], "0.13.0") || !strings.Contains(ev[1], "0.13.1") {
+				t.Errorf("prefill gain: %+.1f %% worse=%v engine %v", cp.DeltaPct, cp.Worse, ev)
+			}
+			if _, ok := cp.Changed["resolved_backend"]; ok {
+				t.Errorf("prefill gain: the backend did not change: %v", cp.Changed)
+			}
+		case "2026-11-29":
+			if !cp.Worse || !strings.Contains(ev[1], "0.14.0") || cp.Changed["resolved_backend"] != [2]string{"FLASH_ATTN", "TRITON_ATTN"} {
+				t.Errorf("%s fallback step: worse=%v changed %v", cp.Stage, cp.Worse, cp.Changed)
+			}
+			if len(cp.Evidence) == 0 || !strings.Contains(cp.Evidence[0].Text, "FLASH_ATTN") || !strings.Contains(cp.Verdict, "TRITON_ATTN") {
+				t.Errorf("%s fallback step: no fallback line quoted: %q %v", cp.Stage, cp.Verdict, cp.Evidence)
+			}
+		}
+		if _, ok := cp.Changed["driver_version"]; ok {
+			t.Errorf("%s: the driver changed outside the windows: %v", cp.Stage, cp.Changed)
+		}
+		if len(cp.Windows.Before) != 5 || len(cp.Windows.After) != 5 || cp.Status == "" || cp.Verdict == "" || cp.P >= 0.01 {
+			t.Errorf("%s: windows %v, status %q, p %.3f", cp.Stage, cp.Windows, cp.Status, cp.P)
+		}
+	}
+	outliers := map[string]bool{}
+	for _, o := range rep.Outliers {
+		outliers[dateOf[o.Run]] = true
+	}
+	if len(outliers) != 1 || !outliers["2026-11-09"] {
+		t.Errorf("outliers on %v, want the night of 2026-11-09 only", outliers)
+	}
+	var driver *history.ConditionChange
+	for i, c := range rep.Timeline {
+		if _, ok := c.Changed["driver_version"]; ok {
+			driver = &rep.Timeline[i]
+		}
+	}
+	if driver == nil || dateOf[driver.Run] != "2026-11-15" || len(driver.Steps) != 0 {
+		t.Errorf("the driver change is not a timeline entry without steps: %+v", driver)
+	}
+
+	if steady := historyJSON(t, db, "steady-a100"); len(steady.ChangePoints) != 0 || len(steady.Runs) != nightlyNights {
+		t.Errorf("steady series: %d runs, change points %+v", len(steady.Runs), steady.ChangePoints)
+	}
+	if only := historyJSON(t, db, "nightly-h100", "--stage", "decode"); len(only.ChangePoints) != 2 {
+		t.Errorf("--stage decode: %d change points, want tpot and itl", len(only.ChangePoints))
+	}
+}
+
+// history --format json is a contract: its golden is the generated series' history.
+func TestHistoryGolden(t *testing.T) {
+	db := nightlyLibrary(t)
+	out, errOut, code := bl(t, "--db", db, "history", "nightly-h100", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, errOut)
+	}
+	golden(t, "history_nightly.golden.json", out)
+	out, _, _ = bl(t, "--db", db, "history", "--stage", "ttft", "nightly-h100")
+	golden(t, "history_nightly_ttft.golden.txt", out)
+	if _, errOut, code := bl(t, "--db", db, "history", "no-such-series"); code != 1 || !strings.Contains(errOut, "nightly-h100") {
+		t.Errorf("unknown series: exit %d %q", code, errOut)
+	}
+	if _, _, code := bl(t, "--db", db, "history", "nightly-h100", "--stage", "warp"); code != 2 {
+		t.Errorf("unknown stage: exit %d, want 2", code)
+	}
+}
+
+// gate fails a candidate significantly worse by more than the threshold, and writes the
+// Markdown summary; within the threshold it passes.
+func TestGate(t *testing.T) {
+	db := nightlyLibrary(t)
+	before, after := "24,25,26,27,28", "29,30,31,32,33" // the windows of the fallback step
+	md := filepath.Join(t.TempDir(), "gate.md")
+	_, errOut, code := bl(t, "--db", db, "gate", "--baseline", before, "--candidate", after, "--max-regression", "5", "--md", md)
+	if code != 1 || !strings.Contains(errOut, "TPOT +10.") {
+		t.Errorf("a 10 %% decode regression against 5 %%: exit %d %q", code, errOut)
+	}
+	text, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(text)
+	if i := strings.LastIndex(body, "_Written by benchlens"); i >= 0 { // the build varies
+		body = body[:i] + "_Written by benchlens …_\n"
+	}
+	golden(t, "gate_fallback.golden.md", body)
+	out, _, code := bl(t, "--db", db, "gate", "--baseline", before, "--candidate", after, "--max-regression", "20")
+	if code != 0 || !strings.Contains(out, "gate: pass") {
+		t.Errorf("within 20 %%: exit %d\n%s", code, out)
+	}
+	if _, _, code := bl(t, "--db", db, "gate", "--baseline", before); code != 2 {
+		t.Errorf("no candidate: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,95 @@
+package library
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"benchlens/analysis/compare"
+	"benchlens/analysis/history"
+	"benchlens/model"
+	"benchlens/store"
+)
+
+// SeriesRuns are the runs of a series (METHOD.md rule 13): every run with the label, or
+// whose bundle.yaml names the series, without their per-request samples, in import order. A
+// name no run carries is an error naming the series there are.
+func SeriesRuns(st *store.Store, name string) ([]*model.Run, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, usageError{fmt.Errorf("history: give a series (a label or a bundle.yaml series: name)")}
+	}
+	all, err := st.Runs()
+	if err != nil {
+		return nil, err
+	}
+	var out []*model.Run
+	names := map[string]bool{}
+	for _, r := range all {
+		if history.InSeries(r, name) {
+			out = append(out, r)
+		}
+		names[r.Label] = true
+		if s := history.SeriesOf(r); s != "" {
+			names[s] = true
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no run is in the series %q (labels and series in the library: %s)", name,
+			strings.Join(slices.Sorted(func(yield func(string) bool) {
+				for n := range names {
+					if !yield(n) {
+						return
+					}
+				}
+			}), ", "))
+	}
+	return out, nil
+}
+
+// History reads a series from the library and finds its change points, outliers and
+// condition changes; each change point is judged by a comparison of its windows (rule 13)
+// and carries its triage.
+func History(st *store.Store, name string, set history.Settings, cset compare.Settings) (history.Report, error) {
+	runs, err := SeriesRuns(st, name)
+	if err != nil {
+		return history.Report{}, err
+	}
+	conds := make([]map[string]string, len(runs))
+	for i, r := range runs {
+		evs, err := st.RunEvidence(r.ID)
+		if err != nil {
+			return history.Report{}, err
+		}
+		conds[i] = compare.RunConditions(runData(r, evs))
+	}
+	rep := history.Find(strings.TrimSpace(name), runs, conds, set)
+	loaded := map[int64]compare.RunData{}
+	arm := func(label string, ids []int64) (compare.Arm, error) {
+		rds := make([]compare.RunData, len(ids))
+		for i, id := range ids {
+			rd, ok := loaded[id]
+			if !ok {
+				if rd, err = LoadRun(st, id); err != nil {
+					return compare.Arm{}, err
+				}
+				loaded[id] = rd
+			}
+			rds[i] = rd
+		}
+		return compare.NewArm(label, rds), nil
+	}
+	for i := range rep.ChangePoints {
+		cp := &rep.ChangePoints[i]
+		before, err := arm("before "+cp.FirstDate, cp.Windows.Before)
+		if err != nil {
+			return rep, err
+		}
+		after, err := arm("from "+cp.FirstDate, cp.Windows.After)
+		if err != nil {
+			return rep, err
+		}
+		history.Explain(cp, before, after, cset)
+	}
+	return rep, nil
+}
