@@ -17,6 +17,11 @@ var copied = []string{"source_files", "file_chunks", "manifests", "runs", "run_f
 // id, in one transaction on dst: all of it or nothing. The source is read in one snapshot.
 // Both libraries must be at the same schema (one benchlens opened both).
 func (s *Store) CopyTo(dst *Store) error {
+	return s.CopyToContext(context.Background(), dst)
+}
+
+// CopyToContext is CopyTo, stopped (and rolled back) when ctx is done.
+func (s *Store) CopyToContext(ctx context.Context, dst *Store) error {
 	var n int
 	if err := dst.db.QueryRow(`SELECT (SELECT count(*) FROM source_files) + (SELECT count(*) FROM comparisons) + (SELECT count(*) FROM settings)`).Scan(&n); err != nil {
 		return err
@@ -35,7 +40,7 @@ func (s *Store) CopyTo(dst *Store) error {
 	}
 	defer tx.Rollback()
 	for _, t := range copied {
-		if err := copyTable(src, tx, t); err != nil {
+		if err := copyTable(ctx, src, tx, t); err != nil {
 			return fmt.Errorf("copying %s: %w", t, err)
 		}
 	}
@@ -104,7 +109,7 @@ func (r sessionReader) QueryRow(q string, args ...any) *sql.Row {
 }
 
 // copyTable streams one table's rows, column by column as they are named.
-func copyTable(src reader, dst *txn, table string) error {
+func copyTable(ctx context.Context, src reader, dst *txn, table string) error {
 	rows, err := src.Query(`SELECT * FROM ` + table)
 	if err != nil {
 		return err
@@ -115,7 +120,7 @@ func copyTable(src reader, dst *txn, table string) error {
 		return err
 	}
 	if dst.d.postgres {
-		return pgCopy(dst.session, table, cols, &rowSource{rows: rows, n: len(cols)})
+		return pgCopy(dst.session, table, cols, &rowSource{ctx: ctx, rows: rows, n: len(cols)})
 	}
 	stmt, err := dst.Prepare(`INSERT INTO ` + table + ` (` + strings.Join(cols, ", ") + `) VALUES (` +
 		strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + `)`)
@@ -126,6 +131,9 @@ func copyTable(src reader, dst *txn, table string) error {
 	for rows.Next() {
 		vals, err := scanAny(rows, len(cols))
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if _, err := stmt.Exec(vals...); err != nil {
@@ -147,6 +155,7 @@ func scanAny(rows *sql.Rows, n int) ([]any, error) {
 
 // rowSource feeds the rows of a query to PostgreSQL's COPY.
 type rowSource struct {
+	ctx  context.Context
 	rows *sql.Rows
 	n    int
 	vals []any
@@ -154,6 +163,9 @@ type rowSource struct {
 }
 
 func (r *rowSource) Next() bool {
+	if r.err == nil {
+		r.err = r.ctx.Err()
+	}
 	if r.err != nil || !r.rows.Next() {
 		return false
 	}

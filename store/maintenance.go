@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -20,6 +21,12 @@ import (
 // to a temporary name in dest's folder, appears under dest only when whole, and nothing is
 // left behind on failure.
 func (s *Store) Backup(dest string) (*Rescue, error) {
+	return s.BackupContext(context.Background(), dest)
+}
+
+// BackupContext is Backup, stopped when ctx is done (SIGINT or SIGTERM): the copy so far is
+// removed, nothing is left under dest or beside it, and the error says so.
+func (s *Store) BackupContext(ctx context.Context, dest string) (*Rescue, error) {
 	if lib := LibraryFileAt(s.path, dest); lib != "" {
 		return nil, fmt.Errorf("backup %s: that is the library's own file (%s); choose a new name", dest, lib)
 	}
@@ -47,25 +54,31 @@ func (s *Store) Backup(dest string) (*Rescue, error) {
 	}
 	fail := func(err error) (*Rescue, error) {
 		clean()
+		if ctx.Err() != nil {
+			err = ErrBackupInterrupted
+		}
 		return nil, fmt.Errorf("backup %s: %w", dest, err)
 	}
 	var rescue *Rescue
 	switch {
 	case s.db.d.postgres:
-		err = s.copyToFile(tmp.Name())
-	case errors.Is(s.fullCheck(), ErrDamaged):
-		rescue, err = s.rescueInto(tmp.Name())
+		err = s.copyToFile(ctx, tmp.Name())
+	case errors.Is(s.fullCheck(ctx), ErrDamaged):
+		rescue, err = s.rescueInto(ctx, tmp.Name())
 	default:
-		_, err = s.db.Exec(`VACUUM INTO ?`, tmp.Name()) // accepts an empty file, keeps its mode
+		_, err = s.db.DB.ExecContext(ctx, `VACUUM INTO ?`, tmp.Name()) // accepts an empty file, keeps its mode
 		// Damage the check did not see: start again, row by row.
 		if isCorrupt(err) {
 			clean()
 			var f *os.File
 			if f, err = os.OpenFile(tmp.Name(), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
 				f.Close()
-				rescue, err = s.rescueInto(tmp.Name())
+				rescue, err = s.rescueInto(ctx, tmp.Name())
 			}
 		}
+	}
+	if err == nil {
+		err = ctx.Err() // a signal after the last row: the copy is not given its name
 	}
 	if err != nil {
 		return fail(err)
@@ -86,17 +99,20 @@ func (s *Store) Backup(dest string) (*Rescue, error) {
 }
 
 // copyToFile copies the library into a new library file at path (empty, already created).
-func (s *Store) copyToFile(path string) error {
+func (s *Store) copyToFile(ctx context.Context, path string) error {
 	dst, err := Open(path)
 	if err != nil {
 		return err
 	}
-	if err := s.CopyTo(dst); err != nil {
+	if err := s.CopyToContext(ctx, dst); err != nil {
 		dst.Close()
 		return err
 	}
 	return dst.Close()
 }
+
+// ErrBackupInterrupted is returned by a backup stopped by its context: nothing was kept.
+var ErrBackupInterrupted = errors.New("interrupted: the partial copy was removed, nothing was written")
 
 // backupBeforeMigration keeps the library as it was before a schema change. The name holds
 // the process id, so several processes opening an old library at once each keep their own.

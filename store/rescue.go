@@ -317,7 +317,7 @@ func (r Rescue) String() string {
 
 // rescueInto copies what reads of the library into a new library file at path (empty,
 // already created), and says what was lost.
-func (s *Store) rescueInto(path string) (*Rescue, error) {
+func (s *Store) rescueInto(ctx context.Context, path string) (*Rescue, error) {
 	dst, err := Open(path)
 	if err != nil {
 		return nil, err
@@ -333,6 +333,9 @@ func (s *Store) rescueInto(path string) (*Rescue, error) {
 	for _, t := range copied {
 		var stmt *sql.Stmt
 		d, err := walkTable(s.db.DB, t, func(cols []string, vals []any) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if stmt == nil {
 				names := cols[1:] // rowid first
 				var err error
@@ -399,9 +402,9 @@ func (s *Store) rescueInto(path string) (*Rescue, error) {
 
 // fullCheck runs SQLite's quick check over the whole library, with no time budget: a backup
 // reads every page anyway.
-func (s *Store) fullCheck() error {
+func (s *Store) fullCheck(ctx context.Context) error {
 	if s.db.d.postgres {
 		return nil
 	}
-	return s.pageCheck(context.Background())
+	return s.pageCheck(ctx)
 }

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"benchlens/store"
 )
@@ -24,8 +28,12 @@ func (c *cli) backupCmd(args []string) int {
 	if dest == "" {
 		dest = fs.Arg(0)
 	}
+	// SIGINT or SIGTERM stops the copy and removes what it wrote (no .part file stays); more
+	// signals meanwhile wait for that clean-up, which takes a moment.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	return c.withLibrary(func(st *store.Store) int {
-		rescue, err := backupTo(st, dest)
+		rescue, err := backupTo(ctx, st, dest)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
 			return exitRejected
@@ -46,9 +54,9 @@ func (c *cli) backupCmd(args []string) int {
 
 // backupTo copies a library into a new file or an empty team library; the Rescue says what
 // a damaged library lost.
-func backupTo(st *store.Store, dest string) (*store.Rescue, error) {
+func backupTo(ctx context.Context, st *store.Store, dest string) (*store.Rescue, error) {
 	if !store.IsPostgres(dest) {
-		return st.Backup(dest)
+		return st.BackupContext(ctx, dest)
 	}
 	if err := st.Writable(); errors.Is(err, store.ErrDamaged) {
 		return nil, fmt.Errorf("backup %s: %w", store.Redacted(dest), err)
@@ -58,7 +66,10 @@ func backupTo(st *store.Store, dest string) (*store.Rescue, error) {
 		return nil, err
 	}
 	defer team.Close()
-	if err := st.CopyTo(team); err != nil {
+	if err := st.CopyToContext(ctx, team); err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("interrupted: nothing was copied (the team library stays empty)")
+		}
 		return nil, fmt.Errorf("backup %s: %w", store.Redacted(dest), err)
 	}
 	return nil, nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -8,7 +9,14 @@ import (
 	"benchlens/internal/pgtest"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+// TestMain doubles as the command itself, run in a process of its own (for signals), when
+// BENCHLENS_CLI_ARGS holds its arguments (separated by the unit separator, 0x1f).
+func TestMain(m *testing.M) {
+	if args := os.Getenv("BENCHLENS_CLI_ARGS"); args != "" {
+		os.Exit(run(os.Stdout, os.Stderr, strings.Split(args, "\x1f")))
+	}
+	pgtest.Main(m)
+}
 
 // A team library answers the same commands with the same output as a library file: the
 // fixtures' runs, the demo's verdicts.
