@@ -91,5 +91,5 @@ func History(st *store.Store, name string, set history.Settings, cset compare.Se
 		}
 		history.Explain(cp, before, after, cset)
 	}
-	return rep, nil
+	return rep, applyTriage(st, &rep)
 }

@@ -84,6 +84,8 @@ type Triage struct {
 	Note   string `json:"note"`
 	Author string `json:"author,omitempty"`
 	At     string `json:"at,omitempty"`
+	// Comparison is the saved comparison of the step's windows the triage annotates.
+	Comparison int64 `json:"comparison,omitempty"`
 }
 
 // Triage states.

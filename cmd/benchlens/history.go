@@ -22,7 +22,16 @@ func (c *cli) historyCmd(args []string) int {
 	fs := c.flags("history", "SERIES [--stage S] [--format text|json]")
 	stage := fs.String("stage", "", "only this stage metric (ttft, tpot, itl, e2el, e2e_throughput) or stage (prefill, decode, both)")
 	format := fs.String("format", "text", "text or json")
-	if !c.parse(fs, interspersed(args, map[string]bool{"stage": true, "format": true}), oneArg) {
+	accept := fs.Int64("accept", 0, "accept the change points that start at this run (of --stage, when given): known steps")
+	reject := fs.Int64("reject", 0, "reject the change points that start at this run (of --stage, when given)")
+	note := fs.String("note", "", "the analyst's note with --accept or --reject")
+	author := fs.String("author", os.Getenv("USER"), "who triages")
+	valued := map[string]bool{"stage": true, "format": true, "accept": true, "reject": true, "note": true, "author": true}
+	if !c.parse(fs, interspersed(args, valued), oneArg) {
+		return exitUsage
+	}
+	if *accept != 0 && *reject != 0 {
+		fmt.Fprintln(c.stderr, "benchlens: history: --accept or --reject, not both")
 		return exitUsage
 	}
 	if *format != "text" && *format != "json" {
@@ -48,6 +57,24 @@ func (c *cli) historyCmd(args []string) int {
 		}
 		if *stage != "" {
 			rep = rep.OnlyStage(*stage)
+		}
+		if run, state := max(*accept, *reject), map[bool]string{true: history.Accepted, false: history.Rejected}[*accept != 0]; run != 0 {
+			n := 0
+			for i := range rep.ChangePoints {
+				cp := &rep.ChangePoints[i]
+				if cp.FirstRun != run {
+					continue
+				}
+				t, err := library.TriageChangePoint(st, rep.Series, *cp, state, *note, *author)
+				if err != nil {
+					return c.fail(err)
+				}
+				cp.Triage, n = &t, n+1
+			}
+			if n == 0 {
+				return c.fail(fmt.Errorf("history: no change point of %s starts at run %d", rep.Series, run))
+			}
+			fmt.Fprintf(c.stderr, "%s %d change point(s) starting at run %d\n", state, n, run)
 		}
 		if *format == "json" {
 			enc := json.NewEncoder(c.stdout)

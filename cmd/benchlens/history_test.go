@@ -5,17 +5,20 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"benchlens/analysis/history"
+	"benchlens/library"
+	"benchlens/store"
 )
 
 // nightlyLibrary writes the generated nightly series and imports it as a CI job would.
 func nightlyLibrary(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeNightly(t, filepath.Join(dir, "nightly"))
+	writeNightly(t, filepath.Join(dir, "nightly"), 0, nightlyNights)
 	db := filepath.Join(dir, "lib.db")
 	if out, errOut, code := bl(t, "--db", db, "import", filepath.Join(dir, "nightly")); code != 0 {
 		t.Fatalf("import: exit %d\n%s%s", code, out, errOut)
@@ -157,3 +160,61 @@ func TestGate(t *testing.T) {
 		t.Errorf("no candidate: exit %d, want 2", code)
 	}
 }
+
+// A rejected change point stays rejected when more nights arrive; its triage is an
+// annotation with its history.
+func TestHistoryTriage(t *testing.T) {
+	dir := t.TempDir()
+	writeNightly(t, filepath.Join(dir, "first"), 0, 34)
+	db := filepath.Join(dir, "lib.db")
+	if _, errOut, code := bl(t, "--db", db, "import", filepath.Join(dir, "first")); code != 0 {
+		t.Fatal(errOut)
+	}
+	rep := historyJSON(t, db, "nightly-h100")
+	var step int64
+	for _, cp := range rep.ChangePoints {
+		if cp.Stage == "tpot" {
+			step = cp.FirstRun
+		}
+	}
+	if step == 0 {
+		t.Fatalf("no tpot step in %+v", rep.ChangePoints)
+	}
+	run := func(args ...string) {
+		t.Helper()
+		if _, errOut, code := bl(t, append([]string{"--db", db, "history", "nightly-h100"}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errOut)
+		}
+	}
+	run("--stage", "tpot", "--accept", itoa(step), "--note", "known: FA3 wheel")
+	run("--stage", "tpot", "--reject", itoa(step), "--note", "the CI image was wrong, not vLLM")
+	writeNightly(t, filepath.Join(dir, "more"), 34, nightlyNights+6)
+	if _, errOut, code := bl(t, "--db", db, "import", filepath.Join(dir, "more")); code != 0 {
+		t.Fatal(errOut)
+	}
+	rep = historyJSON(t, db, "nightly-h100")
+	for _, cp := range rep.ChangePoints {
+		switch {
+		case cp.Stage == "tpot" && (cp.Triage == nil || cp.Triage.State != "rejected" || cp.Triage.Note != "the CI image was wrong, not vLLM"):
+			t.Errorf("tpot step after more nights: triage %+v", cp.Triage)
+		case cp.Stage != "tpot" && cp.Triage != nil:
+			t.Errorf("%s: triaged %+v, only tpot was", cp.Stage, cp.Triage)
+		}
+		if cp.Stage == "tpot" && cp.Triage != nil {
+			st, err := store.Open(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			edits, err := library.Annotations(st, cp.Triage.Comparison)
+			st.Close()
+			if err != nil || len(edits) != 2 || edits[0].Note != "known: FA3 wheel" || !slices.Contains(edits[0].Tags, "accepted") {
+				t.Errorf("the triage's history is not its comparison's annotations: %+v %v", edits, err)
+			}
+		}
+	}
+	if _, _, code := bl(t, "--db", db, "history", "nightly-h100", "--reject", "1"); code != 1 {
+		t.Errorf("rejecting a run no step starts at: exit %d, want 1", code)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

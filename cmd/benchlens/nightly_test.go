@@ -38,11 +38,11 @@ type night struct {
 }
 
 // nightlyStory is the nightly-h100 series' nights.
-func nightlyStory() []night {
+func nightlyStory(nights int) []night {
 	rng := rand.New(rand.NewPCG(27, 1))
 	start := time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC)
 	var out []night
-	for n := range nightlyNights {
+	for n := range nights {
 		nt := night{date: start.AddDate(0, 0, n), engine: "0.13.0", driver: "550.54.15", resolved: "FLASH_ATTN", ttft: 50, tpot: 12}
 		if n >= 14 {
 			nt.driver = "560.35.03"
@@ -65,28 +65,31 @@ func nightlyStory() []night {
 }
 
 // steadyStory is a steady series with 2.5 % night-to-night noise.
-func steadyStory() []night {
+func steadyStory(nights int) []night {
 	rng := rand.New(rand.NewPCG(28, 1))
 	start := time.Date(2026, 11, 1, 3, 0, 0, 0, time.UTC)
 	var out []night
-	for n := range nightlyNights {
+	for n := range nights {
 		out = append(out, night{date: start.AddDate(0, 0, n), engine: "0.13.0", driver: "550.54.15", resolved: "FLASH_ATTN",
 			ttft: 70 * (1 + 0.025*rng.NormFloat64()), tpot: 20 * (1 + 0.025*rng.NormFloat64())})
 	}
 	return out
 }
 
-// writeNightly writes both series under dir, as nightly/<series>/<date>/.
-func writeNightly(t *testing.T, dir string) {
+// writeNightly writes nights [from, to) of both series under dir, as <series>/<date>/.
+func writeNightly(t *testing.T, dir string, from, to int) {
 	t.Helper()
 	for _, s := range []struct {
 		name, manifest string
 		nights         []night
 	}{
-		{"nightly-h100", "label: nightly-h100\nrole: other\n", nightlyStory()},
-		{"steady-a100", "label: a100-nightly\nrole: other\nseries: {name: steady-a100}\n", steadyStory()},
+		{"nightly-h100", "label: nightly-h100\nrole: other\n", nightlyStory(to)},
+		{"steady-a100", "label: a100-nightly\nrole: other\nseries: {name: steady-a100}\n", steadyStory(to)},
 	} {
 		for n, nt := range s.nights {
+			if n < from {
+				continue
+			}
 			folder := filepath.Join(dir, s.name, nt.date.Format("2006-01-02"))
 			if err := os.MkdirAll(folder, 0o755); err != nil {
 				t.Fatal(err)
