@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"benchlens/analysis/history"
+	"benchlens/internal/nightly"
 	"benchlens/library"
 	"benchlens/store"
 )
@@ -218,3 +219,13 @@ func TestHistoryTriage(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+const nightlyNights = nightly.Nights
+
+// writeNightly writes nights [from, to) of the generated series under dir.
+func writeNightly(t *testing.T, dir string, from, to int) {
+	t.Helper()
+	if err := nightly.Write(dir, from, to); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,4 +1,6 @@
-package main
+// Package nightly generates a nightly benchmark series as a CI job leaves it, for the history
+// tests of the command line and the app (issue 27's check).
+package nightly
 
 import (
 	"encoding/json"
@@ -9,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"testing"
 	"time"
 )
 
@@ -25,7 +26,8 @@ import (
 //
 // and a second series, steady-a100 (named by bundle.yaml's series: key), steady and noisy.
 
-const nightlyNights = 40
+// Nights is how many nights the story has.
+const Nights = 40
 
 type night struct {
 	date     time.Time
@@ -76,9 +78,8 @@ func steadyStory(nights int) []night {
 	return out
 }
 
-// writeNightly writes nights [from, to) of both series under dir, as <series>/<date>/.
-func writeNightly(t *testing.T, dir string, from, to int) {
-	t.Helper()
+// Write writes nights [from, to) of both series under dir, as <series>/<date>/.
+func Write(dir string, from, to int) error {
 	for _, s := range []struct {
 		name, manifest string
 		nights         []night
@@ -92,7 +93,7 @@ func writeNightly(t *testing.T, dir string, from, to int) {
 			}
 			folder := filepath.Join(dir, s.name, nt.date.Format("2006-01-02"))
 			if err := os.MkdirAll(folder, 0o755); err != nil {
-				t.Fatal(err)
+				return err
 			}
 			manifest := s.manifest + fmt.Sprintf("stack_fingerprint:\n  driver_version: %q\n  base_stack_version: \"CUDA 12.9, torch 2.9.0\"\n", nt.driver) +
 				"hardware_sku: \"NVIDIA H100 80GB HBM3 x1\"\nnode: {machine: ci-h100-03}\n" +
@@ -105,11 +106,12 @@ func writeNightly(t *testing.T, dir string, from, to int) {
 			}
 			for name, text := range files {
 				if err := os.WriteFile(filepath.Join(folder, name), []byte(text), 0o644); err != nil {
-					t.Fatal(err)
+					return err
 				}
 			}
 		}
 	}
+	return nil
 }
 
 func seedOfName(s string) uint64 {
