@@ -26,6 +26,9 @@ func (s *Store) Writable() error {
 	if s.db.d.postgres {
 		return nil
 	}
+	if s.readOnly != nil {
+		return s.readOnly
+	}
 	if err := s.present(); err != nil {
 		return err
 	}

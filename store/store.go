@@ -37,6 +37,8 @@ type Store struct {
 	damage    error     // what it found
 
 	guard *fileGuard // SQLite: the file the path named when opened
+
+	readOnly error // SQLite: why the library opened read-only, nil when it is writable
 }
 
 // DefaultPath is $BENCHLENS_DB (a file or a postgres:// URL), else library.db in the user's
@@ -67,9 +69,30 @@ func UserPath() (string, error) {
 
 // Open opens (creating if needed) the library at path and brings its schema up to date; a
 // postgres:// or postgresql:// URL opens a team library in PostgreSQL.
-func Open(path string) (*Store, error) {
+func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
+
+// Options change how OpenWith treats a library it cannot simply open.
+type Options struct {
+	// Existing refuses to create a library: a path that holds none is an error (check on a
+	// mistyped path once created the library it was asked to check).
+	Existing bool
+	// Stale opens a library that cannot be written here and is of an older schema, which
+	// this benchlens cannot upgrade in place nor read: for backup, which copies it whole.
+	Stale bool
+}
+
+// OpenWith is Open with options.
+func OpenWith(path string, o Options) (*Store, error) {
 	if IsPostgres(path) {
 		return openPostgres(path)
+	}
+	if o.Existing {
+		if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+			if err == nil || errors.Is(err, os.ErrNotExist) {
+				err = errors.New("no library there (nothing was created; check the path)")
+			}
+			return nil, fmt.Errorf("library %s: %w", path, err)
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("library %s: %w", path, err)
@@ -95,21 +118,101 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
 	guard := &fileGuard{path: path, opened: opened}
+	if f, err := os.OpenFile(path, os.O_RDWR, 0); err != nil {
+		// A file this user may not write (its mode, a read-only mount): read it as such.
+		ro, rerr := openReadOnly(path, uri, guard, err, o.Stale)
+		if rerr == nil {
+			return ro, nil
+		}
+		if errors.Is(rerr, errStale) {
+			return nil, fmt.Errorf("library %s: %w", path, rerr)
+		}
+	} else {
+		f.Close()
+	}
 	db := sql.OpenDB(&guardedConnector{dsn: uri + "?_foreign_keys=on&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate",
 		guard: guard, drv: &sqlite3.SQLiteDriver{ConnectHook: registerFunctions}})
 	s := &Store{db: conn{DB: db, d: sqliteDialect}, path: path, guard: guard, claimPID: os.Getpid(), claimHost: hostIdentity()}
 	// Large pages suit a library of big blobs (SQLite takes the size only while the file is
 	// empty, before WAL); WAL lets the app read while an import writes. Both persist in the file.
-	if err := setupFile(db); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("library %s: %w", path, err)
+	err = setupFile(db)
+	if err == nil {
+		err = s.migrate()
 	}
-	if err := s.migrate(); err != nil {
+	if err != nil {
 		db.Close()
+		if cannotWrite(err) && opened.Size() > 0 {
+			// A read-only folder, file or disk, or a full disk: the library still reads (and
+			// backs up elsewhere); only writing is refused, saying why.
+			ro, rerr := openReadOnly(path, uri, guard, err, o.Stale)
+			if rerr == nil {
+				return ro, nil
+			}
+			if errors.Is(rerr, errStale) {
+				return nil, fmt.Errorf("library %s: %w", path, rerr)
+			}
+		}
 		return nil, fmt.Errorf("library %s: %w", path, err)
 	}
 	return s, nil
 }
+
+// cannotWrite reports an error of a file that cannot be written here: read-only (its
+// folder, the file, the file system), not to be created beside (-wal, -shm) or a full disk.
+func cannotWrite(err error) bool {
+	var se sqlite3.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code {
+	case sqlite3.ErrReadonly, sqlite3.ErrCantOpen, sqlite3.ErrFull, sqlite3.ErrIoErr, sqlite3.ErrPerm:
+		return true
+	}
+	return false
+}
+
+// openReadOnly opens a library that cannot be written here for reading: through SQLite's
+// read-only mode, or, where even its shared-memory file cannot be made and no -wal holds
+// pages, as an immutable file (read straight, no side file). Writes are refused with why.
+func openReadOnly(path, uri string, guard *fileGuard, why error, stale bool) (*Store, error) {
+	dsns := []string{uri + "?mode=ro&_busy_timeout=10000"}
+	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() == 0 {
+		dsns = append(dsns, uri+"?mode=ro&immutable=1")
+	}
+	var err error
+	for _, dsn := range dsns {
+		db := sql.OpenDB(&guardedConnector{dsn: dsn, guard: guard, drv: &sqlite3.SQLiteDriver{ConnectHook: registerFunctions}})
+		s := &Store{db: conn{DB: db, d: sqliteDialect}, path: path, guard: guard, claimPID: os.Getpid(), claimHost: hostIdentity()}
+		var version int
+		if version, err = s.schemaVersion(s.db); err == nil {
+			switch {
+			case version == 0:
+				err = errors.New("not a benchlens library")
+			case version > SchemaVersion:
+				err = fmt.Errorf("written by a newer benchlens (schema %d, this one knows %d); refusing to open it", version, SchemaVersion)
+			default:
+				s.readOnly = fmt.Errorf("%w: it cannot be written here (%v); it reads, and `benchlens backup NEW.db` copies it to a folder that can be",
+					ErrReadOnly, firstLine(why.Error()))
+				if version == SchemaVersion || stale {
+					return s, nil
+				}
+				err = fmt.Errorf("%w: it cannot be written here (%v), and at schema %d it is older than this benchlens reads without upgrading it; `benchlens backup NEW.db` copies it to a folder that can be written, where the copy is upgraded",
+					errStale, firstLine(why.Error()), version)
+			}
+		}
+		db.Close()
+	}
+	return nil, err
+}
+
+// errStale refuses a read-only library of an older schema to all but backup (Options.Stale).
+var errStale = errors.New("the library is read-only")
+
+// ErrReadOnly is returned by writes to a library opened read-only (see Open).
+var ErrReadOnly = errors.New("the library is read-only")
+
+// ReadOnly says why the library cannot be written, or nil.
+func (s *Store) ReadOnly() error { return s.readOnly }
 
 // uriEscaper encodes what an SQLite URI would read in a path: '%' starts an escape, '?' the
 // query, '#' the fragment.

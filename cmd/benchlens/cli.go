@@ -14,8 +14,9 @@ type cli struct {
 	db             string
 }
 
-// open opens the library named by --db, $BENCHLENS_DB or the default location.
-func (c *cli) open() (*store.Store, bool) {
+// openWith opens the library named by --db, $BENCHLENS_DB or the default location; with
+// Options.Existing (check, backup) it never creates one.
+func (c *cli) openWith(o store.Options) (*store.Store, bool) {
 	path := c.db
 	if path == "" {
 		var err error
@@ -24,7 +25,7 @@ func (c *cli) open() (*store.Store, bool) {
 			return nil, false
 		}
 	}
-	st, err := store.Open(path)
+	st, err := store.OpenWith(path, o)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
 		return nil, false
@@ -67,7 +68,12 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, nargs int) bool {
 // withLibrary opens the library, runs do, and closes it; the exit status is do's, or 1 when
 // the library cannot be opened.
 func (c *cli) withLibrary(do func(st *store.Store) int) int {
-	st, ok := c.open()
+	return c.withLibraryOpts(store.Options{}, do)
+}
+
+// withLibraryOpts is withLibrary with options for the open.
+func (c *cli) withLibraryOpts(o store.Options, do func(st *store.Store) int) int {
+	st, ok := c.openWith(o)
 	if !ok {
 		return exitRejected
 	}

@@ -32,7 +32,7 @@ func (c *cli) backupCmd(args []string) int {
 	// signals meanwhile wait for that clean-up, which takes a moment.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return c.withLibrary(func(st *store.Store) int {
+	return c.withLibraryOpts(store.Options{Existing: true, Stale: true}, func(st *store.Store) int {
 		rescue, err := backupTo(ctx, st, dest)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
@@ -84,7 +84,7 @@ func (c *cli) checkCmd(args []string) int {
 	if !c.parse(fs, args, noArgs) {
 		return exitUsage
 	}
-	return c.withLibrary(func(st *store.Store) int {
+	return c.withLibraryOpts(store.Options{Existing: true}, func(st *store.Store) int {
 		if *repair {
 			n, err := st.Repair()
 			if err != nil {
