@@ -107,14 +107,14 @@ func TestDropCompareAnnotateReopen(t *testing.T) {
 	ui(func() { u.compare.setArm(false, "fallback") })
 	compared(t, "baseline", "fallback")
 	var verdict, causes string
-	ui(func() { verdict, causes = u.compare.verdict.Text, u.compare.causes.Text })
+	ui(func() { verdict, causes = u.compare.verdict.Text(), u.compare.causes.Text })
 	if !strings.Contains(verdict, "not established") || !strings.Contains(causes, "target_not_hit") {
 		t.Errorf("fallback verdict: %q %q", verdict, causes)
 	}
 	ui(func() { u.compare.setArm(false, "established") })
 	compared(t, "baseline", "established")
 	var rows int
-	ui(func() { verdict, rows = u.compare.verdict.Text, len(u.compare.checklist.Objects) })
+	ui(func() { verdict, rows = u.compare.verdict.Text(), len(u.compare.checklist.Objects) })
 	if !strings.Contains(verdict, "gain established") {
 		t.Errorf("established verdict: %q", verdict)
 	}
@@ -199,8 +199,8 @@ func TestOverrideNeedsReason(t *testing.T) {
 	}
 	// The analyst's status stands first everywhere in the app, the proposal beside it.
 	var got, picked string
-	ui(func() { got, picked = u.verdict.proposed.Text, u.verdict.pick.Selected })
-	if !strings.HasPrefix(got, "Verdict: gain established") || !strings.Contains(got, "proposed “zero gain”") {
+	ui(func() { got, picked = u.verdict.proposed.Text(), u.verdict.pick.Selected })
+	if !strings.HasPrefix(got, "gain established: ") || !strings.Contains(got, "proposed “zero gain”") {
 		t.Errorf("headline after the override: %q", got)
 	}
 	if !strings.Contains(picked, "gain established") {

@@ -3,7 +3,6 @@ package gui
 import (
 	"fmt"
 	"image/color"
-	"math"
 	"strings"
 	"time"
 
@@ -33,7 +32,7 @@ type compareView struct {
 	content fyne.CanvasObject
 
 	baseline, candidate *armPicker
-	verdict             *widget.Label
+	verdict             *headlineView
 	causes              *widget.Label
 	checklist           *fyne.Container
 	conditions          *fyne.Container
@@ -75,9 +74,7 @@ func newCompareView(u *App) *compareView {
 	// Either field chosen compares what both say: the other's typed text is taken as it is.
 	v.baseline.OnChosen = func(string) { v.candidate.commit(); v.schedule() }
 	v.candidate.OnChosen = func(string) { v.baseline.commit(); v.schedule() }
-	v.verdict = widget.NewLabelWithStyle(lang.L("Pick a baseline and a candidate arm."), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	v.verdict.Wrapping = fyne.TextWrapWord
-	v.verdict.SizeName = theme.SizeNameSubHeadingText
+	v.verdict = newHeadlineView(lang.L("Pick a baseline and a candidate arm."))
 	v.causes = widget.NewLabel("")
 	v.causes.Wrapping = fyne.TextWrapWord
 	v.checklist = container.NewVBox()
@@ -98,7 +95,7 @@ func newCompareView(u *App) *compareView {
 		container.NewBorder(nil, nil, widget.NewLabel(lang.L("Candidate")), nil, v.candidate.content),
 	)
 	v.sections = container.NewVBox(
-		widget.NewCard("", "", container.NewVBox(v.verdict, v.causes, container.NewHBox(v.save))),
+		widget.NewCard("", "", container.NewVBox(v.verdict.content, v.causes, container.NewHBox(v.save))),
 		widget.NewCard(lang.L("Evidence"), lang.L("What METHOD.md asks for, and what to record next time."), v.checklist),
 		widget.NewCard(lang.L("Stages"), lang.L("Median of per-run medians; ~ = no significant change"), v.stages),
 		v.points.content,
@@ -322,9 +319,7 @@ func (v *compareView) clear(msg string, imp widget.Importance) {
 	if v.u.verdict != nil { // nil while the app is being built
 		v.u.verdict.compareCleared()
 	}
-	v.verdict.SetText(msg)
-	v.verdict.Importance = imp
-	v.verdict.Refresh()
+	v.verdict.prompt(msg, imp)
 	v.causes.SetText("")
 	v.checklist.RemoveAll()
 	v.conditions.RemoveAll()
@@ -363,9 +358,7 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, r
 	v.record, v.sels, v.savedID = &rec, [2]string{base, cand}, savedID
 	v.showSaved()
 	v.save.Enable()
-	v.verdict.SetText(headline(rec.Status, rec))
-	v.verdict.Importance = statusImportance(rec.Status)
-	v.verdict.Refresh()
+	v.verdict.show(rec.Status, report.HeadlineOf(rec).Spans)
 	v.causes.SetText(causesText(rec))
 
 	v.checklist.Objects = nil
@@ -394,74 +387,6 @@ func (v *compareView) finished() {
 	if v.done != nil {
 		v.done()
 	}
-}
-
-// headline is the verdict with the size of the change it rests on: "Gain established —
-// TPOT −9.1 %, p=0.008".
-func headline(status model.Status, rec compare.Record) string {
-	h := fmt.Sprintf(lang.L("Verdict: %s"), statusText(status))
-	if g := gainText(rec); g != "" {
-		h += " — " + g
-	}
-	return h
-}
-
-// attributed is the stage an established or offset gain rests on: the significantly better
-// stage of rule 6 with the smallest p (the larger change on a tie).
-func attributed(rec compare.Record) (compare.StageDelta, string, bool) {
-	var best compare.StageDelta
-	var name string
-	for _, r := range model.StageGainMetrics() { // the stage tests rule 6 rests a gain on
-		d, ok := rec.Perf[r.Key]
-		if !ok || !d.Better || !d.Delta.Known() {
-			continue
-		}
-		p, bp := d.P.F(), best.P.F()
-		if name == "" || d.P.Known() && (!best.P.Known() || p < bp || p == bp && math.Abs(d.Delta.F()) > math.Abs(best.Delta.F())) {
-			best, name = d, r.Short
-		}
-	}
-	return best, name, name != ""
-}
-
-// gainText is the change the verdict rests on: for an established or offset gain the
-// attributed stage, otherwise the largest significant stage change, else the decode (TPOT)
-// change with "~".
-func gainText(rec compare.Record) string {
-	if rec.Status == model.Established || rec.Status == model.Offset {
-		if d, name, ok := attributed(rec); ok {
-			return stageChange(name, d)
-		}
-	}
-	var best *compare.StageDelta
-	var name string
-	for _, r := range model.StageMetrics {
-		d, ok := rec.Perf[r.Key]
-		if !ok || !d.Delta.Known() || !d.Significant {
-			continue
-		}
-		if best == nil || math.Abs(d.Delta.F()) > math.Abs(best.Delta.F()) {
-			best, name = &d, r.Title
-		}
-	}
-	if best == nil {
-		d, ok := rec.Perf[model.TPOT]
-		if !ok || !d.Delta.Known() {
-			return ""
-		}
-		best, name = &d, "TPOT"
-	}
-	name, _, _ = strings.Cut(name, " (")
-	return stageChange(name, *best)
-}
-
-// stageChange is "TPOT −9.1 %, p=0.008".
-func stageChange(name string, d compare.StageDelta) string {
-	s := name + " " + strings.Replace(deltaText(d), "-", "−", 1)
-	if d.P.Known() {
-		s += ", p" + report.P(d.P.F())
-	}
-	return s
 }
 
 // causesText lists the causes in words with their codes, then notes and warnings.

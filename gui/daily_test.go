@@ -64,8 +64,8 @@ func get[T any](fn func() T) T {
 func failed(t *testing.T, u *App, sel string) {
 	t.Helper()
 	eventually(t, "the error about "+sel, func() bool {
-		return u.compare.verdict.Importance == widget.DangerImportance && strings.Contains(u.compare.verdict.Text, sel) &&
-			!strings.HasPrefix(u.compare.verdict.Text, "Comparing")
+		return u.compare.verdict.Importance == widget.DangerImportance && strings.Contains(u.compare.verdict.Text(), sel) &&
+			!strings.HasPrefix(u.compare.verdict.Text(), "Comparing")
 	})
 }
 
@@ -128,7 +128,7 @@ func TestArmPickerSoak(t *testing.T) {
 		}
 	}
 	eventually(t, "the last comparison", func() bool { return u.compare.record != nil })
-	if v := get(func() string { return u.compare.verdict.Text }); strings.Contains(v, "no run") {
+	if v := get(func() string { return u.compare.verdict.Text() }); strings.Contains(v, "no run") {
 		t.Errorf("verdict after the soak: %q", v)
 	}
 }
@@ -159,8 +159,8 @@ func TestCompareClearsStaleResults(t *testing.T) {
 		if len(u.compare.checklist.Objects) != 0 || len(u.compare.stages.Objects) != 0 || !u.compare.save.Disabled() || u.compare.causes.Text != "" {
 			t.Error("the previous pair's evidence stays while comparing")
 		}
-		if !strings.Contains(u.compare.verdict.Text, "fallback") {
-			t.Errorf("while comparing: %q", u.compare.verdict.Text)
+		if !strings.Contains(u.compare.verdict.Text(), "fallback") {
+			t.Errorf("while comparing: %q", u.compare.verdict.Text())
 		}
 	})
 	shown(t, u, "baseline", "fallback")
@@ -171,7 +171,7 @@ func TestCompareClearsStaleResults(t *testing.T) {
 	failed(t, u, "no-such-arm")
 	ui(func() {
 		if u.compare.record != nil || len(u.compare.checklist.Objects) != 0 || u.compare.verdict.Importance != widget.DangerImportance {
-			t.Errorf("unknown arm: %q, record %v", u.compare.verdict.Text, u.compare.record != nil)
+			t.Errorf("unknown arm: %q, record %v", u.compare.verdict.Text(), u.compare.record != nil)
 		}
 	})
 }
@@ -376,7 +376,7 @@ func TestConditionsDiffAndHeadline(t *testing.T) {
 			}
 			source[name] = cells[i+4].(*widget.Label).Text
 		}
-		headline, causes = u.compare.verdict.Text, u.compare.causes.Text
+		headline, causes = u.compare.verdict.Text(), u.compare.causes.Text
 	})
 	if !differs["workload.seed"] || differs["hardware_sku"] || differs["stack.driver_version"] {
 		t.Errorf("differing conditions: %v", differs)

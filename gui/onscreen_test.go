@@ -84,7 +84,7 @@ func TestBothArmFieldsCompared(t *testing.T) {
 	// The headline is inside the scrolled area's view, not above it.
 	ui(func() {
 		d := fyne.CurrentApp().Driver()
-		head, box := d.AbsolutePositionForObject(u.compare.verdict), d.AbsolutePositionForObject(u.compare.scroll)
+		head, box := d.AbsolutePositionForObject(u.compare.verdict.content), d.AbsolutePositionForObject(u.compare.scroll)
 		if head.Y < box.Y || head.Y > box.Y+u.compare.scroll.Size().Height {
 			t.Errorf("the headline is drawn at y=%v, the sections show %v to %v", head.Y, box.Y, box.Y+u.compare.scroll.Size().Height)
 		}
@@ -124,7 +124,7 @@ func TestVerdictViewShowsTheComparisonOnScreen(t *testing.T) {
 	ui(func() { u.verdict.reason.SetText("the gain is inside the noise of these runs") })
 	ui(func() { u.verdict.flush() })
 	text = get(func() string { return drawnText(u.verdict.content) })
-	if !strings.Contains(text, "#2 baseline vs established (zero gain") || !strings.Contains(text, "Verdict: zero gain") {
+	if !strings.Contains(text, "#2 baseline vs established (zero gain") || !strings.Contains(text, "zero gain analyst's override of the proposed “gain established”") {
 		t.Errorf("after saving and overriding: %s", text)
 	}
 

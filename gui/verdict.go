@@ -10,10 +10,10 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"benchlens/analysis/compare"
+	"benchlens/analysis/report"
 	"benchlens/library"
 	"benchlens/model"
 	"benchlens/store"
@@ -28,7 +28,7 @@ type verdictView struct {
 	content fyne.CanvasObject
 
 	pick     *widget.Select
-	proposed *widget.Label
+	proposed *headlineView
 	causes   *widget.Label
 	note     *widget.Entry
 	tags     *widget.Entry
@@ -70,9 +70,7 @@ func newVerdictView(u *App) *verdictView {
 	v.saveHere = widget.NewButton(lang.L("Save this comparison to annotate it"), func() { u.compare.onSave() })
 	v.saveHere.Importance = widget.HighImportance
 	v.saveHere.Hide()
-	v.proposed = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	v.proposed.Wrapping = fyne.TextWrapWord
-	v.proposed.SizeName = theme.SizeNameSubHeadingText
+	v.proposed = newHeadlineView("")
 	v.causes = widget.NewLabel("")
 	v.causes.Wrapping = fyne.TextWrapWord
 	v.note = widget.NewMultiLineEntry()
@@ -111,7 +109,7 @@ func newVerdictView(u *App) *verdictView {
 		v.pick,
 		container.NewVBox(v.problem, v.byline, exports),
 		nil, nil,
-		vscroll(container.NewVBox(v.proposed, v.causes, container.NewHBox(v.saveHere), form, widget.NewCard(lang.L("History"), "", v.history))),
+		vscroll(container.NewVBox(v.proposed.content, v.causes, container.NewHBox(v.saveHere), form, widget.NewCard(lang.L("History"), "", v.history))),
 	)
 	v.setEnabled(false)
 	return v
@@ -144,9 +142,10 @@ func (v *verdictView) blank(placeholder string) {
 	defer func() { v.loading = false }()
 	v.pick.PlaceHolder = placeholder
 	v.pick.ClearSelected()
-	for _, l := range []*widget.Label{v.proposed, v.causes, v.byline, v.history} {
+	for _, l := range []*widget.Label{v.causes, v.byline, v.history} {
 		l.SetText("")
 	}
+	v.proposed.prompt("", widget.MediumImportance)
 	for _, e := range []*widget.Entry{v.note, v.tags, v.reason} {
 		e.SetText("")
 	}
@@ -167,9 +166,7 @@ func (v *verdictView) follow(rec compare.Record, base, cand string, savedID int6
 	}
 	v.blank(fmt.Sprintf(lang.L("Unsaved: %s vs %s"), base, cand))
 	v.unsaved, v.rec = true, rec
-	v.proposed.SetText(headline(rec.Status, rec))
-	v.proposed.Importance = statusImportance(rec.Status)
-	v.proposed.Refresh()
+	v.proposed.show(rec.Status, report.HeadlineOf(rec).Spans)
 	v.causes.SetText(causesText(rec))
 	v.byline.SetText(lang.L("Not saved: save this comparison to annotate it."))
 	v.saveHere.Show()
@@ -241,16 +238,13 @@ func (v *verdictView) onPick(s string) {
 
 // showStatus puts the analyst's status first, with the proposal beside it.
 func (v *verdictView) showStatus(cur store.Annotation) {
-	status := v.rec.Status
-	text := headline(status, v.rec)
+	status, spans := v.rec.Status, report.HeadlineOf(v.rec).Spans
 	if o := cur.StatusOverride; o != "" {
 		status = o
-		text = fmt.Sprintf(lang.L("Verdict: %s"), statusText(o)) + " — " +
-			fmt.Sprintf(lang.L("analyst's override of the proposed “%s”: %s"), statusText(v.rec.Status), cur.OverrideReason)
+		override := fmt.Sprintf(lang.L("analyst's override of the proposed “%s”: %s"), statusText(v.rec.Status), cur.OverrideReason)
+		spans = append([]report.Span{{Words: report.Lit(override + " — ")}}, spans...)
 	}
-	v.proposed.SetText(text)
-	v.proposed.Importance = statusImportance(status)
-	v.proposed.Refresh()
+	v.proposed.show(status, spans)
 }
 
 // open shows a saved comparison and its current annotation.

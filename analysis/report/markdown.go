@@ -51,6 +51,7 @@ func markdownEntry(b *strings.Builder, e Entry) {
 	} else {
 		fmt.Fprintf(b, "**Verdict: %s**\n", r.Status)
 	}
+	fmt.Fprintf(b, "\n%s\n", mdInline(HeadlineOf(r).String()))
 	if len(r.Causes) > 0 {
 		b.WriteString("\nCauses:\n\n")
 		for _, c := range r.Causes {

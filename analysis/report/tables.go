@@ -151,12 +151,12 @@ var analystCols = []column{
 var summaryStats = []string{"baseline", "candidate", "delta_pct", "p"}
 
 // verdictsTable is one row per comparison, a summary to read across: the status that stands
-// (the analyst's when overridden) beside the proposed one, the causes, each stage's medians,
+// (the analyst's when overridden) beside the proposed one, the headline, the causes, each stage's medians,
 // change and p-value, and the analyst's columns.
 func verdictsTable(entries []Entry) *table {
 	t := &table{sheet: SheetVerdicts, file: "verdicts.csv"}
 	t.cols = []column{{"comparison", kInt, 11}, {"saved_at", kDate, 20}, {"baseline", kText, 16}, {"candidate", kText, 16},
-		{"status", kStatus, 16}, {"proposed_status", kStatus, 16}, {"causes", kText, 50}}
+		{"status", kStatus, 16}, {"proposed_status", kStatus, 16}, {"headline", kText, 60}, {"causes", kText, 50}}
 	var stages []string
 	seen := map[string]bool{}
 	for _, e := range entries {
@@ -176,7 +176,7 @@ func verdictsTable(entries []Entry) *table {
 	t.cols = append(t.cols, analystCols...)
 	for _, e := range entries {
 		a := e.Annotation
-		row := []any{e.ID, timeValue(e.SavedAt), e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Status(), e.Record.Status, causesText(e.Record)}
+		row := []any{e.ID, timeValue(e.SavedAt), e.Record.Arms.Baseline.Label, e.Record.Arms.Candidate.Label, e.Status(), e.Record.Status, HeadlineOf(e.Record).String(), causesText(e.Record)}
 		for _, k := range stages {
 			d, ok := e.Record.Perf[k]
 			if !ok {

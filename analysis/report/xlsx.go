@@ -494,6 +494,7 @@ func writeCharts(f *excelize.File, st *styles, entries []Entry, spans []stageSpa
 		if e.Status() != e.Record.Status {
 			head += fmt.Sprintf(" (analyst; proposed: %s)", e.Record.Status)
 		}
+		head += " — " + HeadlineOf(e.Record).String()
 		ref, _ := excelize.CoordinatesToCellName(1, top)
 		if err := f.SetCellStr(SheetCharts, ref, head); err != nil {
 			return err
