@@ -51,6 +51,10 @@ type Options struct {
 	// Notice is shown once the library has loaded, in a dialog and the status line: what
 	// happened on the way to opening it (the last library did not open; the user's own did).
 	Notice string
+	// Screen is the size of the screen the window opens on, in the window's units (zero:
+	// unknown). The window is made to fit it: on first start and when a size remembered from a
+	// larger screen would not fit (FitScreen does it later when the screen is known later).
+	Screen fyne.Size
 }
 
 // Views, in tab order.
@@ -102,10 +106,16 @@ type App struct {
 	settings *settingsView
 	importer *importer
 
-	tabs   *container.AppTabs
-	empty  fyne.CanvasObject // shown instead of the views while the library has no runs
-	status *widget.Label
-	arms   *armCache
+	tabs  *container.AppTabs
+	empty fyne.CanvasObject // shown instead of the views while the library has no runs
+	// body is the window's middle: the split of sidebar and views, or the views alone while
+	// the sidebar is hidden (toggleLibrary).
+	body          *fyne.Container
+	split         *container.Split
+	views         *fyne.Container
+	libraryToggle *widget.Button
+	status        *widget.Label
+	arms          *armCache
 
 	exportDir string          // the folder of the last export, offered again
 	dialogs   []dialog.Dialog // open, newest last (showDialog)
@@ -138,9 +148,17 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 
 	u.empty = u.emptyState()
 	u.empty.Hide()
-	split := container.NewHSplit(u.library.content, container.NewStack(u.tabs, u.empty))
-	split.SetOffset(0.26)
-	w.SetContent(container.NewBorder(nil, container.NewBorder(nil, nil, nil, u.importer.bar, u.status), nil, nil, split))
+	u.views = container.NewStack(u.tabs, u.empty)
+	u.split = container.NewHSplit(u.library.content, u.views)
+	u.split.SetOffset(0.26)
+	u.body = container.NewStack(u.split)
+	u.libraryToggle = widget.NewButtonWithIcon("", nil, u.toggleLibrary)
+	u.libraryToggle.Importance = widget.LowImportance
+	u.showLibraryToggle()
+	w.SetContent(container.NewBorder(nil, container.NewBorder(nil, nil, u.libraryToggle, u.importer.bar, u.status), nil, nil, u.body))
+	if a.Preferences().Bool(prefLibraryHidden) {
+		u.toggleLibrary()
+	}
 	w.SetOnDropped(u.importer.onDropped)
 	w.Canvas().SetOnTypedKey(u.onTypedKey)
 	w.SetMainMenu(u.mainMenu())
@@ -268,11 +286,102 @@ func (u *App) switchLibrary(st *store.Store) bool {
 	return true
 }
 
+// prefLibraryHidden remembers that the sidebar was hidden.
+const prefLibraryHidden = "library.hidden"
+
+// toggleLibrary hides the library sidebar, giving its width to the views (a laptop's
+// tables and charts), or shows it again (the button at the bottom left, Ctrl+B).
+func (u *App) toggleLibrary() {
+	hidden := len(u.body.Objects) == 1 && u.body.Objects[0] == u.views
+	if hidden {
+		u.body.Objects = []fyne.CanvasObject{u.split}
+		u.split.Trailing = u.views
+		u.split.Refresh()
+	} else {
+		u.split.Trailing = container.NewStack() // the views have one parent at a time
+		u.split.Refresh()
+		u.body.Objects = []fyne.CanvasObject{u.views}
+	}
+	u.body.Refresh()
+	u.showLibraryToggle()
+	u.fyneApp.Preferences().SetBool(prefLibraryHidden, !hidden)
+}
+
+// showLibraryToggle points the sidebar's button the way it would move the sidebar.
+func (u *App) showLibraryToggle() {
+	if u.libraryShown() {
+		u.libraryToggle.SetIcon(theme.NavigateBackIcon())
+		u.libraryToggle.SetText(lang.L("Hide the library"))
+	} else {
+		u.libraryToggle.SetIcon(theme.NavigateNextIcon())
+		u.libraryToggle.SetText(lang.L("Library"))
+	}
+}
+
+// libraryShown is whether the sidebar is on screen.
+func (u *App) libraryShown() bool { return u.body.Objects[0] == u.split }
+
+// Window sizes: the first start's (on a screen of unknown size), the most of a screen the
+// first start takes, and what a window keeps clear of the screen's edges (title bar, panels).
+var (
+	defaultWindow = fyne.NewSize(1280, 820)
+	largestWindow = fyne.NewSize(2560, 1600)
+	screenMargin  = fyne.NewSize(16, 64)
+)
+
+// fitWindow is the window size to open with: the remembered size (remembered, when not
+// zero) or on first start the most of the screen up to largestWindow, never larger than the
+// screen less its margins. A screen of zero size is unknown and changes nothing.
+func fitWindow(remembered, screen fyne.Size) fyne.Size {
+	want := remembered
+	if want.IsZero() {
+		want = defaultWindow
+		if !screen.IsZero() {
+			want = largestWindow
+		}
+	}
+	if screen.IsZero() {
+		return want
+	}
+	room := screen.Subtract(screenMargin)
+	return fyne.NewSize(max(min(want.Width, room.Width), 320), max(min(want.Height, room.Height), 240))
+}
+
+// FitScreen fits the window to a screen known only once the app runs (the desktop driver
+// knows its monitors then).
+func (u *App) FitScreen(screen fyne.Size) {
+	if screen.IsZero() {
+		return
+	}
+	u.opt.Screen = screen
+	u.resize(fitWindow(u.rememberedSize(), screen))
+	u.win.CenterOnScreen()
+}
+
+// sidebarWidth is as wide as the sidebar gets on a wide window: the rest goes to the tables.
+const sidebarWidth = 400
+
+// resize sizes the window and shares its width out: on a wide window the sidebar keeps
+// sidebarWidth and the tables beside the charts get more (a Stages row on one line).
+func (u *App) resize(size fyne.Size) {
+	u.win.Resize(size)
+	u.split.SetOffset(min(0.26, float64(sidebarWidth/size.Width)))
+	if size.Width >= 1600 {
+		u.compare.split.SetOffset(0.62)
+	} else {
+		u.compare.split.SetOffset(0.56)
+	}
+}
+
+// rememberedSize is the window size remembered from the last session (zero: none).
+func (u *App) rememberedSize() fyne.Size {
+	p := u.fyneApp.Preferences()
+	return fyne.NewSize(float32(p.Float("window.width")), float32(p.Float("window.height")))
+}
+
 func (u *App) restoreWindowSize() {
 	p := u.fyneApp.Preferences()
-	width := float32(p.FloatWithFallback("window.width", 1280))
-	height := float32(p.FloatWithFallback("window.height", 820))
-	u.win.Resize(fyne.NewSize(width, height))
+	u.resize(fitWindow(u.rememberedSize(), u.opt.Screen))
 	u.win.SetCloseIntercept(func() {
 		size := u.win.Canvas().Size()
 		p.SetFloat("window.width", float64(size.Width))

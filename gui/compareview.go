@@ -45,6 +45,7 @@ type compareView struct {
 	// sections are the cards of the left column, top to bottom; a new panel is one more.
 	sections *fyne.Container
 	scroll   *container.Scroll  // scrolls the sections; a new comparison starts at its headline
+	split    *container.Split   // the sections beside the charts (App.proportion)
 	savedID  int64              // the library id of the comparison on screen once saved, else 0
 	axis     *widget.RadioGroup // the CDFs' x axis: clipped, full or log
 	arms     [2]compare.Arm     // the arms on screen, to redraw the CDFs on another axis
@@ -112,12 +113,12 @@ func newCompareView(u *App) *compareView {
 	v.axis.SetSelected(axisNames()[0])
 	chartPane := container.NewBorder(container.NewHBox(widget.NewLabel(lang.L("CDF x axis")), v.axis), nil, nil, nil, chartScroll)
 	v.scroll = vscroll(v.sections)
-	split := container.NewHSplit(v.scroll, chartPane)
-	split.SetOffset(0.56)
+	v.split = container.NewHSplit(v.scroll, chartPane)
+	v.split.SetOffset(0.56)
 	v.point = widget.NewSelect(nil, func(string) { v.onPoint() })
 	v.pointRow = container.NewBorder(nil, nil, widget.NewLabel(lang.L("Load point")), nil, v.point)
 	v.pointRow.Hide()
-	v.content = container.NewBorder(container.NewVBox(pick, v.pointRow), nil, nil, nil, split)
+	v.content = container.NewBorder(container.NewVBox(pick, v.pointRow), nil, nil, nil, v.split)
 	v.reloadArms()
 	return v
 }
@@ -368,7 +369,7 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, r
 	v.checklist.Refresh()
 
 	v.showPoints(rec, point)
-	v.conditions.Objects = []fyne.CanvasObject{conditionsTable(rec)}
+	v.conditions.Objects = []fyne.CanvasObject{conditionsTable(rec, v.scroll)}
 	v.conditions.Refresh()
 	v.families.set(rec.Families)
 	v.points.show(rec)
@@ -488,71 +489,6 @@ func checkRow(c compare.Check) fyne.CanvasObject {
 	return container.NewBorder(nil, nil, container.NewVBox(container.NewHBox(glyphBox, head)), nil, body)
 }
 
-// stageTable is the benchstat-style table of the stages: medians, the delta, its interval
-// and test, each column as wide as its widest cell so nothing wraps.
-func stageTable(rec compare.Record) fyne.CanvasObject {
-	cells := append(stageHeader(rec), stageCells(rec)...)
-	return container.NewHScroll(container.New(&columns{n: 7}, cells...))
-}
-
-// pointsStageTable is the stage table of a sweep: each matched point's rows (parts, from
-// Record.AtPoint) under its label, repeats and verdict, never a pooled row.
-func pointsStageTable(rec compare.Record, parts []compare.Record) fyne.CanvasObject {
-	cells := stageHeader(parts...)
-	for i, part := range parts {
-		lp := rec.LoadPoints[i]
-		verdict := widget.NewLabel(report.FormatRepeats(lp.Repeats.Baseline, lp.Repeats.Candidate) + " " + lang.L("runs") + " · " + statusText(lp.Status))
-		verdict.Importance = statusImportance(lp.Status)
-		cells = append(cells, bold(lp.Label), verdict, widget.NewLabel(""), widget.NewLabel(""), widget.NewLabel(""), widget.NewLabel(""), widget.NewLabel(""))
-		cells = append(cells, stageCells(part)...)
-	}
-	return container.NewHScroll(container.New(&columns{n: 7}, cells...))
-}
-
-// stageHeader is the stage table's header; its interval column says whether the intervals
-// are over runs or, with one run per arm, over requests.
-func stageHeader(recs ...compare.Record) []fyne.CanvasObject {
-	over := lang.L("interval, per run")
-	for _, rec := range recs {
-		for _, d := range rec.Perf {
-			if d.PerRequest {
-				over = lang.L("interval, per request")
-			}
-		}
-	}
-	return []fyne.CanvasObject{
-		bold(lang.L("stage")), bold(lang.L("baseline")), bold(lang.L("candidate")), bold(lang.L("delta")),
-		bold(over), bold(lang.L("test")), bold(lang.L("p90 / p99")),
-	}
-}
-
-// stageCells are a comparison's rows of the stage table, seven cells each.
-func stageCells(rec compare.Record) []fyne.CanvasObject {
-	var cells []fyne.CanvasObject
-	for _, r := range model.StageMetrics {
-		d, ok := rec.Perf[r.Key]
-		if !ok || !d.Baseline.Known() {
-			continue
-		}
-		delta := widget.NewLabel(deltaText(d))
-		switch {
-		case d.Better:
-			delta.Importance = widget.SuccessImportance
-		case d.Worse:
-			delta.Importance = widget.DangerImportance
-		}
-		test := "-"
-		if d.P.Known() {
-			test = fmt.Sprintf("p%s n=%d+%d", report.P(d.P.F()), d.N[0], d.N[1])
-		}
-		cells = append(cells, widget.NewLabel(r.Title),
-			widget.NewLabel(d.Baseline.Readable()+" "+d.Unit),
-			widget.NewLabel(d.Candidate.Readable()+" "+d.Unit),
-			delta, widget.NewLabel(intervalText(d)), widget.NewLabel(test), widget.NewLabel(tailText(rec.Tails[r.Key])))
-	}
-	return cells
-}
-
 // tailText is how the p90 and p99 moved: "+1.2 % / +8.0 %" (descriptive, untested).
 func tailText(t compare.Tail) string {
 	if !t.P90Delta.Known() && !t.P99Delta.Known() {
@@ -569,32 +505,6 @@ func tailText(t compare.Tail) string {
 
 // conditionStates map a condition's state to the checklist's glyph and colour.
 var conditionStates = map[model.ConditionState]model.CheckState{model.ConditionSame: model.CheckOK, model.ConditionDiffers: model.CheckFail, model.ConditionUnknown: model.CheckWarn}
-
-// conditionsTable is the conditions as a diff: field, baseline, candidate, whether they
-// are the same, differ or are unknown (glyph and word, for greyscale prints), and the file
-// each value was read from.
-func conditionsTable(rec compare.Record) fyne.CanvasObject {
-	cells := []fyne.CanvasObject{bold(""), bold(lang.L("field")), bold(lang.L("baseline")), bold(lang.L("candidate")), bold(lang.L("source"))}
-	cut := func(s string) string {
-		if s == "" {
-			return "—"
-		}
-		if r := []rune(s); len(r) > 24 {
-			return string(r[:23]) + "…"
-		}
-		return s
-	}
-	for _, c := range rec.Conditions() {
-		state := conditionStates[c.State]
-		mark := canvas.NewText(checkGlyphs[state]+" "+conditionWord(c.State), checkColours[state])
-		mark.TextStyle.Bold = c.State == model.ConditionDiffers
-		name := widget.NewLabel(strings.Replace(c.Name, "stack_fingerprint.", "stack.", 1))
-		name.TextStyle.Bold = c.State == model.ConditionDiffers
-		cells = append(cells, container.NewCenter(mark), name, widget.NewLabel(cut(c.Baseline)), widget.NewLabel(cut(c.Candidate)),
-			widget.NewLabel(c.SourceText())) // the file and line each value was read from
-	}
-	return container.NewHScroll(container.New(&columns{n: 5}, cells...))
-}
 
 func conditionWord(state model.ConditionState) string {
 	switch state {

@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -367,7 +366,7 @@ func TestConditionsDiffAndHeadline(t *testing.T) {
 	differs, source := map[string]bool{}, map[string]string{}
 	var headline, causes string
 	ui(func() {
-		cells := u.compare.conditions.Objects[0].(*container.Scroll).Content.(*fyne.Container).Objects
+		cells := u.compare.conditions.Objects[0].(*pageScroll).Content.(*fyne.Container).Objects
 		for i := 5; i+4 < len(cells); i += 5 { // mark, field, baseline, candidate, source
 			mark := cells[i].(*fyne.Container).Objects[0].(*canvas.Text).Text
 			name := cells[i+1].(*widget.Label).Text

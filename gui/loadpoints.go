@@ -157,15 +157,15 @@ func (v *compareView) showStages(rec compare.Record, point string) {
 	var table fyne.CanvasObject
 	switch i := pointIndex(rec, point); {
 	case i >= 0:
-		table = stageTable(rec.AtPoint(i))
+		table = stageTable(rec.AtPoint(i), v.scroll)
 	case len(rec.LoadPoints) > 0:
 		var parts []compare.Record
 		for i := range rec.LoadPoints {
 			parts = append(parts, rec.AtPoint(i))
 		}
-		table = pointsStageTable(rec, parts)
+		table = pointsStageTable(rec, parts, v.scroll)
 	default:
-		table = stageTable(rec)
+		table = stageTable(rec, v.scroll)
 	}
 	v.stages.Objects = []fyne.CanvasObject{table}
 	v.stages.Refresh()

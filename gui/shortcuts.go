@@ -7,7 +7,7 @@ import (
 )
 
 // mainMenu binds the keyboard through the window's menu: Ctrl+O import files, Ctrl+Shift+O
-// import a folder, Ctrl+E export what is on screen, Ctrl+1 … Ctrl+4 switch views (Cmd on
+// import a folder, Ctrl+E export what is on screen, Ctrl+1 … Ctrl+4 switch views, Ctrl+B hides or shows the library sidebar (Cmd on
 // macOS through fyne's ShortcutDefault). Menu shortcuts are dispatched before the focused
 // widget sees the keys, so they work while a text field has focus, where canvas shortcuts
 // are swallowed by the entry.
@@ -39,6 +39,7 @@ func (u *App) mainMenu() *fyne.MainMenu {
 	for i, key := range []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4} {
 		view.Items = append(view.Items, item(u.tabs.Items[i].Text, key, mod, func() { u.showView(i) }))
 	}
+	view.Items = append(view.Items, fyne.NewMenuItemSeparator(), item(lang.L("Show or hide the library"), fyne.KeyB, mod, u.toggleLibrary))
 	return fyne.NewMainMenu(file, view, u.helpMenu())
 }
 

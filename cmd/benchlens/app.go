@@ -35,6 +35,7 @@ func openApp(stderr io.Writer, db string) int {
 	defer func() { st.Close() }()
 	w := a.NewWindow("benchlens")
 	u := gui.New(a, w, st, gui.Options{SampleLibrary: filepath.Join(filepath.Dir(user), "samples.db"), OpenLibrary: store.Open, Notice: notice})
+	a.Lifecycle().SetOnStarted(func() { u.FitScreen(screenSize(w)) })
 	w.ShowAndRun()
 	st = u.Store()
 	return exitOK
