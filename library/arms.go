@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"benchlens/analysis/compare"
+	"benchlens/internal/textsafe"
 	"benchlens/model"
 	"benchlens/store"
 )
@@ -46,6 +47,9 @@ func LoadArm(st *store.Store, sel string) (compare.Arm, error) {
 // armLabel names an arm: by its selector, or for a list of run ids by the label they all share
 // (the ids themselves when their labels differ).
 func armLabel(sel string, runs []compare.RunData) string {
+	if list, ok := strings.CutPrefix(sel, IDsPrefix); ok && isIDList(list) {
+		sel = list
+	}
 	if !isIDList(sel) || len(runs) == 0 {
 		return sel
 	}
@@ -107,6 +111,9 @@ func Selector(ids []int64) string {
 	return strings.Join(parts, ",")
 }
 
+// idSelector names run ids whatever labels the library has (a label "9" does not take "9").
+func idSelector(ids []int64) string { return IDsPrefix + Selector(ids) }
+
 func isIDList(sel string) bool {
 	for _, part := range strings.Split(sel, ",") {
 		if _, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64); err != nil {
@@ -116,26 +123,62 @@ func isIDList(sel string) bool {
 	return sel != ""
 }
 
+// IDsPrefix before a selector makes it run ids whatever labels the library has: "ids:9"
+// is run 9 even when a label "9" exists.
+const IDsPrefix = "ids:"
+
 // selectRuns resolves a selector to run ids.
 func selectRuns(st *store.Store, sel string) ([]int64, error) {
+	ids, _, err := resolveSelector(st, sel)
+	return ids, err
+}
+
+// SelectorNote says how a selector that could be read two ways was read (a label that looks
+// like run ids: "9"), for the command line to print; "" when it could not.
+func SelectorNote(st *store.Store, sel string) string {
+	_, note, _ := resolveSelector(st, strings.TrimSpace(sel))
+	return note
+}
+
+// resolveSelector reads a selector: a label when a run has it (also one that looks like
+// run ids, with a note saying so), else comma-separated run ids, or IDsPrefix and run ids.
+func resolveSelector(st *store.Store, sel string) ([]int64, string, error) {
 	if sel == "" {
-		return nil, fmt.Errorf("empty selector: give a label or run ids")
+		return nil, "", fmt.Errorf("empty selector: give a label or run ids")
 	}
-	if isIDList(sel) {
-		var ids []int64
-		for _, part := range strings.Split(sel, ",") {
-			id, _ := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
-			ids = append(ids, id)
+	if list, ok := strings.CutPrefix(sel, IDsPrefix); ok {
+		if !isIDList(list) {
+			return nil, "", fmt.Errorf("%s: %s must be followed by comma-separated run ids", textsafe.Quote(sel), IDsPrefix)
 		}
-		return ids, nil
+		return parseIDs(list), "", nil
 	}
 	ids, err := st.RunsWithLabel(sel)
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	if isIDList(sel) {
+		if len(ids) == 0 {
+			return parseIDs(sel), "", nil
+		}
+		return ids, fmt.Sprintf("%q is a label of this library: took its %d runs (%s), not run ids %s; give %s%s for those",
+			sel, len(ids), Selector(ids), sel, IDsPrefix, sel), nil
 	}
 	if len(ids) == 0 {
 		labels, _ := st.Labels()
-		return nil, fmt.Errorf("no run has the label %q (labels in the library: %s)", sel, strings.Join(labels, ", "))
+		quoted := make([]string, len(labels))
+		for i, l := range labels {
+			quoted[i] = strconv.Quote(l)
+		}
+		return nil, "", fmt.Errorf("no run has the label %q (labels in the library: %s)", sel, strings.Join(quoted, ", "))
 	}
-	return ids, nil
+	return ids, "", nil
+}
+
+func parseIDs(list string) []int64 {
+	var ids []int64
+	for _, part := range strings.Split(list, ",") {
+		id, _ := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
+		ids = append(ids, id)
+	}
+	return ids
 }

@@ -33,7 +33,7 @@ func SavedRecipe(st *store.Store, id int64) (reproduce.Recipe, error) {
 	if hasRecipe(rec.Reproduce) {
 		return rec.Reproduce, nil
 	}
-	return Recipe(st, Selector(rec.Arms.Baseline.Runs), Selector(rec.Arms.Candidate.Runs))
+	return Recipe(st, idSelector(rec.Arms.Baseline.Runs), idSelector(rec.Arms.Candidate.Runs))
 }
 
 func hasRecipe(r reproduce.Recipe) bool {
@@ -66,7 +66,10 @@ func recipeArm(st *store.Store, sel string) (reproduce.Arm, error) {
 		runs = append(runs, r)
 	}
 	label := sel
-	if isIDList(sel) && len(runs) > 0 {
+	if list, ok := strings.CutPrefix(sel, IDsPrefix); ok {
+		label = list
+	}
+	if isIDList(label) && len(runs) > 0 {
 		label = runs[0].Run.Label
 	}
 	return reproduce.BuildArm(label, runs), nil

@@ -13,8 +13,8 @@ import (
 
 func (c *cli) compareCmd(args []string) int {
 	fs := c.flags("compare", "--baseline SEL --candidate SEL [--format text|json|yaml] [--save] [--alpha X --min-repeats N ...]")
-	base := fs.String("baseline", "", "baseline arm: a label or comma-separated run ids")
-	cand := fs.String("candidate", "", "candidate arm: a label or comma-separated run ids")
+	base := fs.String("baseline", "", "baseline arm: a label or comma-separated run ids (ids:9 when a label is 9)")
+	cand := fs.String("candidate", "", "candidate arm: a label or comma-separated run ids (ids:9 when a label is 9)")
 	format := fs.String("format", "text", "text, json or yaml")
 	save := fs.Bool("save", false, "store the comparison in the library")
 	override := settingFlags(fs)
@@ -38,6 +38,11 @@ func (c *cli) compareCmd(args []string) int {
 		}
 		if err != nil {
 			return c.fail(err)
+		}
+		for _, sel := range []string{*base, *cand} {
+			if note := library.SelectorNote(st, sel); note != "" {
+				fmt.Fprintf(c.stderr, "benchlens: %s\n", note)
+			}
 		}
 		rec, err := library.Compare(st, *base, *cand, set)
 		if errors.Is(err, library.ErrUsage) {

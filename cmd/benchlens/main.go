@@ -60,7 +60,8 @@ commands:
                                            than PCT; Markdown summary for a pull request
   --version                                benchlens, commit, build date, Go and SQLite versions
 
-SEL is a label (every run with it forms the arm) or comma-separated run ids.
+SEL is a label (every run with it forms the arm) or comma-separated run ids; a label that
+looks like ids ("9") is the label when a run has it (ids:9 names run 9).
 The library is --db FILE, else $BENCHLENS_DB, else library.db in the user's data directory;
 a postgres:// URL there opens a team library in PostgreSQL.
 `
