@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"benchlens/store"
 )
@@ -24,13 +25,24 @@ func writeAll(libPath string, files []outFile, force bool) error {
 			return err
 		}
 	}
+	// An export that cannot finish (out of room) leaves none of itself: what it wrote so
+	// far is removed and named, so no folder holds half an export that looks whole.
+	var written []string
 	for _, f := range files {
-		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
-			return err
+		err := os.MkdirAll(filepath.Dir(f.path), 0o755)
+		if err == nil {
+			err = writeFileAtomic(f.path, f.data)
 		}
-		if err := writeFileAtomic(f.path, f.data); err != nil {
-			return err
+		if err != nil {
+			if len(written) == 0 {
+				return fmt.Errorf("writing %s: %w; nothing was written", f.path, err)
+			}
+			for _, w := range written {
+				os.Remove(w)
+			}
+			return fmt.Errorf("writing %s: %w; removed the %d files this export had written (%s)", f.path, err, len(written), strings.Join(written, ", "))
 		}
+		written = append(written, f.path)
 	}
 	return nil
 }
@@ -45,7 +57,7 @@ func checkTarget(libPath, path string, force bool) error {
 	if lib := store.LibraryFileAt(libPath, path); lib != "" {
 		return fmt.Errorf("%s is the library itself (%s); refusing to overwrite it", path, lib)
 	}
-	fi, err := os.Stat(path)
+	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil
@@ -53,10 +65,32 @@ func checkTarget(libPath, path string, force bool) error {
 		return err
 	case fi.IsDir():
 		return fmt.Errorf("%s is a folder; give a file name", path)
+	case !fi.Mode().IsRegular():
+		// --force replaces a file of the export's own kind, never a device, a FIFO, a socket
+		// or a symbolic link (which names a file elsewhere).
+		return fmt.Errorf("%s is %s, not a regular file; refusing to replace it, even with --force", path, special(path, fi.Mode()))
 	case !force:
 		return fmt.Errorf("%s exists; add --force to replace it", path)
 	}
 	return nil
+}
+
+// special words what a path that is not a regular file is.
+func special(path string, m os.FileMode) string {
+	switch {
+	case m&os.ModeSymlink != 0:
+		if to, err := os.Readlink(path); err == nil {
+			return fmt.Sprintf("a symbolic link (to %s)", to)
+		}
+		return "a symbolic link"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // writeFileAtomic writes through a temporary file in the same folder and renames it.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+	"strconv"
+	"syscall"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +15,12 @@ import (
 // BENCHLENS_CLI_ARGS holds its arguments (separated by the unit separator, 0x1f).
 func TestMain(m *testing.M) {
 	if args := os.Getenv("BENCHLENS_CLI_ARGS"); args != "" {
+		// BENCHLENS_CLI_FSIZE caps the size of any file written: a disk that runs out of room.
+		if n, err := strconv.ParseUint(os.Getenv("BENCHLENS_CLI_FSIZE"), 10, 64); err == nil {
+			if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+				panic(err)
+			}
+		}
 		os.Exit(run(os.Stdout, os.Stderr, strings.Split(args, "\x1f")))
 	}
 	pgtest.Main(m)
