@@ -2,10 +2,10 @@ package main
 
 import (
 	"os"
-	"strconv"
-	"syscall"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"benchlens/internal/pgtest"
