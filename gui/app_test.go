@@ -271,11 +271,28 @@ func TestRunView(t *testing.T) {
 		}
 		u.run.show(first)
 	})
-	eventually(t, "the run", func() bool { return strings.Contains(u.run.title.Text, "offset") && u.run.overhead.Text != "" })
-	var backend, overhead, util string
-	ui(func() { backend, overhead, util = u.run.backend.Text, u.run.overhead.Text, u.run.utilNote.Text })
-	if !strings.Contains(backend, "FLASHINFER") || !strings.Contains(overhead, "HtoD") || !strings.Contains(util, "intermittent") {
-		t.Errorf("run view: %q / %q / %q", backend, overhead, util)
+	eventually(t, "the run", func() bool { return strings.Contains(u.run.title.Text, "offset") && u.run.evidence.Text != "" })
+	// What is drawn: the backend card and the Evidence tab carry show's sections of each file.
+	var backend, evidence, util string
+	ui(func() {
+		u.showView(viewRun)
+		backend = drawnText(u.run.backend)
+		u.run.tabs.SelectIndex(2)
+		util = drawnText(u.run.utilNote)
+		u.run.tabs.SelectIndex(3)
+		evidence = drawnText(u.run.evidence)
+		u.run.tabs.SelectIndex(0)
+	})
+	for _, c := range []struct{ where, got, want string }{
+		{"backend", backend, "target FLASHINFER"},
+		{"evidence", evidence, "profiler trace (kineto)"},
+		{"evidence", evidence, "HtoD"},
+		{"evidence", evidence, "server log ("},
+		{"utilisation", util, "intermittent"},
+	} {
+		if !strings.Contains(c.got, c.want) {
+			t.Errorf("run view's %s lacks %q:\n%s", c.where, c.want, c.got)
+		}
 	}
 	ui(func() { u.showView(viewRun) })
 	shot(t, u, "run")

@@ -19,7 +19,7 @@ import (
 
 // runView shows one run in full: what it is (tool, model, workload, fingerprint, engine
 // config, target vs resolved backend with the fallback lines quoted), its TTFT, TPOT and ITL
-// distributions, its utilisation timeline and shape, and its overhead figures.
+// distributions, its utilisation timeline and shape, and what each attached file says (its overhead figures among them), as show prints it.
 type runView struct {
 	u       *App
 	content fyne.CanvasObject
@@ -32,7 +32,7 @@ type runView struct {
 	charts   map[string]*chartView
 	util     *chartView
 	utilNote *widget.Label
-	overhead *widget.Label
+	evidence *widget.Label
 	tabs     *container.AppTabs
 	// summaryScroll is refreshed after the summary changes, so the card below it moves down.
 	summaryScroll *container.Scroll
@@ -63,8 +63,9 @@ func newRunView(u *App) *runView {
 	v.util = newChartView(nil)
 	v.utilNote = widget.NewLabel("")
 	v.utilNote.Wrapping = fyne.TextWrapWord
-	v.overhead = widget.NewLabel("")
-	v.overhead.Wrapping = fyne.TextWrapWord
+	v.evidence = widget.NewLabel("")
+	v.evidence.Wrapping = fyne.TextWrapWord
+	v.evidence.TextStyle.Monospace = true // the sections align their columns
 
 	v.summaryScroll = vscroll(container.NewVBox(v.summary, widget.NewCard(lang.L("Attention backend"), "", v.backend)))
 	grid := &chartGrid{}
@@ -74,7 +75,7 @@ func newRunView(u *App) *runView {
 		container.NewTabItem(lang.L("Summary"), v.summaryScroll),
 		container.NewTabItem(lang.L("Distributions"), distScroll),
 		container.NewTabItem(lang.L("Utilisation"), container.NewBorder(nil, v.utilNote, nil, nil, v.util)),
-		container.NewTabItem(lang.L("Overhead"), vscroll(v.overhead)),
+		container.NewTabItem(lang.L("Evidence"), vscroll(v.evidence)),
 	)
 	v.content = container.NewBorder(v.title, nil, nil, nil, v.tabs)
 	return v
@@ -97,7 +98,7 @@ func (v *runView) blank() {
 	}
 	v.util.setPlot(nil, chart.Reader{})
 	v.utilNote.SetText("")
-	v.overhead.SetText("")
+	v.evidence.SetText("")
 }
 
 // show loads a run off the UI thread and displays it.
@@ -107,7 +108,7 @@ func (v *runView) show(id int64) {
 	v.blank()
 	st := v.u.st
 	go func() {
-		rd, err := library.LoadRun(st, id)
+		rd, evs, err := library.LoadRunEvidence(st, id)
 		onUI(func() {
 			if v.current != id {
 				return
@@ -116,13 +117,14 @@ func (v *runView) show(id int64) {
 				v.title.SetText(err.Error())
 				return
 			}
-			v.display(rd)
+			v.display(rd, evs)
 		})
 	}()
 }
 
-func (v *runView) display(rd compare.RunData) {
+func (v *runView) display(rd compare.RunData, evs []model.Evidence) {
 	r := rd.Run
+	secs := report.Evidence(evs, r.Manifest)
 	v.title.SetText(fmt.Sprintf(lang.L("Run #%d — %s (%s)"), r.ID, r.Label, r.Role))
 	items := []*widget.FormItem{}
 	add := func(name, value string) {
@@ -166,7 +168,7 @@ func (v *runView) display(rd compare.RunData) {
 	}
 	v.summary.Objects = []fyne.CanvasObject{widget.NewForm(items...)}
 	v.summary.Refresh()
-	v.backend.SetText(backendText(rd))
+	v.backend.SetText(backendText(rd, secs))
 	v.summaryScroll.Refresh()
 
 	arm := compare.Arm{Label: r.Label, Runs: []compare.RunData{rd}}
@@ -209,7 +211,7 @@ func (v *runView) display(rd compare.RunData) {
 	} else {
 		v.util.setPlot(nil, chart.Reader{})
 	}
-	v.overhead.SetText(overheadText(rd))
+	v.evidence.SetText(evidenceText(rd, secs))
 }
 
 // latencyText is a metric's median and p99 from the recomputed statistics, else the tool's.
@@ -255,8 +257,9 @@ func mapText(m map[string]string) string {
 	return strings.Join(parts, ", ")
 }
 
-// backendText says what was asked for and what the server resolved, quoting the lines.
-func backendText(rd compare.RunData) string {
+// backendText is what the server logs say of the attention backend: each log's section of
+// report.Evidence (target, resolved and the lines), the same text `show RUN` prints.
+func backendText(rd compare.RunData, secs []report.EvidenceSection) string {
 	if len(rd.Logs) == 0 {
 		s := lang.L("No server log attached: the resolved backend is unknown.")
 		if t := model.TargetOf(rd.Run.Manifest, model.TargetClaims(nil, rd.Fingerprint)); t.Backend != "" {
@@ -264,71 +267,26 @@ func backendText(rd compare.RunData) string {
 		}
 		return s
 	}
-	var b strings.Builder
-	for _, l := range rd.Logs {
-		// each log's target as model.TargetOf decides it from this log and the dumps
-		t := model.TargetOf(rd.Run.Manifest, model.TargetClaims([]*model.LogEvidence{l}, rd.Fingerprint))
-		status := l.Status
-		if t.Backend != l.TargetBackend {
-			status = l.StatusFor(t.Backend)
-		}
-		resolved := report.OrDash(l.Resolved)
-		if l.ResolvedHow == model.ResolvedInferred {
-			resolved = fmt.Sprintf(lang.L("not in the log (%s inferred)"), l.Resolved)
-		}
-		fmt.Fprintf(&b, lang.L("Target %s (%s), resolved %s: %s")+"\n", report.OrDash(t.Backend), report.OrDash(t.From), resolved, status)
-		for _, p := range l.Processes {
-			fmt.Fprintf(&b, "  line %d: %s\n", p.Line.N, p.Line.Text)
-		}
-		for _, f := range l.Fallbacks {
-			fmt.Fprintf(&b, "  %s line %d: %s\n", lang.L("fallback"), f.N, f.Text)
-		}
-		for _, f := range l.ServerFailure {
-			fmt.Fprintf(&b, "  %s line %d: %s\n", lang.L("server failed"), f.N, f.Text)
-		}
-		if l.Failure != nil {
-			fmt.Fprintf(&b, "  %s line %d: %s\n", lang.L("failure"), l.Failure.N, l.Failure.Text)
+	var parts []string
+	for _, s := range secs {
+		if s.Kind == "server log" {
+			parts = append(parts, strings.TrimSpace(s.Text))
 		}
 	}
-	return strings.TrimSpace(b.String())
+	return strings.Join(parts, "\n\n")
 }
 
-// overheadText lists each profiler trace's copies, launches, syncs and top ops.
-func overheadText(rd compare.RunData) string {
+// evidenceText is every attached file's section of report.Evidence, as `show RUN` prints
+// them, after a hint when no profiler trace measured the overhead.
+func evidenceText(rd compare.RunData, secs []report.EvidenceSection) string {
+	var parts []string
 	if len(rd.Traces) == 0 {
-		return lang.L("No profiler trace attached: copies, launches and syncs are unmeasured. Capture a torch profiler (Kineto) trace of a few steps.")
+		parts = append(parts, lang.L("No profiler trace attached: copies, launches and syncs are unmeasured. Capture a torch profiler (Kineto) trace of a few steps."))
 	}
-	var b strings.Builder
-	for _, t := range rd.Traces {
-		fmt.Fprintf(&b, "%s, %d steps, device busy %s of %.0f µs\n", t.Source, t.Steps, pct(t.BusyFraction), t.WindowUs)
-		keys := make([]string, 0, len(t.Copies))
-		for k := range t.Copies {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			c := t.Copies[k]
-			fmt.Fprintf(&b, "  copies %s: %d, %d bytes, %.0f µs\n", k, c.Count, c.Bytes, c.TimeUs)
-		}
-		if t.RecordsHostCalls() {
-			fmt.Fprintf(&b, "  kernel launches: %d (%.0f µs host), graph launches: %d, syncs: %d (%.0f µs blocked), kernels: %d\n",
-				t.Launches.Count, t.Launches.TimeUs, t.GraphLaunches.Count, t.Syncs.Count, t.Syncs.TimeUs, t.Kernels)
-		} else {
-			fmt.Fprintf(&b, "  kernels: %d; %s\n", t.Kernels, lang.L("launches and syncs: not recorded by this trace format (unmeasured, not zero)"))
-		}
-		b.WriteString("  top device ops:\n")
-		for _, op := range t.TopOps {
-			fmt.Fprintf(&b, "    %10.0f µs  %6d×  %s\n", op.TimeUs, op.Count, op.Name)
-		}
+	for _, s := range secs {
+		parts = append(parts, strings.TrimSpace(s.Text))
 	}
-	return b.String()
-}
-
-func pct(n model.Num) string {
-	if !n.Known() {
-		return "?"
-	}
-	return fmt.Sprintf("%.1f%%", 100*n.F())
+	return strings.Join(parts, "\n\n")
 }
 
 // categories is the tool's split of the failed requests, " (1 errored, 2 incomplete)", or "".

@@ -63,15 +63,22 @@ func armLabel(sel string, runs []compare.RunData) string {
 
 // LoadRun loads one run with its samples and the evidence of its files.
 func LoadRun(st *store.Store, id int64) (compare.RunData, error) {
+	rd, _, err := LoadRunEvidence(st, id)
+	return rd, err
+}
+
+// LoadRunEvidence is LoadRun that also returns the evidence as stored, file by file, for the
+// views that tell what each file said (report.Evidence).
+func LoadRunEvidence(st *store.Store, id int64) (compare.RunData, []model.Evidence, error) {
 	run, err := st.Run(id)
 	if err != nil {
-		return compare.RunData{}, err
+		return compare.RunData{}, nil, err
 	}
 	evs, err := st.RunEvidence(id)
 	if err != nil {
-		return compare.RunData{Run: run}, err
+		return compare.RunData{Run: run}, nil, err
 	}
-	return runData(run, evs), nil
+	return runData(run, evs), evs, nil
 }
 
 // runData is a run with the evidence of its files, sorted by kind.

@@ -48,7 +48,7 @@ func wantLines(t *testing.T, out string, want, not []string) {
 func TestMarkdownPastedLogKeepsItsBackendLines(t *testing.T) {
 	show, runs, _ := importBeside(t, "../../importers/serverlog/testdata/vllm-0.7.2-markdown-stray-bracket-t4.log")
 	wantLines(t, show, []string{
-		"target FLASH_ATTN (default), resolved XFORMERS: fallback",
+		"target FLASH_ATTN (server log: default), resolved XFORMERS: fallback",
 		"fallback, line 4: INFO 02-13 15:54:31 [cuda.py:179] Cannot use FlashAttention-2 backend for Volta and Turing GPUs.",
 	}, nil)
 	wantLines(t, runs, []string{"XFORMERS (asked FLASH_ATTN)"}, nil)
@@ -62,7 +62,7 @@ func TestVLLMAscendStartUpSaysWhatItKnows(t *testing.T) {
 	show, runs, row := importBeside(t, "../../testdata/fixtures/turn3/npu_13_vllm-ascend_0.27.1_eager_serve.EXCERPT.log")
 	wantLines(t, show, []string{
 		"vLLM 0.27.1 + vllm-ascend (version not printed) npu",
-		"target AscendDSABackend (default), resolved not in the log (AscendDSABackend inferred): unknown",
+		"target AscendDSABackend (server log: default), resolved not in the log (AscendDSABackend inferred): unknown",
 		"override, line 36: (APIServer pid=567) WARNING 09-23 23:12:37 [platform.py:651] GPU-specific parameter is not supported on Ascend. parameter=disable_cascade_attn",
 	}, []string{"AscendAttentionBackend", "fallback, line 36", "vllm-ascend 0.27.1"})
 	wantLines(t, runs, []string{"- (asked AscendDSABackend)"}, []string{"AscendAttentionBackend"})

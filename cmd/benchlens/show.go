@@ -1,7 +1,6 @@
 package main
 
 import (
-	"benchlens/internal/textsafe"
 	"cmp"
 	"fmt"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"benchlens/analysis/report"
+	"benchlens/internal/textsafe"
 	"benchlens/library"
 	"benchlens/model"
 	"benchlens/store"
@@ -211,7 +212,7 @@ func writeDetail(w io.Writer, d runDetail) {
 	for _, x := range d.FilesDisagree {
 		fmt.Fprintf(w, "\nits files disagree: %s\n", q(x))
 	}
-	writeEvidence(w, d.Evidence)
+	report.WriteEvidence(w, d.Evidence, d.Manifest)
 	fmt.Fprintln(w, "\nfiles")
 	for _, f := range d.Files {
 		fmt.Fprintf(w, "  %-10s %-12s %9d B  %s\n", f.Role, f.Kind, f.Size, q(f.Name))

@@ -25,7 +25,8 @@ func TestShowEvidence(t *testing.T) {
 		t.Fatal("import failed")
 	}
 	out, _, _ := bl(t, "--db", db, "show", "1")
-	for _, want := range []string{"target FLASH_ATTN (default), resolved FLASH_ATTN: failed",
+	for _, want := range []string{"target FLASH_ATTN (server log: default), resolved FLASH_ATTN: failed",
+		"line 5: INFO 05-06 09:12:18 [cuda.py:221] Using Flash Attention backend on V1 engine.",
 		"target backend      FLASH_ATTN (server log: default)", // no bundle.yaml: the log's default, said so
 		"server failed, line 6: ERROR 05-06 09:13:10 [core.py:396] EngineCore failed to start."} {
 		if !strings.Contains(out, want) {

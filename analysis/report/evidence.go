@@ -1,41 +1,76 @@
-package main
+package report
 
 import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strings"
 
-	"benchlens/analysis/report"
+	"benchlens/internal/textsafe"
 	"benchlens/model"
 )
 
-// writeEvidence is the evidence part of `show RUN`: per server log its stack, path and status
-// (a server that never came up says failed, with its lines), per utilisation trace each
-// device's shape and the numbers behind it, per profiler trace its overhead counts, its device
-// time by operator family and the attention kernels it ran, and what each reader warned of.
-// Text taken from a file is quoted like every other name.
-func writeEvidence(w io.Writer, evs []model.Evidence) {
+// An EvidenceSection is what one attached file says of a run: its kind, the heading naming
+// its format and file, and the text below it. `show RUN` prints every section and the app's
+// Run view draws the same sections, so the two never tell a run's evidence differently.
+type EvidenceSection struct {
+	Kind string // "server log", "utilisation", "profiler trace", "environment", "server metrics"
+	Text string
+}
+
+// Evidence is the evidence part of a run's detail: per server log its stack, the target (as
+// model.TargetOf decides it from the manifest, this log and the dumps) and what was resolved,
+// with the lines that say so; per utilisation trace each device's shape and the numbers behind
+// it; per profiler trace its overhead counts, its device time by operator family and the
+// attention kernels it ran; per dump its facts with their lines; and what each reader warned
+// of. Text taken from a file is quoted like every other name.
+func Evidence(evs []model.Evidence, m model.Manifest) []EvidenceSection {
+	fp := model.FingerprintOf(evs)
+	var out []EvidenceSection
 	for _, e := range evs {
-		switch {
-		case e.Log != nil:
-			writeLog(w, heading("server log", e), e.Log)
-		case e.Utilisation != nil:
-			writeUtilisation(w, heading("utilisation", e), e.Utilisation)
-		case e.Trace != nil:
-			writeTrace(w, heading("profiler trace", e), e.Trace)
-		case e.Environment != nil:
-			writeEnvironment(w, heading("environment", e), e.Environment)
-		case e.ServerMetrics != nil:
-			writeServerMetrics(w, heading("server metrics", e), e.ServerMetrics)
-		default:
-			continue
-		}
-		writeFacts(w, e.Facts)
-		for _, warn := range e.Warnings {
-			fmt.Fprintf(w, "  warning: %s\n", q(warn))
+		var b strings.Builder
+		if kind := writeSection(&b, e, m, fp); kind != "" {
+			out = append(out, EvidenceSection{Kind: kind, Text: strings.TrimPrefix(b.String(), "\n")})
 		}
 	}
+	return out
+}
+
+// WriteEvidence prints every section, each after a blank line, as `show RUN` does.
+func WriteEvidence(w io.Writer, evs []model.Evidence, m model.Manifest) {
+	for _, s := range Evidence(evs, m) {
+		fmt.Fprint(w, "\n"+s.Text)
+	}
+}
+
+// writeSection prints one file's section and returns its kind, "" for evidence of no kind.
+func writeSection(w io.Writer, e model.Evidence, m model.Manifest, fp model.Fingerprint) string {
+	var kind string
+	switch {
+	case e.Log != nil:
+		kind = "server log"
+		writeLog(w, heading(kind, e), e.Log, model.TargetOf(m, model.TargetClaims([]*model.LogEvidence{e.Log}, fp)))
+	case e.Utilisation != nil:
+		kind = "utilisation"
+		writeUtilisation(w, heading(kind, e), e.Utilisation)
+	case e.Trace != nil:
+		kind = "profiler trace"
+		writeTrace(w, heading(kind, e), e.Trace)
+	case e.Environment != nil:
+		kind = "environment"
+		writeEnvironment(w, heading(kind, e), e.Environment)
+	case e.ServerMetrics != nil:
+		kind = "server metrics"
+		writeServerMetrics(w, heading(kind, e), e.ServerMetrics)
+	default:
+		return ""
+	}
+	writeFacts(w, e.Facts)
+	for _, warn := range e.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", q(warn))
+	}
+	return kind
 }
 
 // heading starts an evidence section: its kind, its format and the file it was read from
@@ -48,14 +83,21 @@ func heading(kind string, e model.Evidence) string {
 	return h
 }
 
-func writeLog(w io.Writer, head string, l *model.LogEvidence) {
+func writeLog(w io.Writer, head string, l *model.LogEvidence, t model.Target) {
 	fmt.Fprintf(w, "\n%s\n", head)
 	fmt.Fprintf(w, "  %s\n", q(strings.Join(nonEmpty(l.EngineVersion(), l.Platform), " ")))
-	resolved := q(report.OrDash(l.Resolved))
+	resolved := q(OrDash(l.Resolved))
 	if l.ResolvedHow == model.ResolvedInferred {
 		resolved = "not in the log (" + resolved + " inferred)"
 	}
-	fmt.Fprintf(w, "  target %s (%s), resolved %s: %s\n", q(report.OrDash(l.TargetBackend)), report.OrDash(string(l.TargetSource)), resolved, l.Status)
+	status := l.Status
+	if t.Backend != l.TargetBackend {
+		status = l.StatusFor(t.Backend)
+	}
+	fmt.Fprintf(w, "  target %s (%s), resolved %s: %s\n", q(OrDash(t.Backend)), q(OrDash(t.From)), resolved, status)
+	for _, p := range l.Processes {
+		fmt.Fprintf(w, "  line %d: %s\n", p.Line.N, q(p.Line.Text))
+	}
 	for _, f := range l.ServerFailure {
 		fmt.Fprintf(w, "  server failed, line %d: %s\n", f.N, q(f.Text))
 	}
@@ -146,14 +188,14 @@ func writeInventory(w io.Writer, inv *model.Inventory) {
 	if inv == nil {
 		return
 	}
-	fmt.Fprintf(w, "  %s, driver %s\n", q(report.OrDash(inv.ToolVersion)), q(report.OrDash(inv.DriverVersion)))
+	fmt.Fprintf(w, "  %s, driver %s\n", q(OrDash(inv.ToolVersion)), q(OrDash(inv.DriverVersion)))
 	for _, d := range inv.Devices {
 		busy := d.BusyPct.Readable()
 		if d.BusyPct.Known() {
 			busy += "%"
 		}
-		fmt.Fprintf(w, "  %s %s: %s, %s %s, HBM %s / %s MB, %s W, %s C\n", q(d.ID), q(d.Name), q(report.OrDash(d.Health)),
-			q(strings.TrimSuffix(report.OrDash(d.BusyColumn), "(%)")), busy, d.HBMUsedMB.Readable(), d.HBMTotalMB.Readable(), d.PowerW.Readable(), d.TempC.Readable())
+		fmt.Fprintf(w, "  %s %s: %s, %s %s, HBM %s / %s MB, %s W, %s C\n", q(d.ID), q(d.Name), q(OrDash(d.Health)),
+			q(strings.TrimSuffix(OrDash(d.BusyColumn), "(%)")), busy, d.HBMUsedMB.Readable(), d.HBMTotalMB.Readable(), d.PowerW.Readable(), d.TempC.Readable())
 	}
 	count, mem := map[string]int{}, map[string]float64{}
 	var names []string
@@ -370,4 +412,15 @@ func longGaps(sh *model.Shape) string {
 		return ""
 	}
 	return fmt.Sprintf(" (%d of >= %g s: %.1f a minute)", sh.LongGaps, sh.LongGap, sh.GapsPerMinute)
+}
+
+func q(s string) string { return textsafe.Quote(s) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
