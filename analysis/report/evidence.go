@@ -3,8 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"benchlens/internal/textsafe"
@@ -175,7 +176,7 @@ func writeServerMetrics(w io.Writer, head string, m *model.ServerMetrics) {
 		fmt.Fprintf(w, "  %s (ms): %s\n", metric, strings.Join(parts, "  "))
 	}
 	var gauges []string
-	for _, k := range sortedKeys(m.Gauges) {
+	for _, k := range slices.Sorted(maps.Keys(m.Gauges)) {
 		gauges = append(gauges, k+" "+m.Gauges[k].Readable())
 	}
 	if len(gauges) > 0 {
@@ -298,7 +299,7 @@ func writeAscend(w io.Writer, t *model.TraceEvidence, n float64, per string) {
 				seen[c] = true
 			}
 		}
-		for _, c := range sortedKeys(st.Columns) {
+		for _, c := range slices.Sorted(maps.Keys(st.Columns)) {
 			if !seen[c] {
 				cols = append(cols, fmt.Sprintf("%s %s", q(c), micros(st.Columns[c]/steps)))
 			}
@@ -315,7 +316,7 @@ func writeAscend(w io.Writer, t *model.TraceEvidence, n float64, per string) {
 	}
 	for _, c := range t.Collectives {
 		links := ""
-		for _, l := range sortedKeys(c.Links) {
+		for _, l := range slices.Sorted(maps.Keys(c.Links)) {
 			s := c.Links[l]
 			links += fmt.Sprintf(", %s %.1f MB at %.1f GB/s", q(l), s.MB, s.GBps)
 		}
@@ -415,12 +416,3 @@ func longGaps(sh *model.Shape) string {
 }
 
 func q(s string) string { return textsafe.Quote(s) }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
