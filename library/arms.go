@@ -18,7 +18,7 @@ import (
 // label (every run with it forms the arm) or comma-separated run ids. A selector that matches
 // nothing is an error.
 func LoadArm(st *store.Store, sel string) (compare.Arm, error) {
-	sel = strings.TrimSpace(sel)
+	sel = store.NormLabel(strings.TrimSpace(sel)) // the arm is named as its label is stored
 	ids, err := selectRuns(st, sel)
 	if err != nil {
 		return compare.Arm{Label: sel}, err

@@ -65,7 +65,7 @@ func recipeArm(st *store.Store, sel string) (reproduce.Arm, error) {
 		}
 		runs = append(runs, r)
 	}
-	label := sel
+	label := store.NormLabel(sel)
 	if list, ok := strings.CutPrefix(sel, IDsPrefix); ok {
 		label = list
 	}

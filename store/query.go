@@ -110,7 +110,8 @@ func floatOrNaN(f sql.NullFloat64) float64 {
 
 // RunsWithLabel lists the ids of the runs with a label, oldest first.
 func (s *Store) RunsWithLabel(label string) ([]int64, error) {
-	rows, err := s.db.Query(`SELECT id FROM runs WHERE label = ? ORDER BY id`, label)
+	nfc, nfd := labelForms(label)
+	rows, err := s.db.Query(`SELECT id FROM runs WHERE label IN (?, ?) ORDER BY id`, nfc, nfd)
 	if err != nil {
 		return nil, err
 	}
@@ -200,6 +201,7 @@ func (s *Store) relabel(ids []int64, label string, role model.Role) error {
 	if label == "" {
 		return fmt.Errorf("a label cannot be empty")
 	}
+	label = NormLabel(label)
 	tx, err := s.begin()
 	if err != nil {
 		return err

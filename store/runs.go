@@ -52,6 +52,7 @@ func (s *Store) AddRun(n NewRun) (id int64, err error) {
 
 func (s *Store) addRun(n NewRun) (int64, error) {
 	run, fingerprint, index, files := n.Run, n.Fingerprint, n.Index, n.Files
+	run.Label = NormLabel(run.Label)
 	if len(files) == 0 || files[0].Role != model.FileResult {
 		return 0, errors.New("AddRun: the first file must be the result")
 	}
