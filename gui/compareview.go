@@ -408,53 +408,12 @@ func causesText(rec compare.Record) string {
 	return strings.Join(lines, "\n")
 }
 
-// codeWords names a cause code of METHOD.md in words ("" when unknown).
-func codeWords(code model.CauseCode) string {
-	switch code {
-	case model.EnvironmentDiffers:
-		return lang.L("environment differs")
-	case model.LoadDrift:
-		return lang.L("load drifted")
-	case model.ConditionsUnverified:
-		return lang.L("conditions unverified")
-	case model.MeasurementUncontrolled:
-		return lang.L("measurement uncontrolled")
-	case model.TargetNotHit:
-		return lang.L("target backend not hit")
-	case model.PathUnchanged:
-		return lang.L("path unchanged")
-	case model.PathUnverified:
-		return lang.L("path unverified")
-	case model.MixedPaths:
-		return lang.L("mixed paths")
-	case model.OffsetByOverhead:
-		return lang.L("offset by overhead")
-	case model.BottleneckNotInStage:
-		return lang.L("bottleneck not in the stage")
-	}
-	return ""
-}
-
-// codeText is a cause code in words with the code beside it: "load drifted (load_drift)".
-func codeText(code model.CauseCode) string {
-	if w := codeWords(code); w != "" {
-		return w + " (" + string(code) + ")"
-	}
-	return string(code)
-}
+// codeText is a cause code in words with the code beside it: "load drifted (load_drift)",
+// from the record's words (report).
+func codeText(code model.CauseCode) string { return report.CauseLabel(code).In(words()) }
 
 // statusText is a verdict in plain words.
-func statusText(s model.Status) string {
-	switch s {
-	case model.Established:
-		return lang.L("gain established")
-	case model.Zero:
-		return lang.L("zero gain")
-	case model.Offset:
-		return lang.L("gain offset by overhead")
-	}
-	return lang.L("gain not established")
-}
+func statusText(s model.Status) string { return report.StatusWords(s).In(words()) }
 
 var checkColours = map[model.CheckState]color.NRGBA{
 	model.CheckOK:   {R: 0x2e, G: 0x9e, B: 0x44, A: 0xff},

@@ -54,6 +54,9 @@ const (
 	CheckFail CheckState = "fail"
 )
 
+// CheckStates lists every check state, good first.
+var CheckStates = []CheckState{CheckOK, CheckWarn, CheckFail}
+
 // ConditionState is how one recorded condition compares between the arms.
 type ConditionState string
 

@@ -55,7 +55,7 @@ func markdownEntry(b *strings.Builder, e Entry) {
 	if len(r.Causes) > 0 {
 		b.WriteString("\nCauses:\n\n")
 		for _, c := range r.Causes {
-			fmt.Fprintf(b, "- `%s`: %s\n", c.Code, mdInline(c.Reason))
+			fmt.Fprintf(b, "- %s `%s`: %s\n", CauseWords(c.Code), c.Code, mdInline(c.Reason))
 		}
 	}
 

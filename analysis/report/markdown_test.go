@@ -17,7 +17,7 @@ func TestMarkdown(t *testing.T) {
 		"## base vs fa-cand (comparison #1)",
 		"**Verdict: offset** (analyst override of the proposed `established`: @ops: second look at the copies)",
 		"**Verdict: zero**",
-		"- `bottleneck_not_in_stage`: ",
+		"- bottleneck not in the stage `bottleneck_not_in_stage`: ",
 		"| metric | baseline | candidate | delta | p |",
 		"| tpot | 12",
 		"- ✅ **conditions**: ",
@@ -26,7 +26,7 @@ func TestMarkdown(t *testing.T) {
 		"> " + injection,
 		"Tags: decode, +1",
 		"## base vs -fallback (comparison #4)",
-		"- `target_not_hit`: ",
+		"- target backend not hit `target_not_hit`: ",
 	} {
 		if !strings.Contains(out, s) {
 			t.Errorf("markdown lacks %q", s)

@@ -57,7 +57,7 @@ func Text(w io.Writer, rec compare.Record) error {
 
 	fmt.Fprintf(&b, "\nverdict: %s\n", rec.Status)
 	for _, c := range rec.Causes {
-		fmt.Fprintf(&b, "  %s: %s\n", c.Code, c.Reason)
+		fmt.Fprintf(&b, "  %s: %s\n", CauseLabel(c.Code), c.Reason)
 	}
 	for _, n := range rec.Notes {
 		fmt.Fprintf(&b, "  note: %s\n", n)
