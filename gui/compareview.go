@@ -41,6 +41,7 @@ type compareView struct {
 	charts              map[string]*chartView
 	chartBox            *fyne.Container // the charts' grid: a chart the pair has no data for is hidden
 	points              *loadPointsPanel
+	slo                 *sloPanel // the SLO card (rule 14), with this comparison's own SLO
 	save                *widget.Button
 	// sections are the cards of the left column, top to bottom; a new panel is one more.
 	sections *fyne.Container
@@ -70,6 +71,7 @@ var compareCharts = chart.Keys
 
 func newCompareView(u *App) *compareView {
 	v := &compareView{u: u, charts: map[string]*chartView{}, points: newLoadPointsPanel()}
+	v.slo = newSLOPanel(func() { v.schedule() })
 	v.baseline = newArmPicker(lang.L("label or run ids"))
 	v.candidate = newArmPicker(lang.L("label or run ids"))
 	// Either field chosen compares what both say: the other's typed text is taken as it is.
@@ -99,6 +101,7 @@ func newCompareView(u *App) *compareView {
 		widget.NewCard("", "", container.NewVBox(v.verdict.content, v.causes, container.NewHBox(v.save))),
 		widget.NewCard(lang.L("Evidence"), lang.L("What METHOD.md asks for, and what to record next time."), v.checklist),
 		widget.NewCard(lang.L("Stages"), lang.L("Median of per-run medians; ~ = no significant change"), v.stages),
+		v.slo.content,
 		v.points.content,
 		widget.NewCard(lang.L("Conditions"), lang.L("What was recorded about each arm, side by side."), v.conditions),
 		widget.NewCard(lang.L("Operator families"), lang.L("Device time by kernel family, from the profiler traces"), v.families.box),
@@ -223,7 +226,7 @@ func (v *compareView) schedule() {
 	gen := v.gen
 	v.started = time.Now()
 	v.clear(fmt.Sprintf(lang.L("Comparing %s with %s…"), base, cand), widget.MediumImportance)
-	settings := v.u.settings.Settings()
+	settings := v.slo.apply(v.u.settings.Settings(), base, cand)
 	st, cache, opt := v.u.st, v.u.arms, v.chartOptions()
 	point := v.pointFor(base, cand)
 	go func() {
@@ -325,6 +328,7 @@ func (v *compareView) clear(msg string, imp widget.Importance) {
 	v.checklist.RemoveAll()
 	v.conditions.RemoveAll()
 	v.stages.RemoveAll()
+	v.slo.clear()
 	v.pointRow.Hide()
 	for _, c := range v.charts {
 		c.clear()
@@ -369,6 +373,7 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, r
 	v.checklist.Refresh()
 
 	v.showPoints(rec, point)
+	v.slo.show(rec, v.scroll)
 	v.conditions.Objects = []fyne.CanvasObject{conditionsTable(rec, v.scroll)}
 	v.conditions.Refresh()
 	v.families.set(rec.Families)

@@ -109,7 +109,7 @@ func chartsAt(arms [2]compare.Arm, rec compare.Record, point string, opt chart.O
 		return nil, nil, err
 	}
 	for k, p := range plots {
-		if strings.HasPrefix(k, "load_") {
+		if strings.HasPrefix(k, "load_") || strings.HasPrefix(k, "slo_") { // the sweep's, whatever the point
 			at[k], atReads[k] = p, reads[k]
 		}
 	}
@@ -168,5 +168,8 @@ func (v *compareView) showStages(rec compare.Record, point string) {
 		table = stageTable(rec, v.scroll)
 	}
 	v.stages.Objects = []fyne.CanvasObject{table}
+	if r := powerRow(rec); r != nil {
+		v.stages.Add(r)
+	}
 	v.stages.Refresh()
 }

@@ -13,6 +13,7 @@ import (
 
 	"benchlens/analysis/compare"
 	"benchlens/library"
+	"benchlens/model"
 	"benchlens/store"
 )
 
@@ -24,6 +25,7 @@ type settingsView struct {
 	content fyne.CanvasObject
 
 	alpha, minRepeats, noiseFloor, edges, idle *widget.Entry
+	slo, sloTarget                             *widget.Entry // rule 14's SLO and capacity target
 	libPath                                    *widget.Label
 	problem                                    *widget.Label
 
@@ -49,6 +51,8 @@ func newSettingsView(u *App) *settingsView {
 		return e
 	}
 	v.alpha, v.minRepeats, v.noiseFloor, v.edges, v.idle = entry(), entry(), entry(), entry(), entry()
+	v.slo, v.sloTarget = entry(), entry()
+	v.slo.SetPlaceHolder(lang.L("empty: none; e.g. ttft<=200,tpot<=30 (ms)"))
 	v.edges.SetPlaceHolder(lang.L("empty: thirds of the baseline's input lengths"))
 	v.problem.Importance = widget.DangerImportance
 	v.movePreferences()
@@ -60,6 +64,8 @@ func newSettingsView(u *App) *settingsView {
 		widget.NewFormItem(lang.L("Noise floor (%)"), v.noiseFloor),
 		widget.NewFormItem(lang.L("Bucket edges (input tokens: short,long)"), v.edges),
 		widget.NewFormItem(lang.L("Idle threshold (% busy)"), v.idle),
+		widget.NewFormItem(lang.L("SLO (per-request limits)"), v.slo),
+		widget.NewFormItem(lang.L("Capacity target (% attainment)"), v.sloTarget),
 	)
 	v.libPath = widget.NewLabel(store.Redacted(u.st.Path()))
 	v.libPath.Wrapping = fyne.TextWrapBreak
@@ -121,6 +127,16 @@ func (v *settingsView) parse() (compare.Settings, error) {
 	} else {
 		problems = append(problems, lang.L("the idle threshold is a percentage"))
 	}
+	if o, err := model.ParseSLO(strings.TrimSpace(v.slo.Text)); err == nil {
+		s.SLO = o.String()
+	} else {
+		problems = append(problems, lang.L("SLO")+": "+err.Error())
+	}
+	if f, err := strconv.ParseFloat(strings.TrimSpace(v.sloTarget.Text), 64); err == nil && f > 0 && f <= 100 {
+		s.SLOTarget = f / 100
+	} else {
+		problems = append(problems, lang.L("the capacity target is a percentage above 0 and at most 100"))
+	}
 	if len(problems) > 0 {
 		return s, fmt.Errorf("%s", strings.Join(problems, "; "))
 	}
@@ -147,7 +163,7 @@ func (v *settingsView) onChanged() {
 }
 
 // editedKeys are the settings this view edits; the others keep the library's values.
-var editedKeys = []string{"alpha", "min_repeats", "noise_floor", "bucket_edges", "idle_threshold"}
+var editedKeys = []string{"alpha", "min_repeats", "noise_floor", "bucket_edges", "idle_threshold", "slo", "slo_target"}
 
 func edited(s compare.Settings) map[string]string {
 	out := map[string]string{}
@@ -167,6 +183,8 @@ func (v *settingsView) reload() {
 	v.noiseFloor.SetText(fmt.Sprint(set.NoiseFloor * 100))
 	v.edges.SetText(set.Text("bucket_edges"))
 	v.idle.SetText(fmt.Sprint(set.IdleThreshold))
+	v.slo.SetText(set.SLO)
+	v.sloTarget.SetText(fmt.Sprint(set.SLOTarget * 100))
 	v.loading = false
 	if err != nil {
 		v.problem.SetText(err.Error())
@@ -208,6 +226,8 @@ func (v *settingsView) onReset() {
 	v.noiseFloor.SetText(fmt.Sprint(d.NoiseFloor * 100))
 	v.edges.SetText("")
 	v.idle.SetText(fmt.Sprint(d.IdleThreshold))
+	v.slo.SetText(d.SLO)
+	v.sloTarget.SetText(fmt.Sprint(d.SLOTarget * 100))
 }
 
 func (v *settingsView) onOpenLibrary() {

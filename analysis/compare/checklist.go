@@ -79,7 +79,7 @@ func (r Record) Checklist() []Check {
 		meas.Reason += fmt.Sprintf("; warm-up runs set apart: baseline %s, candidate %s", idList(w.Baseline), idList(w.Candidate))
 	}
 	if meas.State == model.CheckOK {
-		meas.Hint = powerHint(r.Measurement.Power) // how small a change these runs can show
+		meas.Hint = PowerHint(r.Measurement.Power) // how small a change these runs can show
 	}
 	if len(r.Measurement.Sampled) > 0 {
 		meas.Reason += "; " + strings.Join(r.Measurement.Sampled, "; ")

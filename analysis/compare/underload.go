@@ -59,7 +59,7 @@ func underLoad(rec *Record, base, cand Arm, set Settings) {
 	}
 	saturated(rec, inputs)
 	rec.Measurement.Power = power(rec, set)
-	if h := powerHint(rec.Measurement.Power); h != "" {
+	if h := PowerHint(rec.Measurement.Power); h != "" {
 		rec.Measurement.Advice = append(rec.Measurement.Advice, h)
 	}
 }
@@ -196,9 +196,9 @@ func power(rec *Record, set Settings) []Detectable {
 	return out
 }
 
-// powerHint is the runs-needed hint for the decode and prefill medians:
+// PowerHint is the runs-needed hint for the decode and prefill medians:
 // "5+5 runs detect ≥ 3.1 % on TPOT, ≥ 8 % on TTFT; for 2 % run 14 and 60 per arm".
-func powerHint(ds []Detectable) string {
+func PowerHint(ds []Detectable) string {
 	var detect, need []string
 	var runs [2]int
 	for _, key := range []string{model.TPOT, model.TTFT} {

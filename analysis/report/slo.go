@@ -122,6 +122,21 @@ func frontierLabels(sec *slo.Section, ps []slo.ParetoPoint) string {
 	return sec.Where(out)
 }
 
+// ParetoText names each arm's points on its Pareto frontier: "(output tok/s per GPU against
+// tok/s per user): baseline c=1–16; candidate c=1–16"; "" for fewer than two points.
+func ParetoText(sec *slo.Section) string {
+	pr := sec.Pareto
+	if pr == nil || len(sec.Points) < 2 {
+		return ""
+	}
+	per := "per GPU"
+	if !pr.PerGPUKnown {
+		per = "per server (GPU count unknown)"
+	}
+	return fmt.Sprintf("(output tok/s %s against tok/s per user): baseline %s; candidate %s",
+		per, frontierLabels(sec, pr.Baseline), frontierLabels(sec, pr.Candidate))
+}
+
 // sloText writes the section in the text report.
 func sloText(w io.Writer, rec compare.Record) {
 	sec := rec.SLO
@@ -137,19 +152,17 @@ func sloText(w io.Writer, rec compare.Record) {
 			SLODelta(p.Attainment), SLOInterval(p.Attainment), SLODelta(p.Goodput))
 	}
 	tw.Flush()
+	if h, ok := SLOHeadline(sec); ok {
+		fmt.Fprintf(w, "change: %s\n", h)
+	}
 	if sec.Binding != "" {
 		fmt.Fprintf(w, "binding limit: %s\n", sec.Binding)
 	}
 	if c := CapacityText(sec.Capacity); c != "" {
 		fmt.Fprintf(w, "capacity under the SLO: %s\n", c)
 	}
-	if pr := sec.Pareto; pr != nil && len(sec.Points) > 1 {
-		per := "per GPU"
-		if !pr.PerGPUKnown {
-			per = "per server (GPU count unknown)"
-		}
-		fmt.Fprintf(w, "Pareto frontier (output tok/s %s against tok/s per user): baseline %s; candidate %s\n",
-			per, frontierLabels(sec, pr.Baseline), frontierLabels(sec, pr.Candidate))
+	if pr := ParetoText(sec); pr != "" {
+		fmt.Fprintf(w, "Pareto frontier %s\n", pr)
 	}
 	for _, n := range sec.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
