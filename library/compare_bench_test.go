@@ -118,25 +118,60 @@ func BenchmarkCompareSweep(b *testing.B) {
 	}
 }
 
+// manyRunsArms are two arms of 1,000 small runs each (20 requests × 64 output tokens, one
+// load point), as a CI folder of nightly results makes them (issue 29 item 3), built in
+// memory: the cost under test is per run, not per request.
+func manyRunsArms() (compare.Arm, compare.Arm) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	arm := func(label string, tpot float64, first int64) compare.Arm {
+		var runs []compare.RunData
+		for r := range 1000 {
+			run := model.NewRun("vllm")
+			run.ID, run.Label, run.Model = first+int64(r), label, "m"
+			run.MaxConcurrency = 8
+			run.Manifest = model.Manifest{"workload": map[string]any{"warmup_iters": 2}}
+			run.OutputThroughput = model.Num(8 / tpot)
+			run.DurationS = 2
+			run.Requests = make([]model.Request, 20)
+			for i := range run.Requests {
+				gaps := make([]float64, 63)
+				for g := range gaps {
+					gaps[g] = tpot * (1 + 0.05*rng.NormFloat64())
+				}
+				run.Requests[i] = model.Request{InputLen: 512 + (i*37)%1024, OutputLen: 64, TTFT: 0.05 + 0.01*rng.Float64(),
+					TPOT: math.NaN(), Latency: math.NaN(), Start: float64(i) * 0.1, ITL: gaps}
+			}
+			runs = append(runs, compare.RunData{Run: run})
+		}
+		return compare.Arm{Label: label, Runs: runs}
+	}
+	return arm("base", 0.012, 1), arm("cand", 0.011, 1001)
+}
+
 // BenchmarkCompareSLO is the cost of judging an SLO (rule 14) on top of a compare: the arms
 // are loaded once, then compared without and with ttft<=60,tpot<=12 (the big arms: 25 M gaps;
-// the sweep: 8 points, 20 M gaps), each run's statistics computed afresh (as the command line
+// the sweep: 8 points, 20 M gaps; many: 1,000 vs 1,000 runs of 20 requests), each run's statistics computed afresh (as the command line
 // does) or remembered by the arm (as the app does).
 func BenchmarkCompareSLO(b *testing.B) {
 	for _, lib := range []struct {
 		name string
 		open func(*testing.B) *store.Store
-	}{{"big", bigArmsLibrary}, {"sweep", sweepLibrary}} {
-		st := lib.open(b)
-		base, err := LoadArm(st, "base")
-		if err != nil {
-			b.Fatal(err)
+	}{{"big", bigArmsLibrary}, {"sweep", sweepLibrary}, {"many", nil}} {
+		var base, cand compare.Arm
+		if lib.open == nil {
+			x, y := manyRunsArms()
+			base, cand = compare.NewArm(x.Label, x.Runs), compare.NewArm(y.Label, y.Runs)
+		} else {
+			st := lib.open(b)
+			var err error
+			if base, err = LoadArm(st, "base"); err != nil {
+				b.Fatal(err)
+			}
+			if cand, err = LoadArm(st, "cand"); err != nil {
+				b.Fatal(err)
+			}
+			st.Close()
 		}
-		cand, err := LoadArm(st, "cand")
-		if err != nil {
-			b.Fatal(err)
-		}
-		st.Close()
 		for _, cached := range []bool{false, true} {
 			for _, objective := range []string{"", "ttft<=60,tpot<=12"} {
 				set := compare.DefaultSettings

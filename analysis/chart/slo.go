@@ -35,7 +35,7 @@ func SLOCapacity(title string, rec compare.Record) (*plot.Plot, error) {
 		load, xLabel = func(p slo.Point) model.Num { return p.Load.RequestRate }, "request rate (req/s)"
 	}
 	bl, cl := armLabels(rec.Arms.Baseline.Label, rec.Arms.Candidate.Label)
-	p := newPlot(title, xLabel+" (median over repeats; whiskers: lowest to highest run; dotted: capacity)", "SLO attainment (%)")
+	p := newPlot(title, xLabel+" (whiskers: runs' range; dotted: capacity)", "SLO attainment (%)")
 	lg := legend{p: p}
 	xmax := 0.0
 	for _, s := range []struct {
@@ -157,6 +157,7 @@ func SLOPareto(title string, rec compare.Record) (*plot.Plot, error) {
 	}
 	p.X.Min, p.Y.Min = 0, 0
 	p.X.Max *= 1.1
+	p.Y.Max *= 1.15 // room for the top point's label under the legend
 	lg.commitAbove()
 	return p, nil
 }
