@@ -67,6 +67,9 @@ func Assemble(entries []Entry) ([]Item, []error) {
 		for _, r := range p.Runs {
 			r.Warnings = append(r.Warnings, p.Warnings...)
 		}
+		if p.Part != nil && p.Part.Resolve != nil {
+			resolvePart(e.Path, p.Part, entries)
+		}
 		if row != nil && row.Kind == model.KindPhases {
 			phaseLists = append(phaseLists, phaseList{file: e.Path, dir: path.Dir(e.Path), entries: p.Phases})
 		}
@@ -218,11 +221,29 @@ func summaryTwin(items []*Item, csv *Item) *Item {
 	return nil
 }
 
+// resolvePart gives a part the files of the bundle its records point into (Part.Refs, below
+// its own folder).
+func resolvePart(name string, part *format.Part, entries []Entry) {
+	files := map[string][]byte{}
+	for _, ref := range part.Refs {
+		want := path.Join(path.Dir(name), ref)
+		for _, e := range entries {
+			if e.Path == want {
+				files[ref] = e.Data
+				break
+			}
+		}
+	}
+	part.Warnings = append(part.Warnings, part.Resolve(files)...)
+}
+
+// pairPart finds the run a part completes: the one of its tool in its folder (by stem when
+// several are), which has no per-request records yet unless the part brings none.
 func pairPart(items []*Item, file *model.SourceFile, part *format.Part) *Item {
 	dir := path.Dir(file.Name)
 	var same []*Item
 	for _, it := range items {
-		if path.Dir(it.Result.Name) == dir && it.Run.Tool == part.Tool && len(it.Run.Requests) == 0 {
+		if path.Dir(it.Result.Name) == dir && it.Run.Tool == part.Tool && (len(it.Run.Requests) == 0 || len(part.Requests) == 0) {
 			same = append(same, it)
 		}
 	}
@@ -238,7 +259,10 @@ func pairPart(items []*Item, file *model.SourceFile, part *format.Part) *Item {
 }
 
 func mergePart(run *model.Run, part *format.Part) {
-	run.Requests = part.Requests
+	if len(part.Requests) > 0 {
+		run.Requests = part.Requests
+	}
+	run.Warnings = append(run.Warnings, part.Warnings...)
 	if part.Fill != nil {
 		part.Fill(run)
 	}

@@ -25,6 +25,10 @@ var Formats = []Format{
 	{Name: "bundle.yaml manifest", Kind: model.KindManifest, Sniff: isManifest, Parse: readManifest},
 	{Name: "empty file", Kind: model.KindOther, Sniff: isEmpty, Parse: readEmpty},
 
+	// Per-request SQLite files of the benchmark clients, before the Nsight Systems export's
+	// row (its sniff looks for its own tables, these for theirs).
+	{Name: "EvalScope perf per-request SQLite (benchmark_data.db)", Kind: model.KindResult, Sniff: result.IsEvalScopeDB, Parse: result.ReadEvalScopeDB},
+	{Name: "AISBench numpy store of time points (db_data/*.db)", Kind: model.KindOther, Sniff: result.IsAISBenchNumpyStore, Parse: format.Unread(result.AISBenchNumpyStoreWhy)},
 	{Name: "Nsight Systems report (.nsys-rep)", Kind: model.KindOther, Sniff: nsys.IsReport, Parse: format.Unread(nsys.ReportWhy)},
 	{Name: "Nsight Systems SQLite export", Kind: model.KindTrace, Sniff: nsys.IsExport, Parse: nsys.ReadExport},
 	{Name: "PyTorch profiler / Kineto trace (JSON, gzip)", Kind: model.KindTrace, Sniff: traceLayout(trace.Kineto), Parse: readTrace},
@@ -45,6 +49,14 @@ var Formats = []Format{
 	{Name: "MLPerf system description (systems/<system>.json)", Kind: model.KindEnvironment, Sniff: result.IsMLPerfSystem, Parse: result.ReadMLPerfSystem, Applies: result.MLPerfSystemApplies},
 	{Name: "inference-perf prometheus report (server metrics)", Kind: model.KindServerMetrics, Sniff: result.IsInferencePerfPrometheus, Parse: result.ReadInferencePerfPrometheus, Applies: result.InferencePerfPrometheusApplies},
 	{Name: "inference-perf config.yaml", Kind: model.KindResult, Sniff: result.IsInferencePerfConfig, Parse: result.ReadInferencePerfConfig},
+	{Name: "MindIE Benchmark output", Kind: model.KindOther, Sniff: result.IsMindIEBenchmark, Parse: format.Refuse(result.MindIEWhy)},
+	{Name: "AISBench performances/<model>/<dataset>.json", Kind: model.KindResult, Sniff: result.IsAISBenchJSON, Parse: result.ReadAISBenchJSON},
+	{Name: "AISBench performances/<model>/<dataset>.csv", Kind: model.KindResult, Sniff: result.IsAISBenchCSV, Parse: result.ReadAISBenchCSV},
+	{Name: "AISBench performances/<model>/<dataset>_details.jsonl", Kind: model.KindResult, Sniff: result.IsAISBenchDetails, Parse: result.ReadAISBenchDetails},
+	{Name: "EvalScope perf benchmark_summary.json", Kind: model.KindResult, Sniff: result.IsEvalScopeSummary, Parse: result.ReadEvalScopeSummary},
+	{Name: "EvalScope perf benchmark_percentile.json", Kind: model.KindResult, Sniff: result.IsEvalScopePercentile, Parse: result.ReadEvalScopePercentile},
+	{Name: "EvalScope perf benchmark_args.json", Kind: model.KindResult, Sniff: result.IsEvalScopeArgs, Parse: result.ReadEvalScopeArgs},
+	{Name: "EvalScope perf sweep table (performance_summary.txt)", Kind: model.KindOther, Sniff: result.IsEvalScopeSweepSummary, Parse: format.Unread(result.EvalScopeSweepSummaryWhy)},
 	{Name: "AIPerf roll-up table over runs (CSV)", Kind: model.KindOther, Sniff: result.IsRollupCSV, Parse: result.ReadRollupCSV},
 	{Name: "genai-perf / AIPerf summary CSV", Kind: model.KindResult, Sniff: result.IsSummaryCSV, Parse: result.ReadSummaryCSV},
 	{Name: "UTF-16 text", Kind: model.KindOther, Sniff: isUTF16, Parse: readUTF16},

@@ -104,6 +104,13 @@ type Part struct {
 	// All makes the part complete every run of its tool in its folder (inference-perf's
 	// config.yaml, one for all its stages) with Fill; alone it is no run.
 	All bool
+	// Refs names files of the bundle the records point into, relative to the part's folder
+	// (AISBench's time points in db_data/<db_name>). Resolve is given their bytes (nil for
+	// one the bundle lacks) before the part joins its run, and says what it could not read.
+	Refs    []string
+	Resolve func(files map[string][]byte) (warnings []string)
+	// Warnings are what reading the part noticed; they go to its run.
+	Warnings []string
 }
 
 // Unread is the Parse of a format benchlens recognises and keeps beside the runs without

@@ -27,7 +27,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if d.IsDir() && (d.Name() == "golden" || d.Name() == "fuzz") {
+			if d.IsDir() && (d.Name() == "golden" || d.Name() == "fuzz" || d.Name() == "gen") {
 				return filepath.SkipDir
 			}
 			if d.IsDir() || d.Name() == "README.md" || d.Name() == "bundle.yaml" || d.Name() == "SOURCES.md" {

@@ -15,6 +15,11 @@ func parseFile(name string, data []byte) (format.Parsed, error) {
 		read  func(*format.File) (format.Parsed, error)
 	}{{IsMLPerfSummary, ReadMLPerfSummary}, {IsMLPerfDetail, ReadMLPerfDetail}, {IsMLPerfSystem, ReadMLPerfSystem},
 		{IsInferencePerfPrometheus, ReadInferencePerfPrometheus}, {IsInferencePerfConfig, ReadInferencePerfConfig},
+		{IsMindIEBenchmark, func(*format.File) (format.Parsed, error) { return format.Parsed{}, errors.New(MindIEWhy) }},
+		{IsAISBenchJSON, ReadAISBenchJSON}, {IsAISBenchCSV, ReadAISBenchCSV}, {IsAISBenchDetails, ReadAISBenchDetails},
+		{IsEvalScopeSummary, ReadEvalScopeSummary}, {IsEvalScopePercentile, ReadEvalScopePercentile}, {IsEvalScopeArgs, ReadEvalScopeArgs},
+		{IsEvalScopeDB, ReadEvalScopeDB}, {IsAISBenchNumpyStore, func(*format.File) (format.Parsed, error) { return format.Parsed{Why: AISBenchNumpyStoreWhy}, nil }},
+		{IsEvalScopeSweepSummary, func(*format.File) (format.Parsed, error) { return format.Parsed{Why: EvalScopeSweepSummaryWhy}, nil }},
 		{IsRollupCSV, ReadRollupCSV}, {IsSummaryCSV, ReadSummaryCSV}, {IsJSON, ReadJSON}}
 	for _, row := range rows {
 		if len(f.Lead()) > 0 && row.sniff(f) {
