@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"benchlens/analysis/compare"
+	"benchlens/internal/textsafe"
 	"benchlens/model"
 )
 
@@ -154,5 +155,6 @@ func markdownStages(b *strings.Builder, perf map[string]compare.StageDelta) {
 func mdInline(s string) string {
 	s = strings.ReplaceAll(s, "\r", "")
 	s = strings.ReplaceAll(s, "\n", " ")
+	s = textsafe.Escape(s) // an escape sequence in a label never reaches a terminal raw
 	return strings.ReplaceAll(s, "|", `\|`)
 }

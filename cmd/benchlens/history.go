@@ -11,6 +11,7 @@ import (
 
 	"benchlens/analysis/history"
 	"benchlens/analysis/report"
+	"benchlens/internal/textsafe"
 	"benchlens/library"
 	"benchlens/model"
 	"benchlens/store"
@@ -121,7 +122,7 @@ func knownStage(s string) bool {
 // the condition changes that moved nothing.
 func historyText(w io.Writer, rep history.Report) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "series %s: %d runs ordered by %s, %d load point(s)\n", rep.Series, len(rep.Runs), rep.Order, len(rep.LoadPoints))
+	fmt.Fprintf(&b, "series %s: %d runs ordered by %s, %d load point(s)\n", textsafe.Quote(rep.Series), len(rep.Runs), rep.Order, len(rep.LoadPoints))
 	if len(rep.ChangePoints) == 0 {
 		b.WriteString("\nno change point\n")
 	} else {
