@@ -539,7 +539,7 @@ func BenchmarkXLSX100(b *testing.B) {
 }
 
 // benchEntries builds 100 arms of 5 runs (500 runs) and compares each with the next.
-func benchEntries(b *testing.B) []Entry {
+func benchEntries(b testing.TB) []Entry {
 	arms := make([]compare.Arm, 100)
 	for i := range arms {
 		a := armtest.Baseline("arm-"+strconv.Itoa(i), uint64(i))
