@@ -188,4 +188,3 @@ func plainYAML(n *yaml.Node) any {
 	}
 	return scalarYAML(n)
 }
-
