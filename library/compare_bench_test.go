@@ -197,3 +197,62 @@ func BenchmarkCompareSLO(b *testing.B) {
 		}
 	}
 }
+
+// manyRunsLibrary stores two arms of n small runs each (20 requests × 128 output tokens, as a
+// lab's nightly repeats are), built directly as records.
+func manyRunsLibrary(b *testing.B, n int) *store.Store {
+	st, err := store.Open(filepath.Join(b.TempDir(), "many.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, arm := range []struct {
+		label string
+		tpot  float64
+	}{{"base", 0.012}, {"cand", 0.011}} {
+		for r := range n {
+			run := model.NewRun("vllm")
+			run.Label, run.Model = arm.label, "m"
+			run.OutputThroughput = model.Num(1 / arm.tpot * (1 + 0.02*rng.NormFloat64()))
+			run.Requests = make([]model.Request, 20)
+			for i := range run.Requests {
+				gaps := make([]float64, 127)
+				for g := range gaps {
+					gaps[g] = arm.tpot * (1 + 0.05*rng.NormFloat64())
+				}
+				run.Requests[i] = model.Request{InputLen: 512 + (i*37)%1024, OutputLen: 128, TTFT: 0.05 + 0.01*rng.Float64(),
+					TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN(), ITL: gaps}
+			}
+			name := fmt.Sprintf("%s-%d.json", arm.label, r)
+			f := &model.SourceFile{Name: name, Size: int64(len(name)), SHA256: name, Kind: model.KindResult, Data: []byte(name)}
+			if _, err := st.AddRun(store.NewRun{Run: run, Fingerprint: name, Files: []store.Attached{{File: f, Role: "result"}}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return st
+}
+
+// BenchmarkCompareManyRuns loads and compares two arms of 100 and of 1,000 small runs: the
+// cost a compare pays per run, not per request.
+func BenchmarkCompareManyRuns(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			st := manyRunsLibrary(b, n)
+			defer st.Close()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				rec, err := Compare(st, "base", "cand", compare.DefaultSettings)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !rec.Perf[model.TPOT].Better {
+					b.Fatal("the candidate's faster decode was not found")
+				}
+			}
+			if cpu0 >= 0 {
+				b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+			}
+		})
+	}
+}

@@ -115,7 +115,7 @@ func meanStd(xs []float64) (float64, float64) {
 
 // selectK puts the k-th smallest element at xs[k], smaller ones before it and larger after,
 // and returns it (Hoare's quickselect with a median-of-three pivot).
-func selectK[T Float](xs []T, k int) T {
+func selectK[T Float | ~uint32](xs []T, k int) T {
 	lo, hi := 0, len(xs)-1
 	for lo < hi {
 		mid := lo + (hi-lo)/2

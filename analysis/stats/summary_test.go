@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"benchlens/model"
@@ -93,7 +94,7 @@ func TestPercentilesTogetherEqualEachAlone(t *testing.T) {
 
 func TestPercentileF32MatchesSelection(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, n := range []int{1, 2, 7, 1000, 100001} {
+	for _, n := range []int{1, 2, 7, 1000, selectMax, selectMax + 1, 100001} {
 		xs := make([]float32, n)
 		for i := range xs {
 			xs[i] = float32(rng.NormFloat64()*3 + 12)
@@ -117,5 +118,22 @@ func TestPercentileF32MatchesSelection(t *testing.T) {
 				t.Errorf("n=%d PercentilesF32 p=%v: got %v, want %v", n, p, got[i], want)
 			}
 		}
+	}
+}
+
+// BenchmarkPercentilesF32 is p50, p90 and p99 of a run's gaps: a few (one request), a small
+// run's (20 requests), either side of selectMax, and millions.
+func BenchmarkPercentilesF32(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, n := range []int{15, 2540, selectMax, selectMax + 1, 5_000_000} {
+		xs := make([]float32, n)
+		for i := range xs {
+			xs[i] = float32(12 * (1 + 0.05*rng.NormFloat64()))
+		}
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				PercentilesF32(xs, 50, 90, 99)
+			}
+		})
 	}
 }
