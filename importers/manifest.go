@@ -3,6 +3,7 @@ package importers
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,8 +17,15 @@ import (
 
 // ParseManifest reads a bundle.yaml. An empty file is an empty manifest.
 func ParseManifest(name string, data []byte) (model.Manifest, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlError(name, err)
+	}
+	if err := jsonable(name, &doc, ""); err != nil {
+		return nil, err
+	}
 	var m map[string]any
-	if err := yaml.Unmarshal(data, &m); err != nil {
+	if err := doc.Decode(&m); err != nil {
 		return nil, yamlError(name, err)
 	}
 	if m == nil {
@@ -40,6 +48,52 @@ func ParseManifest(name string, data []byte) (model.Manifest, error) {
 		return nil, &position.Error{File: name, Offset: -1, Err: err}
 	}
 	return model.Manifest(m), nil
+}
+
+// jsonable refuses, with the manifest's line and the key, what a run's stored manifest
+// (JSON) cannot keep: a key that is not text (1:, true:, ~:) and a number that is NaN or
+// infinite (.nan, .inf). Before, the run itself failed with a Go error naming neither.
+// Aliases are not followed: their anchor was checked where it stands.
+func jsonable(name string, n *yaml.Node, path string) error {
+	fail := func(line int, format string, args ...any) error {
+		return &position.Error{File: name, Line: line, Offset: -1, Err: fmt.Errorf(format, args...)}
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			if err := jsonable(name, c, path); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			if err := jsonable(name, c, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			key := k.Value
+			if path != "" {
+				key = path + "." + k.Value
+			}
+			if k.Kind != yaml.ScalarNode || (k.Tag != "!!str" && k.Tag != "!!merge") {
+				return fail(k.Line, "key %s: a key must be text, not %s; write it in quotes (\"%s\": …)", strconv.Quote(key), strings.TrimPrefix(k.ShortTag(), "!!"), k.Value)
+			}
+			if err := jsonable(name, v, key); err != nil {
+				return err
+			}
+		}
+	case yaml.ScalarNode:
+		if n.ShortTag() == "!!float" {
+			f, _ := strconv.ParseFloat(n.Value, 64) // 1e999 is out of range: +Inf
+			if math.IsNaN(f) || math.IsInf(f, 0) || slices.Contains([]string{".nan", ".inf", "+.inf", "-.inf"}, strings.ToLower(n.Value)) {
+				return fail(n.Line, "key %s: %s is not a number a manifest can keep (NaN or infinite); write it in quotes or leave it out", strconv.Quote(path), n.Value)
+			}
+		}
+	}
+	return nil
 }
 
 // checkChange accepts the change as free text or as {what, fields, path} (METHOD.md rule 10).
