@@ -63,11 +63,12 @@ const (
 	viewCompare
 	viewVerdict
 	viewSettings
+	viewHistory
 )
 
 // viewNames name the views, by their index. The name of the view shown last is remembered
 // between sessions (prefView), so a tab added or moved never reopens another view.
-var viewNames = [...]string{viewRun: "run", viewCompare: "compare", viewVerdict: "verdict", viewSettings: "settings"}
+var viewNames = [...]string{viewRun: "run", viewCompare: "compare", viewVerdict: "verdict", viewSettings: "settings", viewHistory: "history"}
 
 const (
 	prefView      = "view"      // the name of the view shown last
@@ -104,6 +105,7 @@ type App struct {
 	compare  *compareView
 	verdict  *verdictView
 	settings *settingsView
+	history  *historyView
 	importer *importer
 
 	tabs  *container.AppTabs
@@ -129,6 +131,7 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 	u.run = newRunView(u)
 	u.compare = newCompareView(u)
 	u.verdict = newVerdictView(u)
+	u.history = newHistoryView(u)
 	u.importer = newImporter(u)
 	u.library = newLibraryView(u)
 
@@ -137,6 +140,7 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 		container.NewTabItem(lang.L("Compare"), u.compare.content),
 		container.NewTabItem(lang.L("Verdict"), u.verdict.content),
 		container.NewTabItem(lang.L("Settings"), u.settings.content),
+		container.NewTabItem(lang.L("History"), u.history.content),
 	)
 	u.tabs.SelectIndex(rememberedView(a.Preferences()))
 	u.tabs.OnSelected = func(*container.TabItem) {
@@ -171,6 +175,7 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 		}
 	})
 	u.verdict.reload()
+	u.history.libraryChanged()
 	return u
 }
 
@@ -211,6 +216,7 @@ func (u *App) libraryChanged() {
 	u.library.reload(nil)
 	u.compare.libraryChanged()
 	u.verdict.reload()
+	u.history.libraryChanged()
 	if id := u.run.current; id != 0 {
 		u.run.show(id) // relabelled or deleted: the run view says so
 	}

@@ -26,7 +26,7 @@ func TestRememberedViewByName(t *testing.T) {
 	if got := rememberedView(p); got != viewSettings {
 		t.Errorf("name \"settings\": view %d, want Settings", got)
 	}
-	p.SetString(prefView, "history") // a view this version does not have
+	p.SetString(prefView, "no-such-view") // a view this version does not have
 	if got := rememberedView(p); got != viewCompare {
 		t.Errorf("unknown name: view %d, want Compare", got)
 	}

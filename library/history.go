@@ -93,3 +93,29 @@ func History(st *store.Store, name string, set history.Settings, cset compare.Se
 	}
 	return rep, applyTriage(st, &rep)
 }
+
+// SeriesNames are the series the library holds: every label and every bundle.yaml series
+// name, sorted.
+func SeriesNames(st *store.Store) ([]string, error) {
+	runs, err := st.Runs()
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if r.IsWarmup() {
+			continue
+		}
+		seen[r.Label] = true
+		if s := history.SeriesOf(r); s != "" {
+			seen[s] = true
+		}
+	}
+	delete(seen, "")
+	out := make([]string, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out, nil
+}

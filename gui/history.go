@@ -1,0 +1,387 @@
+package gui
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"benchlens/analysis/history"
+	"benchlens/library"
+	"benchlens/model"
+)
+
+// historyView is a series over time (METHOD.md rule 13): the chart of one stage metric at one
+// load point (each run's median with its spread), the change points marked, condition changes
+// as ticks on the time axis; the list of steps, each opening the comparison of its windows,
+// accepted or rejected with a note.
+type historyView struct {
+	u       *App
+	content fyne.CanvasObject
+
+	series, metric, point *widget.Select
+	chart                 *fyne.Container // the drawing, rebuilt on each change
+	steps                 *fyne.Container // a button per change point of the metric and point
+	detail                *widget.Label
+	note                  *widget.Entry
+	accept, reject, open  *widget.Button
+	message               *widget.Label
+
+	rep      history.Report
+	loaded   bool
+	selected int // index into rep.ChangePoints; -1 none
+	gen      int
+}
+
+// historyChartSize is the chart's drawing area.
+var historyChartSize = fyne.NewSize(860, 300)
+
+func newHistoryView(u *App) *historyView {
+	v := &historyView{u: u, selected: -1, message: widget.NewLabel(""), detail: widget.NewLabel("")}
+	v.detail.Wrapping = fyne.TextWrapWord
+	v.message.Wrapping = fyne.TextWrapWord
+	v.series = widget.NewSelect(nil, func(string) { v.load() })
+	v.series.PlaceHolder = lang.L("Pick a series")
+	var metrics []string
+	for _, m := range model.StageMetrics {
+		metrics = append(metrics, m.Title)
+	}
+	v.metric = widget.NewSelect(metrics, func(string) { v.selected = -1; v.draw() })
+	v.metric.SetSelectedIndex(0)
+	v.point = widget.NewSelect(nil, func(string) { v.selected = -1; v.draw() })
+	v.chart = container.NewWithoutLayout()
+	v.steps = container.NewVBox()
+	v.note = widget.NewEntry()
+	v.note.SetPlaceHolder(lang.L("Note (why accepted or rejected)"))
+	v.accept = widget.NewButton(lang.L("Accept step"), func() { v.triage(history.Accepted) })
+	v.reject = widget.NewButton(lang.L("Reject step"), func() { v.triage(history.Rejected) })
+	v.open = widget.NewButton(lang.L("Compare its windows"), v.openComparison)
+	v.enableStep(false)
+	frame := canvas.NewRectangle(color.Transparent)
+	frame.SetMinSize(historyChartSize)
+	top := container.NewHBox(widget.NewLabel(lang.L("Series")), v.series, widget.NewLabel(lang.L("Metric")), v.metric,
+		widget.NewLabel(lang.L("Load point")), v.point)
+	side := container.NewBorder(widget.NewLabelWithStyle(lang.L("Change points"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		nil, nil, nil, container.NewVScroll(v.steps))
+	stepBox := container.NewVBox(v.detail, v.note, container.NewHBox(v.accept, v.reject, v.open))
+	body := container.NewBorder(container.NewVBox(top, v.message), stepBox, nil, nil,
+		container.NewHSplit(container.NewHScroll(container.NewStack(frame, v.chart)), side))
+	v.content = body
+	return v
+}
+
+func (v *historyView) enableStep(on bool) {
+	for _, b := range []*widget.Button{v.accept, v.reject, v.open} {
+		if on {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
+}
+
+// libraryChanged refreshes the series list and the series shown.
+func (v *historyView) libraryChanged() {
+	st := v.u.st
+	go func() {
+		names, err := library.SeriesNames(st)
+		onUI(func() {
+			if err != nil {
+				v.message.SetText(err.Error())
+				return
+			}
+			v.series.Options = names
+			v.series.Refresh()
+			if v.series.Selected != "" && slices.Contains(names, v.series.Selected) {
+				v.load()
+			}
+		})
+	}()
+}
+
+// load reads the chosen series off the UI thread.
+func (v *historyView) load() {
+	name := v.series.Selected
+	if name == "" {
+		return
+	}
+	v.gen++
+	gen := v.gen
+	v.message.SetText(fmt.Sprintf(lang.L("Reading the series %s…"), name))
+	st, set := v.u.st, v.u.settings.Settings()
+	go func() {
+		rep, err := library.History(st, name, history.DefaultSettings, set)
+		onUI(func() {
+			if gen != v.gen {
+				return
+			}
+			if err != nil {
+				v.message.SetText(err.Error())
+				return
+			}
+			v.show(rep)
+		})
+	}()
+}
+
+// show puts a series' history on screen, keeping the metric, the point and the step chosen
+// where the new history still has them.
+func (v *historyView) show(rep history.Report) {
+	var key string
+	if cp, ok := v.current(); ok {
+		key = cp.Key()
+	}
+	v.rep, v.loaded, v.selected = rep, true, -1
+	for i, cp := range rep.ChangePoints {
+		if cp.Key() == key {
+			v.selected = i
+		}
+	}
+	v.message.SetText(fmt.Sprintf(lang.L("%d runs, %d change points, %d outliers, %d condition changes"),
+		len(rep.Runs), len(rep.ChangePoints), len(rep.Outliers), len(rep.Timeline)))
+	prev := v.point.Selected
+	v.point.Options = rep.LoadPoints
+	if !slices.Contains(rep.LoadPoints, prev) && len(rep.LoadPoints) > 0 {
+		v.point.Selected = rep.LoadPoints[0]
+	}
+	v.point.Refresh()
+	v.draw()
+}
+
+// metricKey is the chosen stage metric.
+func (v *historyView) metricKey() model.StageMetric {
+	i := max(0, v.metric.SelectedIndex())
+	return model.StageMetrics[i]
+}
+
+func (v *historyView) current() (history.ChangePoint, bool) {
+	if v.selected < 0 || v.selected >= len(v.rep.ChangePoints) {
+		return history.ChangePoint{}, false
+	}
+	return v.rep.ChangePoints[v.selected], true
+}
+
+// draw rebuilds the chart and the list of steps for the chosen metric and point.
+func (v *historyView) draw() {
+	if !v.loaded {
+		return
+	}
+	m, point := v.metricKey(), v.point.Selected
+	v.chart.Objects = historyChart(v.rep, m, point, v.selected)
+	v.chart.Refresh()
+	v.steps.Objects = nil
+	for i, cp := range v.rep.ChangePoints {
+		if cp.Stage != m.Key || cp.LoadPoint != point {
+			continue
+		}
+		text := fmt.Sprintf("%s %+.1f %% · %s", m.Short, cp.DeltaPct, dayOf(cp.FirstDate))
+		if cp.Triage != nil {
+			text += " · " + lang.L(cp.Triage.State)
+		}
+		b := widget.NewButton(text, func() { v.pick(i) })
+		if i == v.selected {
+			b.Importance = widget.HighImportance
+		}
+		v.steps.Add(b)
+	}
+	if len(v.steps.Objects) == 0 {
+		v.steps.Add(widget.NewLabel(lang.L("No change point for this metric and load point.")))
+	}
+	v.steps.Refresh()
+	if cp, ok := v.current(); ok {
+		v.detail.SetText(cp.Verdict)
+		v.enableStep(true)
+	} else {
+		v.detail.SetText(lang.L("Pick a change point to see its evidence."))
+		v.enableStep(false)
+	}
+}
+
+// pick selects a change point.
+func (v *historyView) pick(i int) {
+	v.selected = i
+	if cp, ok := v.current(); ok && cp.Triage != nil {
+		v.note.SetText(cp.Triage.Note)
+	} else {
+		v.note.SetText("")
+	}
+	v.draw()
+}
+
+// openComparison opens the Compare view on the step's windows: before as the baseline.
+func (v *historyView) openComparison() {
+	cp, ok := v.current()
+	if !ok {
+		return
+	}
+	v.u.compare.setArm(true, library.Selector(cp.Windows.Before))
+	v.u.compare.setArm(false, library.Selector(cp.Windows.After))
+	v.u.showView(viewCompare)
+}
+
+// triage accepts or rejects the chosen step with the note, then reads the series again.
+func (v *historyView) triage(state string) {
+	cp, ok := v.current()
+	if !ok {
+		return
+	}
+	st, series, note := v.u.st, v.rep.Series, v.note.Text
+	author := os.Getenv("USER")
+	go func() {
+		_, err := library.TriageChangePoint(st, series, cp, state, note, author)
+		onUI(func() {
+			if err != nil {
+				v.message.SetText(err.Error())
+				return
+			}
+			v.load()
+		})
+	}()
+}
+
+func dayOf(date string) string {
+	if len(date) >= 10 {
+		return date[:10]
+	}
+	return date
+}
+
+// Colours of the history chart.
+var (
+	historyDot     = color.NRGBA{R: 0x1f, G: 0x6f, B: 0xb4, A: 0xff}
+	historySpread  = color.NRGBA{R: 0x1f, G: 0x6f, B: 0xb4, A: 0x66}
+	historyOutlier = color.NRGBA{R: 0xe0, G: 0x8a, B: 0x00, A: 0xff}
+	historyStep    = color.NRGBA{R: 0xc6, G: 0x28, B: 0x28, A: 0xff}
+	historyMuted   = color.NRGBA{R: 0x90, G: 0x90, B: 0x90, A: 0xff}
+	historyTick    = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
+)
+
+// historyChart draws one metric at one load point: per run (in series order) a dot at its
+// median and a line over its spread, outliers in orange, each change point a vertical line
+// labelled with its change (grey once rejected, thick when selected), each condition change a
+// tick under the time axis naming what changed.
+func historyChart(rep history.Report, m model.StageMetric, point string, selected int) []fyne.CanvasObject {
+	var runs []history.RunInfo
+	for _, r := range rep.Runs {
+		if r.LoadPoint == point {
+			runs = append(runs, r)
+		}
+	}
+	var objs []fyne.CanvasObject
+	text := func(s string, x, y float32, c color.Color, size float32) {
+		t := canvas.NewText(s, c)
+		t.TextSize = size
+		t.Move(fyne.NewPos(x, y))
+		objs = append(objs, t)
+	}
+	line := func(x1, y1, x2, y2 float32, c color.Color, width float32) {
+		l := canvas.NewLine(c)
+		l.StrokeWidth = width
+		l.Position1, l.Position2 = fyne.NewPos(x1, y1), fyne.NewPos(x2, y2)
+		objs = append(objs, l)
+	}
+	const left, top, bottom, right = 60, 28, 70, 20
+	w, h := historyChartSize.Width-left-right, historyChartSize.Height-top-bottom
+	text(fmt.Sprintf("%s (%s) · %s", m.Title, m.Unit, point), left, 2, theme.Color(theme.ColorNameForeground), 13)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range runs {
+		if v := r.Values[m.Key]; v != nil {
+			s := r.Spread[m.Key]
+			lo, hi = math.Min(lo, math.Min(*v, s[0])), math.Max(hi, math.Max(*v, s[1]))
+		}
+	}
+	if len(runs) == 0 || math.IsInf(lo, 0) {
+		text(lang.L("No run has this metric at this load point."), left, top+h/2, historyMuted, 13)
+		return objs
+	}
+	if hi == lo {
+		hi, lo = hi*1.05+1e-9, lo*0.95
+	}
+	pad := (hi - lo) * 0.05
+	lo, hi = lo-pad, hi+pad
+	xOf := func(i int) float32 {
+		if len(runs) == 1 {
+			return left + w/2
+		}
+		return left + w*float32(i)/float32(len(runs)-1)
+	}
+	yOf := func(v float64) float32 { return top + h*float32((hi-v)/(hi-lo)) }
+	line(left, top, left, top+h, historyTick, 1)
+	line(left, top+h, left+w, top+h, historyTick, 1)
+	text(fmt.Sprintf("%.4g", hi), 2, top-6, historyTick, 11)
+	text(fmt.Sprintf("%.4g", lo), 2, top+h-10, historyTick, 11)
+	text(dayOf(runs[0].Date), left, top+h+4, historyTick, 11)
+	text(dayOf(runs[len(runs)-1].Date), left+w-64, top+h+4, historyTick, 11)
+	pos := map[int64]int{}
+	for i, r := range runs {
+		pos[r.ID] = i
+	}
+	outlier := map[int64]bool{}
+	for _, o := range rep.Outliers {
+		if o.Stage == m.Key && o.LoadPoint == point {
+			outlier[o.Run] = true
+		}
+	}
+	for i, cp := range rep.ChangePoints {
+		if cp.Stage != m.Key || cp.LoadPoint != point {
+			continue
+		}
+		a, b := pos[cp.LastRunBefore], pos[cp.FirstRun]
+		x := (xOf(a) + xOf(b)) / 2
+		c, width := color.Color(historyStep), float32(1.5)
+		label := fmt.Sprintf("%s %+.1f %%", m.Short, cp.DeltaPct)
+		if cp.Triage != nil {
+			label += " (" + lang.L(cp.Triage.State) + ")"
+			if cp.Triage.State == history.Rejected {
+				c = historyMuted
+			}
+		}
+		if i == selected {
+			width = 3
+		}
+		line(x, top, x, top+h, c, width)
+		text(label, x+3, top+2, c, 11)
+	}
+	for i, r := range runs {
+		v := r.Values[m.Key]
+		if v == nil {
+			continue
+		}
+		x, s := xOf(i), r.Spread[m.Key]
+		line(x, yOf(s[0]), x, yOf(s[1]), historySpread, 1)
+		c := color.Color(historyDot)
+		if outlier[r.ID] {
+			c = historyOutlier
+		}
+		dot := canvas.NewCircle(c)
+		dot.Resize(fyne.NewSize(6, 6))
+		dot.Move(fyne.NewPos(x-3, yOf(*v)-3))
+		objs = append(objs, dot)
+	}
+	row := 0
+	for _, t := range rep.Timeline {
+		i, ok := pos[t.Run]
+		if !ok {
+			continue
+		}
+		x := (xOf(max(0, i-1)) + xOf(i)) / 2
+		line(x, top+h, x, top+h+8, historyTick, 2)
+		var keys []string
+		for k := range t.Changed {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		text(strings.Join(keys, ", "), x+2, top+h+18+float32(row%2)*14, historyTick, 10)
+		row++
+	}
+	return objs
+}
