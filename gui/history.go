@@ -43,7 +43,7 @@ type historyView struct {
 }
 
 // historyChartSize is the chart's drawing area.
-var historyChartSize = fyne.NewSize(860, 300)
+var historyChartSize = fyne.NewSize(680, 300)
 
 func newHistoryView(u *App) *historyView {
 	v := &historyView{u: u, selected: -1, message: widget.NewLabel(""), detail: widget.NewLabel("")}
@@ -72,9 +72,12 @@ func newHistoryView(u *App) *historyView {
 		widget.NewLabel(lang.L("Load point")), v.point)
 	side := container.NewBorder(widget.NewLabelWithStyle(lang.L("Change points"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(v.steps))
-	stepBox := container.NewVBox(v.detail, v.note, container.NewHBox(v.accept, v.reject, v.open))
-	body := container.NewBorder(container.NewVBox(top, v.message), stepBox, nil, nil,
-		container.NewHSplit(container.NewHScroll(container.NewStack(frame, v.chart)), side))
+	detail := container.NewVScroll(v.detail)
+	detail.SetMinSize(fyne.NewSize(0, 90))
+	stepBox := container.NewVBox(detail, v.note, container.NewHBox(v.accept, v.reject, v.open))
+	split := container.NewHSplit(container.NewScroll(container.NewStack(frame, v.chart)), side)
+	split.SetOffset(0.72)
+	body := container.NewBorder(container.NewVBox(top, v.message), stepBox, nil, nil, split)
 	v.content = body
 	return v
 }
@@ -261,8 +264,8 @@ var (
 	historySpread  = color.NRGBA{R: 0x1f, G: 0x6f, B: 0xb4, A: 0x66}
 	historyOutlier = color.NRGBA{R: 0xe0, G: 0x8a, B: 0x00, A: 0xff}
 	historyStep    = color.NRGBA{R: 0xc6, G: 0x28, B: 0x28, A: 0xff}
-	historyMuted   = color.NRGBA{R: 0x90, G: 0x90, B: 0x90, A: 0xff}
-	historyTick    = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
+	historyMuted   = color.NRGBA{R: 0xa0, G: 0xa0, B: 0xa0, A: 0xff}
+	historyTick    = color.NRGBA{R: 0x8a, G: 0x8a, B: 0x8a, A: 0xff}
 )
 
 // historyChart draws one metric at one load point: per run (in series order) a dot at its

@@ -27,7 +27,9 @@ func (c *cli) historyCmd(args []string) int {
 	reject := fs.Int64("reject", 0, "reject the change points that start at this run (of --stage, when given)")
 	note := fs.String("note", "", "the analyst's note with --accept or --reject")
 	author := fs.String("author", os.Getenv("USER"), "who triages")
-	valued := map[string]bool{"stage": true, "format": true, "accept": true, "reject": true, "note": true, "author": true}
+	xlsx := fs.String("xlsx", "", "also write the history as a workbook: History sheet with line charts, Change points")
+	md := fs.String("md", "", "also write the history as Markdown")
+	valued := map[string]bool{"stage": true, "format": true, "accept": true, "reject": true, "note": true, "author": true, "xlsx": true, "md": true}
 	if !c.parse(fs, interspersed(args, valued), oneArg) {
 		return exitUsage
 	}
@@ -76,6 +78,21 @@ func (c *cli) historyCmd(args []string) int {
 				return c.fail(fmt.Errorf("history: no change point of %s starts at run %d", rep.Series, run))
 			}
 			fmt.Fprintf(c.stderr, "%s %d change point(s) starting at run %d\n", state, n, run)
+		}
+		for _, out := range []struct {
+			path  string
+			write func(io.Writer, history.Report) error
+		}{{*xlsx, report.HistoryXLSX}, {*md, report.HistoryMarkdown}} {
+			if out.path == "" {
+				continue
+			}
+			var buf bytes.Buffer
+			if err := out.write(&buf, rep); err != nil {
+				return c.fail(err)
+			}
+			if err := writeNew(out.path, buf.Bytes()); err != nil {
+				return c.fail(err)
+			}
 		}
 		if *format == "json" {
 			enc := json.NewEncoder(c.stdout)
@@ -220,4 +237,17 @@ func at(point string) string {
 		return ""
 	}
 	return " at " + point
+}
+
+// writeNew writes a file whole or not at all: beside it first, then renamed over.
+func writeNew(path string, data []byte) error {
+	tmp := path + ".part"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }

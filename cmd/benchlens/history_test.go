@@ -1,13 +1,17 @@
 package main
 
 import (
+	"archive/zip"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
 
 	"benchlens/analysis/history"
 	"benchlens/internal/nightly"
@@ -227,5 +231,55 @@ func writeNightly(t *testing.T, dir string, from, to int) {
 	t.Helper()
 	if err := nightly.Write(dir, from, to); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// history --xlsx writes the History sheet with a native line chart per stage metric, and the
+// Change points sheet; --md the Markdown summary.
+func TestHistoryExports(t *testing.T) {
+	db := nightlyLibrary(t)
+	dir := t.TempDir()
+	book, md := filepath.Join(dir, "history.xlsx"), filepath.Join(dir, "history.md")
+	if _, errOut, code := bl(t, "--db", db, "history", "nightly-h100", "--xlsx", book, "--md", md); code != 0 {
+		t.Fatalf("exit %d %s", code, errOut)
+	}
+	f, err := excelize.OpenFile(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := f.GetSheetList(); !slices.Equal(got, []string{"History", "Change points"}) {
+		t.Errorf("sheets %v", got)
+	}
+	if rows, _ := f.GetRows("History"); len(rows) != nightlyNights+1 || rows[0][6] != "TTFT (prefill) (ms)" {
+		t.Errorf("History sheet: %d rows, header %v", len(rows), rows[0])
+	}
+	if rows, _ := f.GetRows("Change points"); len(rows) != 6 || !strings.Contains(strings.Join(rows[2], " "), "TRITON_ATTN") {
+		t.Errorf("Change points sheet: %v", rows)
+	}
+	zr, err := zip.OpenReader(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	lines := 0
+	for _, zf := range zr.File {
+		if strings.HasPrefix(zf.Name, "xl/charts/chart") {
+			rc, _ := zf.Open()
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			if strings.Contains(string(b), "lineChart>") {
+				lines++
+			}
+		}
+	}
+	if lines != 5 {
+		t.Errorf("%d native line charts, want one per stage metric (5)", lines)
+	}
+	text, _ := os.ReadFile(md)
+	for _, want := range []string{"## History of nightly-h100", "TPOT (decode)", "driver_version 550.54.15 → 560.35.03 (nothing moved)"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, text)
+		}
 	}
 }

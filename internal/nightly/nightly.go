@@ -79,7 +79,10 @@ func steadyStory(nights int) []night {
 }
 
 // Write writes nights [from, to) of both series under dir, as <series>/<date>/.
-func Write(dir string, from, to int) error {
+func Write(dir string, from, to int) error { return WriteOnly(dir, "", from, to) }
+
+// WriteOnly writes nights [from, to) of one series (every series when series is "").
+func WriteOnly(dir, series string, from, to int) error {
 	for _, s := range []struct {
 		name, manifest string
 		nights         []night
@@ -87,6 +90,9 @@ func Write(dir string, from, to int) error {
 		{"nightly-h100", "label: nightly-h100\nrole: other\n", nightlyStory(to)},
 		{"steady-a100", "label: a100-nightly\nrole: other\nseries: {name: steady-a100}\n", steadyStory(to)},
 	} {
+		if series != "" && s.name != series {
+			continue
+		}
 		for n, nt := range s.nights {
 			if n < from {
 				continue
