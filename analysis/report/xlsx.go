@@ -1,6 +1,8 @@
 package report
 
 import (
+	"archive/zip"
+	"compress/flate"
 	"fmt"
 	"io"
 	"math"
@@ -181,6 +183,7 @@ func clip(s string) string {
 func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 	f := excelize.NewFile()
 	defer f.Close()
+	f.SetZipWriter(fastZip)
 	st, err := newStyles(f)
 	if err != nil {
 		return err
@@ -560,3 +563,13 @@ func cdfChart(f *excelize.File, cell, metric string, s []cdfSeries, pooled int) 
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// fastZip deflates the workbook's parts at flate's best speed: the default level spent half
+// of an export of 100 comparisons in compression, for files a fifth smaller (2.0 MB against 2.5 MB for those 100).
+func fastZip(w io.Writer) excelize.ZipWriter {
+	zw := zip.NewWriter(w)
+	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
+		return flate.NewWriter(out, flate.BestSpeed)
+	})
+	return zw
+}
