@@ -345,7 +345,7 @@ func ReadAISBenchDetails(f *format.File) (format.Parsed, error) {
 			line := 1 + bytes.Count(f.Data[:start], []byte{'\n'})
 			return format.Parsed{}, &position.Error{File: f.Name, Line: line, Offset: start, Err: fmt.Errorf("%s, want a request object", describe(v))}
 		}
-		rec := aisbenchRecord{ok: o["success"] == true, in: -1, out: -1, ref: -1, db: jsonx.Str(o["db_name"])}
+		rec := aisbenchRecord{ok: o["success"] == true, in: -1, out: -1, ref: -1, db: path.Base(jsonx.Str(o["db_name"]))} // a name in db_data/, never a path out of it
 		if x, ok := jsonx.Float(o["input_tokens"]); ok && x > 0 {
 			rec.in = int(x)
 		}
@@ -358,7 +358,7 @@ func ReadAISBenchDetails(f *format.File) (format.Parsed, error) {
 		case map[string]any:
 			if id, ok := jsonx.Int(tp["__db_ref__"]); ok {
 				rec.ref = id
-				if rec.db != "" {
+				if rec.db != "" && rec.db != "." && rec.db != "/" {
 					dbs[rec.db] = true
 				}
 			}

@@ -95,9 +95,12 @@ func readNpy(b []byte) ([]float64, error) {
 	size, _ := strconv.Atoi(string(d[3]))
 	n := 1
 	if len(s[1]) > 0 {
-		n, _ = strconv.Atoi(string(s[1]))
+		var err error
+		if n, err = strconv.Atoi(string(s[1])); err != nil {
+			return nil, fmt.Errorf("numpy array of shape %s", s[1])
+		}
 	}
-	if size != 4 && size != 8 || n < 0 || n*size > len(body) {
+	if size != 4 && size != 8 || n < 0 || n > len(body)/size {
 		return nil, fmt.Errorf("numpy array of %d × %d bytes in %d", n, size, len(body))
 	}
 	var order binary.ByteOrder = binary.LittleEndian
