@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"time"
 
 	"benchlens/model"
 )
@@ -35,6 +36,29 @@ func flagImplausible(run *model.Run) {
 	perRequest("TPOT", func(r *model.Request) []float64 { return []float64{r.TPOT} })
 	perRequest("latency", func(r *model.Request) []float64 { return []float64{r.Latency} })
 	perRequest("inter-token gap", func(r *model.Request) []float64 { return r.ITL })
+	// Beyond a day (1e300 s, Infinity): no request runs that long.
+	huge := func(what string, get func(r *model.Request) []float64) {
+		n, highest := 0, 0.0
+		for i := range run.Requests {
+			bad := false
+			for _, v := range get(&run.Requests[i]) {
+				if v > maxLatency {
+					bad, highest = true, max(highest, v)
+				}
+			}
+			if bad {
+				n++
+			}
+		}
+		if n > 0 {
+			found = append(found, fmt.Sprintf("%d requests with a %s beyond a day (highest %s s)", n, what, msText(highest)))
+		}
+	}
+	huge("TTFT", func(r *model.Request) []float64 { return []float64{r.TTFT} })
+	huge("TPOT", func(r *model.Request) []float64 { return []float64{r.TPOT} })
+	huge("latency", func(r *model.Request) []float64 { return []float64{r.Latency} })
+	huge("inter-token gap", func(r *model.Request) []float64 { return r.ITL })
+	found = append(found, implausibleHeader(run, time.Now())...)
 	metrics := make([]string, 0, len(run.Summary))
 	for m := range run.Summary {
 		metrics = append(metrics, m)
@@ -57,6 +81,58 @@ func flagImplausible(run *model.Run) {
 		run.Warnings = append(run.Warnings, model.ImplausiblePrefix+f)
 	}
 }
+
+// implausibleHeader finds what no run can have measured in the run's own figures: negative
+// counts, more completed requests than were sent, a negative or absurd duration or
+// throughput, a date in the future (beyond a day of clock and zone slack).
+func implausibleHeader(run *model.Run, now time.Time) []string {
+	var found []string
+	for _, c := range []struct {
+		name string
+		v    model.Num
+	}{{"num_prompts", run.NumPrompts}, {"completed", run.Completed}, {"failed", run.Failed},
+		{"total_input_tokens", run.TotalInputTokens}, {"total_output_tokens", run.TotalOutputTokens}} {
+		if c.v.Known() && c.v < 0 {
+			found = append(found, fmt.Sprintf("%s is %s, a negative count", c.name, msText(c.v.F())))
+		}
+	}
+	if run.Completed.Known() && run.NumPrompts.Known() && run.NumPrompts > 0 && run.Completed > run.NumPrompts {
+		found = append(found, fmt.Sprintf("completed %s of num_prompts %s: more requests succeeded than were sent", msText(run.Completed.F()), msText(run.NumPrompts.F())))
+	}
+	if d := run.DurationS; d.Known() && (d < 0 || d.F() > maxDuration) {
+		found = append(found, fmt.Sprintf("duration is %s s", msText(d.F())))
+	}
+	for _, t := range []struct {
+		name string
+		v    model.Num
+	}{{"request_throughput", run.RequestThroughput}, {"request_goodput", run.Goodput}, {"input_throughput", run.InputThroughput},
+		{"output_throughput", run.OutputThroughput}, {"total_token_throughput", run.TotalTokenThroughput}} {
+		if t.v.Known() && (t.v < 0 || t.v.F() > maxThroughput) {
+			found = append(found, fmt.Sprintf("%s is %s per second", t.name, msText(t.v.F())))
+		}
+	}
+	if when, ok := runDate(run.Date); ok && when.After(now.Add(24*time.Hour)) {
+		found = append(found, fmt.Sprintf("dated %s, in the future", run.Date))
+	}
+	return found
+}
+
+// runDate reads a run's ISO 8601 date, with or without a zone (UTC then).
+func runDate(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// maxDuration (seconds, 30 days) is longer than any benchmark runs; maxThroughput (per
+// second, requests or tokens) is beyond any serving system.
+const (
+	maxDuration   = 30 * 86400
+	maxThroughput = 1e9
+)
 
 // maxLatency (seconds) is longer than any benchmark request runs: beyond it a value is broken.
 const maxLatency = 86400
