@@ -161,6 +161,7 @@ func (p *parser) npuInfo() {
 			if p.inv == nil || len(p.inv.Devices) == 0 {
 				p.inv = &model.Inventory{}
 				p.inv.ToolVersion, p.inv.DriverVersion = npuBanner(s)
+				p.bannerLine = line
 			}
 			t = npuTable{}
 			continue
@@ -199,7 +200,7 @@ func (p *parser) npuInfo() {
 		if _, err := strconv.ParseUint(v.get("npu", "npu id"), 10, 16); err != nil {
 			continue // a note such as "No running processes found in NPU 2"
 		}
-		t.npu, t.expect = v, 2
+		t.npu, t.expect, t.npuLine = v, 2, line
 	}
 	if p.b.tick > 0 {
 		p.n.add("%s", spacing)
@@ -215,6 +216,26 @@ func (p *parser) npuInfo() {
 	}
 }
 
+// NPUTable is the first `npu-smi info` table of some lines, as an environment dump embeds
+// one (vllm-ascend's collect_env under "NPU:"): the inventory the utilisation reader keeps,
+// with the 1-based lines (within the lines given) of its banner and of each device's NPU row.
+type NPUTable struct {
+	Inventory   *model.Inventory
+	BannerLine  int
+	DeviceLines []int // one per Inventory.Devices
+}
+
+// ReadNPUTable reads lines as an npu-smi info table, the one reader of every layout for the
+// utilisation tool and the environment dumps; nil when they hold no device.
+func ReadNPUTable(lines []string) *NPUTable {
+	p := &parser{name: "npu-smi info", ls: lines, b: newBuilder()}
+	p.npuInfo()
+	if p.inv == nil || len(p.inv.Devices) == 0 {
+		return nil
+	}
+	return &NPUTable{Inventory: p.inv, BannerLine: p.bannerLine, DeviceLines: p.deviceLines}
+}
+
 // npuBanner reads "npu-smi 24.1.0.3   Version: 24.1.0.3": the tool's and the driver's version.
 func npuBanner(s string) (tool, driver string) {
 	s = strings.Trim(s, "| ")
@@ -227,6 +248,7 @@ func npuBanner(s string) (tool, driver string) {
 type npuTable struct {
 	row1, row2 [][]string
 	npu        npuValues
+	npuLine    int // the NPU row's line, which names the chip
 	expect     int // 2 after an NPU row: its chip row comes next
 	procs      [][]string
 }
@@ -325,6 +347,7 @@ func (p *parser) npuChip(t *npuTable, cells []string, line int) {
 		return // the first table is the inventory
 	}
 	used, total := usedTotal(v.get("hbm-usage(mb)"))
+	p.deviceLines = append(p.deviceLines, t.npuLine)
 	p.inv.Devices = append(p.inv.Devices, model.DeviceInfo{ID: id, Name: name, BusID: missingAs(v.get("bus-id")),
 		Health: t.npu.get("health"), PowerW: num(t.npu.get("power(w)")), TempC: num(t.npu.get("temp(c)")), BusyPct: model.Num(busy),
 		BusyColumn: map[string]string{"aicore(%)": "AICore(%)", "npuutil(%)": "NPU Util(%)"}[busyCol],

@@ -92,6 +92,9 @@ type parser struct {
 	n          notes
 	headerLine int // line of the first header, for errors
 	inv        *model.Inventory
+	// bannerLine and deviceLines are where npu-smi info's inventory was read (ReadNPUTable).
+	bannerLine  int
+	deviceLines []int
 }
 
 // noClock spaces samples by the stated period or 1 s, with a warning.
