@@ -455,41 +455,6 @@ func TestAboutDialog(t *testing.T) {
 	shot(t, u, "about")
 }
 
-// Every "next time" hint the checklist writes has a Chinese translation: its fixed text, or
-// the pattern hintText matches it by.
-func TestHintsTranslated(t *testing.T) {
-	data, _ := translations.ReadFile("translations/benchlens.zh_Hans.json")
-	var zh map[string]string
-	if err := json.Unmarshal(data, &zh); err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile("../analysis/compare/checklist.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	adv, _ := os.ReadFile("../analysis/compare/compare.go")
-	re := regexp.MustCompile(`(?:Hint = |Hint\+"; |Advice, |CheckWarn, "[^"]*", )"((?:[^"\\]|\\.)*)"`)
-	found := 0
-	for _, m := range re.FindAllStringSubmatch(string(src)+string(adv), -1) {
-		h := strings.TrimPrefix(m[1], "; ")
-		if h == "" || strings.HasSuffix(h, " ") || strings.HasPrefix(h, "write ") {
-			continue // built with names; covered by hintPatterns
-		}
-		found++
-		if _, ok := zh[h]; !ok {
-			t.Errorf("no translation for the hint %q", h)
-		}
-	}
-	if found < 8 {
-		t.Fatalf("found only %d hints in the checklist's source", found)
-	}
-	for _, hp := range hintPatterns {
-		if _, ok := zh[hp.key]; !ok {
-			t.Errorf("no translation for the hint pattern %q", hp.key)
-		}
-	}
-}
-
 // Another analyst's edit saved while this one was typing is kept: this analyst's next
 // autosave (a revision of their sitting's entry) is refused with the other's name on the
 // screen, not written over theirs; reopening shows theirs, and edits go on from it.

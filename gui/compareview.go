@@ -417,6 +417,15 @@ func causesText(rec compare.Record) string {
 // from the record's words (report).
 func codeText(code model.CauseCode) string { return report.CauseLabel(code).In(words()) }
 
+// hintsText is a check's hints in the app's words (report.HintsWords).
+func hintsText(c compare.Check) string {
+	hs := c.Hints
+	if len(hs) == 0 {
+		hs = []model.Hint{{Key: c.Hint}}
+	}
+	return report.HintsWords(hs).In(words())
+}
+
 // statusText is a verdict in plain words.
 func statusText(s model.Status) string { return report.StatusWords(s).In(words()) }
 
@@ -445,7 +454,7 @@ func checkRow(c compare.Check) fyne.CanvasObject {
 	reason.Wrapping = fyne.TextWrapWord
 	body := container.NewVBox(reason)
 	if c.Hint != "" && c.State != model.CheckOK {
-		hint := widget.NewLabelWithStyle(lang.L("Next time")+": "+hintText(c.Hint), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+		hint := widget.NewLabelWithStyle(lang.L("Next time")+": "+hintsText(c), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		hint.Wrapping = fyne.TextWrapWord
 		body.Add(hint)
 	}

@@ -219,11 +219,11 @@ func wrapped(s string) *widget.Label {
 // powerRow is the Stages card's line on how many runs a change needs (issue 28 item 5):
 // "5+5 runs detect ≥ 3.1 % on TPOT; for 2 % run 14 per arm"; nil when the runs say nothing.
 func powerRow(rec compare.Record) fyne.CanvasObject {
-	h := compare.PowerHint(rec.Measurement.Power)
-	if h == "" {
+	h, ok := compare.PowerHint(rec.Measurement.Power)
+	if !ok {
 		return nil
 	}
-	l := widget.NewLabelWithStyle(lang.L("How many runs")+": "+h, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	l := widget.NewLabelWithStyle(lang.L("How many runs")+": "+report.HintWords(h).In(words()), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	l.Wrapping = fyne.TextWrapWord
 	return l
 }

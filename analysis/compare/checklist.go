@@ -9,16 +9,15 @@ import (
 	"benchlens/model"
 )
 
-// hostTraceHint says which traces record the host calls the overhead check counts.
-const hostTraceHint = "capture a trace that records host calls in each arm: a torch profiler (Kineto) trace, or Ascend's trace_view.json"
-
 // Check is one line of the evidence checklist: a piece of evidence METHOD.md asks for, its
 // state, why, and what to record next time.
 type Check struct {
 	Name   string           `json:"name" yaml:"name"`
 	State  model.CheckState `json:"state" yaml:"state"`
 	Reason string           `json:"reason" yaml:"reason"`
-	Hint   string           `json:"hint,omitempty" yaml:"hint,omitempty"`
+	Hint   string           `json:"hint,omitempty" yaml:"hint,omitempty"` // the hints in English
+	// Hints are what to record next time as data (setHints), worded at the edge.
+	Hints []model.Hint `json:"-" yaml:"-"`
 }
 
 // Checklist summarises the record as the six checks of METHOD.md: conditions, measurement,
@@ -51,10 +50,10 @@ func (r Record) Checklist() []Check {
 	switch {
 	case len(differs) > 0:
 		cond.State, cond.Reason = model.CheckFail, "differs: "+strings.Join(differs, ", ")
-		cond.Hint = r.differsHint(differs)
+		cond.setHints(r.differsHint(differs)...)
 	case len(unknown) > 0:
 		cond.State, cond.Reason = model.CheckWarn, "not recorded: "+strings.Join(unknown, ", ")
-		cond.Hint = "write " + strings.Join(unknown, ", ") + " into bundle.yaml"
+		cond.setHints(hint(HintWriteInto, strings.Join(unknown, ", ")))
 	}
 	if len(declared) > 0 {
 		what := ""
@@ -70,22 +69,25 @@ func (r Record) Checklist() []Check {
 		Reason: fmt.Sprintf("%d and %d runs, warm-up %s / %s", r.Measurement.Repeats[0], r.Measurement.Repeats[1], r.Measurement.WarmupIters[0], r.Measurement.WarmupIters[1])}
 	if c, ok := has[model.MeasurementUncontrolled]; ok {
 		meas.State, meas.Reason = model.CheckFail, c.Reason
-		meas.Hint = strings.Join(r.Measurement.Advice, "; ")
-		if meas.Hint == "" {
-			meas.Hint = "record workload.warmup_iters and discard the warm-up requests"
+		meas.setHints(r.Measurement.advice()...)
+		if len(meas.Hints) == 0 {
+			meas.setHints(hint(HintWarmup))
 		}
 	}
 	if w := r.Measurement.WarmupRuns; w != nil {
 		meas.Reason += fmt.Sprintf("; warm-up runs set apart: baseline %s, candidate %s", idList(w.Baseline), idList(w.Candidate))
 	}
 	if meas.State == model.CheckOK {
-		meas.Hint = PowerHint(r.Measurement.Power) // how small a change these runs can show
+		meas.setHints() // how small a change these runs can show
+		if h, ok := PowerHint(r.Measurement.Power); ok {
+			meas.setHints(h)
+		}
 	}
 	if len(r.Measurement.Sampled) > 0 {
 		meas.Reason += "; " + strings.Join(r.Measurement.Sampled, "; ")
 		if meas.State == model.CheckOK {
 			meas.State = model.CheckWarn
-			meas.Hint = "keep every request's record (GuideLLM: no --output-sampling) to compare request by request"
+			meas.setHints(hint(HintSampled))
 		}
 	}
 	if len(r.DataQuality) > 0 {
@@ -97,7 +99,7 @@ func (r Record) Checklist() []Check {
 		if meas.State == model.CheckOK {
 			meas.State = model.CheckWarn
 		}
-		meas.Hint = strings.TrimPrefix(meas.Hint+"; check the benchmark's clock and the file's encoding", "; ")
+		meas.setHints(append(meas.Hints, hint(HintClock))...)
 	}
 	out = append(out, meas)
 
@@ -112,13 +114,14 @@ func (r Record) Checklist() []Check {
 			p.State, p.Reason = model.CheckFail, c.Reason
 			switch code {
 			case model.PathUnverified:
-				p.State, p.Hint = model.CheckWarn, "attach each run's server log so the resolved backend can be read"
+				p.State = model.CheckWarn
+				p.setHints(hint(HintServerLog))
 			case model.TargetNotHit:
-				p.Hint = "fix the guard that made the server fall back, then measure again"
+				p.setHints(hint(HintFallback))
 			case model.PathContradicted:
-				p.Hint = "the profiler trace shows other attention kernels than the log's backend: check which process the log and the trace come from"
+				p.setHints(hint(HintContradicted))
 			case model.PathUnchanged:
-				p.Hint = "the candidate runs the same attention path: look for the gain elsewhere"
+				p.setHints(hint(HintSamePath))
 			}
 			break
 		}
@@ -132,18 +135,18 @@ func (r Record) Checklist() []Check {
 	st := Check{Name: "stages", State: model.CheckOK, Reason: stageParts(r.Perf)}
 	if len(r.stageMismatchNotes()) > 0 {
 		st.State, st.Reason = model.CheckWarn, r.stageMismatchNotes()[0]
-		st.Hint = "report each stage: the end-to-end number hides the mismatch"
+		st.setHints(hint(HintEachStage))
 	}
 	if r.Hotspot.HotspotStage == "none" {
 		st.State = model.CheckWarn
-		st.Hint = "no stage is significantly better"
+		st.setHints(hint(HintNoBetter))
 	}
 	switch {
 	case len(r.LoadPoints) > 0:
 		st = r.pointStages()
 	case len(r.Perf) == 0 && len(r.Unmatched) > 0:
 		st.Reason = "not compared: the arms share no load point"
-		st.Hint = "run both arms at the same load and request shape"
+		st.setHints(hint(HintSamePoint))
 	}
 	out = append(out, st)
 
@@ -151,15 +154,18 @@ func (r Record) Checklist() []Check {
 	ov := Check{Name: "overhead", State: model.CheckOK}
 	switch {
 	case !r.Overhead.Measured && r.Overhead.Missing != "":
-		ov.State, ov.Reason, ov.Hint = model.CheckWarn, "unmeasured: "+r.Overhead.Missing, hostTraceHint
+		ov.State, ov.Reason = model.CheckWarn, "unmeasured: "+r.Overhead.Missing
+		ov.setHints(hint(HintHostTrace))
 	case !r.Overhead.Measured:
-		ov.State, ov.Reason, ov.Hint = model.CheckWarn, "unmeasured: no profiler traces", "capture a torch profiler (Kineto) trace of a few steps in each arm"
+		ov.State, ov.Reason = model.CheckWarn, "unmeasured: no profiler traces"
+		ov.setHints(hint(HintKineto))
 	case r.Overhead.Grew:
 		ov.State, ov.Reason = model.CheckFail, "grew: "+overheadReason(r.Overhead)
-		ov.Hint = "remove the added copies, launches or syncs"
+		ov.setHints(hint(HintRemoveOverhead))
 	case r.Overhead.Missing != "":
 		// No growth in what was measured is no all-clear for what was not.
-		ov.State, ov.Reason, ov.Hint = model.CheckWarn, "no growth where measured: "+overheadReason(r.Overhead)+"; "+r.Overhead.Missing, hostTraceHint
+		ov.State, ov.Reason = model.CheckWarn, "no growth where measured: "+overheadReason(r.Overhead)+"; "+r.Overhead.Missing
+		ov.setHints(hint(HintHostTrace))
 	default:
 		ov.Reason = "no growth: " + overheadReason(r.Overhead)
 	}
@@ -173,7 +179,7 @@ func (r Record) Checklist() []Check {
 	}
 	if len(grew) > 0 {
 		ov.State, ov.Reason = model.CheckFail, "grew "+strings.Join(grew, "; ")
-		ov.Hint = "remove the added copies, launches or syncs"
+		ov.setHints(hint(HintRemoveOverhead))
 	}
 	out = append(out, ov)
 
@@ -181,7 +187,8 @@ func (r Record) Checklist() []Check {
 	hs := Check{Name: "hotspot", State: model.CheckOK}
 	hs.Reason = fmt.Sprintf("utilisation %s -> %s; top ops moved: %s", orUnknown(r.Hotspot.DeviceUtilTrace.Baseline), orUnknown(r.Hotspot.DeviceUtilTrace.Candidate), r.Hotspot.Moved)
 	if r.Hotspot.Moved == "unverified" || r.Hotspot.DeviceUtilTrace.Candidate == "" {
-		hs.State, hs.Hint = model.CheckWarn, "attach a utilisation trace (nvidia-smi, npu-smi) and a profiler trace per arm"
+		hs.State = model.CheckWarn
+		hs.setHints(hint(HintUtilTrace))
 	}
 	if r.Hotspot.Remedy != "" && r.Status != model.Established { // no remedy for a gain that stands
 		hs.Reason += "; " + r.Hotspot.Remedy
@@ -190,8 +197,12 @@ func (r Record) Checklist() []Check {
 
 	// SLO (rule 14), when one is set.
 	if r.SLO != nil {
-		state, reason, hint := r.SLO.Check()
-		out = append(out, Check{Name: "slo", State: state, Reason: reason, Hint: hint})
+		state, reason, h := r.SLO.Check()
+		c := Check{Name: "slo", State: state, Reason: reason}
+		if h != "" {
+			c.setHints(sloHints(h)...)
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -211,7 +222,7 @@ func idList(ids []int64) string {
 // differsHint says what to do about conditions that differ: repeat with the same values, or,
 // for what is often the change itself (the checkpoint, an engine setting), declare it, with
 // the exact bundle.yaml line (rule 10).
-func (r Record) differsHint(differs []string) string {
+func (r Record) differsHint(differs []string) []model.Hint {
 	var repeat, declare []string
 	for _, d := range differs {
 		if d == "workload.model_name" || strings.HasPrefix(d, "engine_config.") {
@@ -220,9 +231,9 @@ func (r Record) differsHint(differs []string) string {
 			repeat = append(repeat, d)
 		}
 	}
-	var hints []string
+	var hints []model.Hint
 	if len(repeat) > 0 {
-		hints = append(hints, "repeat both arms with the same "+strings.Join(repeat, ", "))
+		hints = append(hints, hint(HintRepeatSame, strings.Join(repeat, ", ")))
 	}
 	if len(declare) > 0 {
 		path := ""
@@ -230,10 +241,10 @@ func (r Record) differsHint(differs []string) string {
 			slices.Contains(declare, "engine_config.quantization") {
 			path = ", path: linear"
 		}
-		hints = append(hints, fmt.Sprintf(`if %s is the change under test, declare it in the candidate's bundle.yaml: change: {what: "…", fields: [%s]%s}`,
-			strings.Join(declare, " and "), strings.Join(declare, ", "), path))
+		hints = append(hints, hint(HintDeclare, strings.Join(declare, " and "),
+			fmt.Sprintf(`change: {what: "…", fields: [%s]%s}`, strings.Join(declare, ", "), path)))
 	}
-	return strings.Join(hints, "; ")
+	return hints
 }
 
 // quantisedName reports whether a model name says it is a quantised checkpoint ("…-FP8").
@@ -272,13 +283,15 @@ func stageParts(perf map[string]StageDelta) string {
 // pointStages is the stages check of a sweep: each point's stages, since pooling points
 // of different load would mix unlike distributions.
 func (r Record) pointStages() Check {
-	st := Check{Name: "stages", State: model.CheckWarn, Hint: "no stage is significantly better at any load point"}
+	st := Check{Name: "stages", State: model.CheckWarn}
+	st.setHints(hint(HintNoBetterAnywhere))
 	var parts []string
 	for _, p := range r.LoadPoints {
 		parts = append(parts, p.Label+": "+stageParts(p.Deltas))
 		for _, m := range model.StageGainMetrics() {
 			if p.Deltas[m.Key].Better {
-				st.State, st.Hint = model.CheckOK, ""
+				st.State = model.CheckOK
+				st.setHints()
 			}
 		}
 	}
@@ -367,6 +380,15 @@ func dataQuality(base, cand Arm) []string {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// sloHints are the SLO check's hints (analysis/slo words them in English, one key each).
+func sloHints(line string) []model.Hint {
+	var out []model.Hint
+	for _, h := range strings.Split(line, "; ") {
+		out = append(out, model.Hint{Key: h})
 	}
 	return out
 }

@@ -129,7 +129,7 @@ func measurement(rec *Record, base, cand Arm, set Settings) []Cause {
 		n := len(a.Runs)
 		if n < set.MinRepeats {
 			reasons = append(reasons, fmt.Sprintf("%s has %d run(s), fewer than %d", side, n, set.MinRepeats))
-			m.Advice = append(m.Advice, fmt.Sprintf("record %d more repeat(s) of the %s", set.MinRepeats-n, side))
+			m.advise(hint(HintMoreRepeats, set.MinRepeats-n, side))
 		}
 		declared, undeclared := warmupSummary(a)
 		m.WarmupIters[i] = declared
@@ -164,10 +164,10 @@ func measurement(rec *Record, base, cand Arm, set Settings) []Cause {
 			for need < 50 && stats.MinPossibleP(need, need) >= set.Alpha {
 				need++
 			}
-			m.Advice = append(m.Advice, fmt.Sprintf("with %d and %d runs the smallest possible p is %.3g >= alpha %.3g: no difference can be significant; record at least %d runs per arm", nb, nc, p, set.Alpha, need))
+			m.advise(hint(HintMinP, nb, nc, p, set.Alpha), hint(HintAtLeast, need))
 		}
 	} else {
-		m.Advice = append(m.Advice, "one run per arm: compared request by request, which cannot control run-to-run error")
+		m.advise(hint(HintOneRun))
 	}
 	if len(m.ColdStarts) > 0 {
 		reasons = append(reasons, "cold-start TTFT spike after the declared warm-up: "+strings.Join(m.ColdStarts, "; "))

@@ -151,10 +151,10 @@ func (r Record) kernelCheck(has map[model.CauseCode]Cause) (Check, bool) {
 	switch c, contradicted := has[model.PathContradicted]; {
 	case contradicted:
 		k.State, k.Reason = model.CheckFail, c.Reason
-		k.Hint = "measure the path the log claims, or find why the server ran other kernels"
+		k.setHints(hint(HintKernelsDiffer))
 	case kb.Baseline == "" || kb.Candidate == "":
 		k.State, k.Reason = model.CheckWarn, fmt.Sprintf("attention kernels %s -> %s: one arm's traces show none", orUnknown(kb.Baseline), orUnknown(kb.Candidate))
-		k.Hint = "capture a profiler trace of a few decode steps in each arm"
+		k.setHints(hint(HintDecodeTrace))
 	}
 	return k, true
 }

@@ -355,11 +355,16 @@ func pointConditions(rec *Record, subs []Record) {
 	}
 	rec.Workload["repeat_count"] = rc
 	rec.Measurement.Repeats = lo
-	rec.Measurement.Advice = nil
+	rec.Measurement.Advice, rec.Measurement.Hints = nil, nil
 	for _, s := range subs {
 		for _, a := range s.Measurement.Advice {
 			if !slices.Contains(rec.Measurement.Advice, a) {
 				rec.Measurement.Advice = append(rec.Measurement.Advice, a)
+			}
+		}
+		for _, h := range s.Measurement.Hints {
+			if !slices.ContainsFunc(rec.Measurement.Hints, func(x model.Hint) bool { return x.Key == h.Key && slices.Equal(x.Args, h.Args) }) {
+				rec.Measurement.Hints = append(rec.Measurement.Hints, h)
 			}
 		}
 	}

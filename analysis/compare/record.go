@@ -182,6 +182,8 @@ type Measurement struct {
 	// summarised: their tool statistics are compared, their records are not.
 	Sampled []string `json:"sampled,omitempty" yaml:"sampled,omitempty"`
 	Advice  []string `json:"advice,omitempty" yaml:"advice,omitempty"` // how many more repeats are needed
+	// Hints is the advice as data, worded at the edge (empty in records saved before it).
+	Hints []model.Hint `json:"advice_hints,omitempty" yaml:"advice_hints,omitempty"`
 	// Power is how small a change of each stage metric the runs can detect, and how many runs
 	// a change of detect_change needs (issue 28 item 5).
 	Power []Detectable `json:"power,omitempty" yaml:"power,omitempty"`

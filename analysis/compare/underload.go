@@ -59,8 +59,8 @@ func underLoad(rec *Record, base, cand Arm, set Settings) {
 	}
 	saturated(rec, inputs)
 	rec.Measurement.Power = power(rec, set)
-	if h := PowerHint(rec.Measurement.Power); h != "" {
-		rec.Measurement.Advice = append(rec.Measurement.Advice, h)
+	if h, ok := PowerHint(rec.Measurement.Power); ok {
+		rec.Measurement.advise(h)
 	}
 }
 
@@ -198,7 +198,7 @@ func power(rec *Record, set Settings) []Detectable {
 
 // PowerHint is the runs-needed hint for the decode and prefill medians:
 // "5+5 runs detect ≥ 3.1 % on TPOT, ≥ 8 % on TTFT; for 2 % run 14 and 60 per arm".
-func PowerHint(ds []Detectable) string {
+func PowerHint(ds []Detectable) (model.Hint, bool) {
 	var detect, need []string
 	var runs [2]int
 	for _, key := range []string{model.TPOT, model.TTFT} {
@@ -217,10 +217,10 @@ func PowerHint(ds []Detectable) string {
 		need = append(need, strconv.Itoa(d.RunsNeeded))
 	}
 	if len(detect) == 0 {
-		return ""
+		return model.Hint{}, false
 	}
-	return fmt.Sprintf("%d+%d runs detect %s; for %s %% run %s per arm", runs[0], runs[1], strings.Join(detect, ", "),
-		strconv.FormatFloat(ds[0].Change, 'g', -1, 64), strings.Join(need, " and "))
+	return hint(HintPower, runs[0], runs[1], strings.Join(detect, ", "),
+		strconv.FormatFloat(ds[0].Change, 'g', -1, 64), strings.Join(need, " and ")), true
 }
 
 // fmtPct writes a percentage with one decimal below 10 and none above: 3.1, 2.0, 12.
