@@ -22,7 +22,9 @@ package compare
 
 import (
 	"fmt"
+	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -200,6 +202,9 @@ func (s *Settings) Set(key, text string) error {
 // and gigabytes; a million already gives intervals far finer than the data.
 const maxBootstrap = 1_000_000
 
+// maxRepeats bounds min_repeats: beyond it no arm is ever measured enough (a typo).
+const maxRepeats = 10_000
+
 // Validate checks every setting is in its range.
 func (s Settings) Validate() error {
 	switch {
@@ -209,14 +214,16 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("min_repeats must be at least 1")
 	case !(s.NoiseFloor >= 0 && s.NoiseFloor < 1):
 		return fmt.Errorf("noise_floor is a fraction between 0 and 1 (0.01 = 1 %%)")
-	case len(s.BucketEdges) != 0 && (len(s.BucketEdges) != 2 || s.BucketEdges[0] >= s.BucketEdges[1]):
-		return fmt.Errorf("bucket_edges are two increasing token counts (short,long), or empty for the baseline's thirds")
+	case len(s.BucketEdges) != 0 && (len(s.BucketEdges) != 2 || s.BucketEdges[0] >= s.BucketEdges[1] || s.BucketEdges[0] < 0):
+		return fmt.Errorf("bucket_edges are two increasing token counts (short,long), not negative, or empty for the baseline's thirds")
 	case !(s.IdleThreshold > 0 && s.IdleThreshold < 100):
 		return fmt.Errorf("idle_threshold is a percentage between 0 and 100")
-	case !(s.ColdStartRatio > 1):
-		return fmt.Errorf("cold_start_ratio must be above 1")
-	case !(s.OverheadGrowth >= 0):
-		return fmt.Errorf("overhead_growth must not be negative")
+	case !(s.ColdStartRatio > 1) || math.IsInf(s.ColdStartRatio, 0):
+		return fmt.Errorf("cold_start_ratio must be a number above 1")
+	case !(s.OverheadGrowth >= 0) || math.IsInf(s.OverheadGrowth, 0):
+		return fmt.Errorf("overhead_growth must be a number, not negative")
+	case s.MinRepeats > maxRepeats:
+		return fmt.Errorf("min_repeats is at most %d runs per arm", maxRepeats)
 	case !(s.Confidence > 0 && s.Confidence < 1):
 		return fmt.Errorf("confidence must be between 0 and 1")
 	case s.Bootstrap < 1 || s.Bootstrap > maxBootstrap:
@@ -225,6 +232,15 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("slo_target is the attainment a load must keep, a fraction above 0 and at most 1 (0.9 = 90 %%)")
 	case !(s.DetectChange > 0 && s.DetectChange < 1):
 		return fmt.Errorf("detect_change is a fraction between 0 and 1 (0.02 = 2 %%)")
+	}
+	for _, f := range s.RequiredFields {
+		if !slices.ContainsFunc(conditionFields, func(c conditionField) bool { return c.name() == f }) {
+			names := make([]string, len(conditionFields))
+			for i, c := range conditionFields {
+				names[i] = c.name()
+			}
+			return fmt.Errorf("required_fields: no condition field %q (known: %s)", f, strings.Join(names, ", "))
+		}
 	}
 	if _, err := model.ParseSLO(s.SLO); err != nil {
 		return fmt.Errorf("slo: %v", err)
