@@ -133,7 +133,10 @@ func loadPointCharts(f *excelize.File, st *styles, spans []rowSpan, tableRows in
 	for i, sp := range spans {
 		top := tableRows + 3 + i*blockRows
 		ref, _ := excelize.CoordinatesToCellName(1, top)
-		head := fmt.Sprintf("#%d %s: %s", sp.entry.ID, title(sp.entry), sp.entry.Record.Status)
+		head := fmt.Sprintf("#%d %s: %s", sp.entry.ID, title(sp.entry), sp.entry.Status())
+		if sp.entry.Status() != sp.entry.Record.Status {
+			head += fmt.Sprintf(" (analyst; proposed: %s)", sp.entry.Record.Status)
+		}
 		if h := sp.entry.Record.HoldsUnder; h != "" {
 			head += " (" + h + ")"
 		}

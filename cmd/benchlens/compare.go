@@ -8,6 +8,7 @@ import (
 	"benchlens/analysis/compare"
 	"benchlens/analysis/report"
 	"benchlens/library"
+	"benchlens/model"
 	"benchlens/store"
 )
 
@@ -88,17 +89,40 @@ func (c *cli) comparisons(st *store.Store, asJSON bool) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	if asJSON {
-		if list == nil {
-			list = []store.Comparison{}
+	// The analyst's status first, the proposal beside it.
+	listed := make([]listedComparison, len(list))
+	for i, cmp := range list {
+		cur, err := library.CurrentAnnotation(st, cmp.ID)
+		if err != nil {
+			return c.fail(err)
 		}
-		return c.writeJSON(list)
+		listed[i] = listedComparison{Comparison: cmp, Proposed: cmp.Status}
+		if o := cur.StatusOverride; o != "" {
+			listed[i].Status, listed[i].Override, listed[i].OverrideReason = o, o, cur.OverrideReason
+		}
+	}
+	if asJSON {
+		return c.writeJSON(listed)
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSAVED\tBASELINE\tCANDIDATE\tSTATUS")
-	for _, cmp := range list {
-		fmt.Fprintf(tw, "%d\t%s\t%s (%d runs)\t%s (%d runs)\t%s\n", cmp.ID, cmp.CreatedAt, q(cmp.Baseline), len(cmp.BaselineRuns), q(cmp.Candidate), len(cmp.CandidateRuns), cmp.Status)
+	fmt.Fprintln(tw, "ID\tSAVED\tBASELINE\tCANDIDATE\tSTATUS\tPROPOSED")
+	for _, cmp := range listed {
+		status, proposed := string(cmp.Status), ""
+		if cmp.Override != "" {
+			status += " (analyst)"
+			proposed = string(cmp.Proposed)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s (%d runs)\t%s (%d runs)\t%s\t%s\n", cmp.ID, cmp.CreatedAt, q(cmp.Baseline), len(cmp.BaselineRuns), q(cmp.Candidate), len(cmp.CandidateRuns), status, proposed)
 	}
 	tw.Flush()
 	return exitOK
+}
+
+// listedComparison is a saved comparison as `comparisons` lists it: status is the one that
+// stands (the analyst's override when there is one), proposed_status the record's.
+type listedComparison struct {
+	store.Comparison
+	Proposed       model.Status `json:"proposed_status"`
+	Override       model.Status `json:"status_override,omitempty"`
+	OverrideReason string       `json:"override_reason,omitempty"`
 }
