@@ -131,3 +131,16 @@ func TestHeadlineInEveryExport(t *testing.T) {
 		t.Errorf("the Verdicts sheet's headline: %v, want %q", rows, want)
 	}
 }
+
+// Arms that share no load point compare no stage: the text report says so, with no empty
+// table header.
+func TestTextNoStageNoHeader(t *testing.T) {
+	rec := realPairs(t)["demo-drift"]
+	var b bytes.Buffer
+	if err := report.Text(&b, rec); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "stage  baseline  candidate") || !strings.Contains(b.String(), "\nno stage compared\n") {
+		t.Errorf("text report of arms with no common point:\n%s", b.String())
+	}
+}

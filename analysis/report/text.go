@@ -96,15 +96,22 @@ func Text(w io.Writer, rec compare.Record) error {
 // stageTables writes the stage table and the input-length buckets.
 func stageTables(b *strings.Builder, rec compare.Record) {
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "stage\tbaseline\tcandidate\tdelta\tinterval\t")
+	rows := 0
 	for _, m := range model.StageMetrics {
 		d, ok := rec.Perf[m.Key]
 		if !ok || !d.Baseline.Known() {
 			continue
 		}
+		if rows == 0 { // no header over no stage: arms that share no load point compare none
+			fmt.Fprintln(tw, "stage\tbaseline\tcandidate\tdelta\tinterval\t")
+		}
+		rows++
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", m.Title, value(d.Baseline, d.Unit), value(d.Candidate, d.Unit), Delta(d), interval(d))
 	}
 	tw.Flush()
+	if rows == 0 {
+		fmt.Fprintln(b, "no stage compared")
+	}
 	if perRequest(rec) {
 		fmt.Fprintln(b, "(one run per arm: medians and intervals over requests, n = requests or gaps)")
 	}
