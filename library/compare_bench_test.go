@@ -178,6 +178,9 @@ func BenchmarkCompareSLO(b *testing.B) {
 				set.SLO = objective
 				name := lib.name + map[bool]string{false: "/fresh", true: "/cached"}[cached] + map[bool]string{false: "/no-slo", true: "/slo"}[objective != ""]
 				b.Run(name, func(b *testing.B) {
+					if cached { // the arm's memo filled first, as the app's second look at a pair
+						compare.Compare(base, cand, set)
+					}
 					cpu0 := cpuTime()
 					for b.Loop() {
 						bb, cc := base, cand

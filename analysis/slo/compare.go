@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 
 	"benchlens/analysis/stats"
 	"benchlens/model"
@@ -99,15 +100,20 @@ type Delta struct {
 
 // Compare builds the SLO section from the matched load points, in load order.
 func Compare(s model.SLO, points []PointInput, set Settings) Section {
-	sec := Section{Objective: s.String(), Target: set.Target, Points: []Point{}}
+	sec := Section{Objective: s.String(), Target: set.Target, Points: make([]Point, len(points))}
 	var allB, allC []RunResult
-	for _, in := range points {
-		p := Point{Label: in.Label, Load: in.Point, Baseline: armPoint(in.Baseline), Candidate: armPoint(in.Candidate)}
-		p.Attainment = attainmentDelta(in.Baseline, in.Candidate, set)
-		p.Goodput = goodputDelta(in.Baseline, in.Candidate, set)
-		sec.Points = append(sec.Points, p)
+	// The deltas' bootstraps are most of the section's cost with arms of many runs: each on a
+	// core of its own (each has its own seeded generator, so the figures do not depend on it).
+	var wg sync.WaitGroup
+	for i, in := range points {
+		p := &sec.Points[i]
+		*p = Point{Label: in.Label, Load: in.Point, Baseline: armPoint(in.Baseline), Candidate: armPoint(in.Candidate)}
+		wg.Add(2)
+		go func() { defer wg.Done(); p.Attainment = attainmentDelta(in.Baseline, in.Candidate, set) }()
+		go func() { defer wg.Done(); p.Goodput = goodputDelta(in.Baseline, in.Candidate, set) }()
 		allB, allC = append(allB, in.Baseline...), append(allC, in.Candidate...)
 	}
+	wg.Wait()
 	sec.Shares = ArmShares{pooledShares(allB, s), pooledShares(allC, s)}
 	sec.Binding = binding(sec.Shares, s)
 	sec.Capacity = capacity(sec.Points, points, set)
@@ -353,18 +359,5 @@ func notes(sec Section) []string {
 // each side resampled with replacement (deterministic), as stats.RatioCI is for ratios: a
 // change of a share reads in percentage points.
 func diffCI(a, b []float64, level float64, iterations int) (lo, hi float64) {
-	rng := rand.New(rand.NewPCG(1, 0x9e3779b97f4a7c15))
-	ra, rb := make([]float64, len(a)), make([]float64, len(b))
-	diffs := make([]float64, 0, iterations)
-	for range max(iterations, 1) {
-		for i := range ra {
-			ra[i] = a[rng.IntN(len(a))]
-		}
-		for i := range rb {
-			rb[i] = b[rng.IntN(len(b))]
-		}
-		diffs = append(diffs, stats.Percentile(rb, 50)-stats.Percentile(ra, 50))
-	}
-	alpha := (1 - level) / 2
-	return stats.Percentile(slices.Clone(diffs), 100*alpha), stats.Percentile(diffs, 100*(1-alpha))
+	return stats.DiffCI(a, b, level, iterations, rand.New(rand.NewPCG(1, 0x9e3779b97f4a7c15)))
 }

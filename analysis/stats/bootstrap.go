@@ -31,6 +31,24 @@ func RatioCI(a, b []float64, level float64, iterations, maxN int, seed uint64) (
 	return Percentile(slices.Clone(ratios), 100*alpha), Percentile(ratios, 100*(1-alpha))
 }
 
+// DiffCI is a percentile-bootstrap interval of median(b) − median(a) over iterations
+// resamples (at least one), each side drawn with replacement from rng, a before b: a change of
+// a share reads in points. The medians are taken as RatioCI takes them, without sorting each
+// resample, and are the floats Percentile gives of the same draws.
+func DiffCI(a, b []float64, level float64, iterations int, rng *rand.Rand) (lo, hi float64) {
+	if len(a) == 0 || len(b) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	ra, rb := newResampler(a), newResampler(b)
+	diffs := make([]float64, 0, max(iterations, 1))
+	for range max(iterations, 1) {
+		ma := ra.median(rng)
+		diffs = append(diffs, rb.median(rng)-ma)
+	}
+	alpha := (1 - level) / 2
+	return Percentile(slices.Clone(diffs), 100*alpha), Percentile(diffs, 100*(1-alpha))
+}
+
 // resampler draws a sample's bootstrap resamples and takes their medians without sorting or
 // selecting: the sample is sorted once, a draw counts the rank it picked, and the median's
 // order statistics are read off the counts. Each draw takes the same random numbers, and each
