@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"benchlens/model"
 )
@@ -20,15 +22,40 @@ func (s *Store) Runs() ([]*model.Run, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []*model.Run
+	var cols []runCols
 	for rows.Next() {
-		r, err := scanRun(rows)
+		var c runCols
+		if err := c.scan(rows); err != nil {
+			return nil, err
+		}
+		cols = append(cols, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// Decoding the runs' JSON is most of a listing's time: it runs on all cores, in chunks,
+	// and the first damaged run in id order is the one reported, as one by one.
+	out := make([]*model.Run, len(cols))
+	errs := make([]error, len(cols))
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(cols)/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(cols); i += workers {
+				out[i], errs[i] = cols[i].decode()
+				cols[i] = runCols{} // the text is not needed again
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, r)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Run returns one run with its per-request samples.
@@ -49,21 +76,34 @@ func (s *Store) Run(id int64) (*model.Run, error) {
 type scanner interface{ Scan(...any) error }
 
 func scanRun(row scanner) (*model.Run, error) {
-	var id int64
-	var bundle, label, role, header, summary, recomputed, extra, manifest string
-	if err := row.Scan(&id, &bundle, &label, &role, &header, &summary, &recomputed, &extra, &manifest); err != nil {
+	var c runCols
+	if err := c.scan(row); err != nil {
 		return nil, err
 	}
+	return c.decode()
+}
+
+// runCols are a run's columns as read, its JSON not yet decoded.
+type runCols struct {
+	id                                                                int64
+	bundle, label, role, header, summary, recomputed, extra, manifest string
+}
+
+func (c *runCols) scan(row scanner) error {
+	return row.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.header, &c.summary, &c.recomputed, &c.extra, &c.manifest)
+}
+
+func (c *runCols) decode() (*model.Run, error) {
 	r := model.NewRun("")
-	for _, c := range []struct {
+	for _, col := range []struct {
 		text string
 		dst  any
-	}{{header, r}, {summary, &r.Summary}, {recomputed, &r.Recomputed}, {extra, &r.Extra}, {manifest, &r.Manifest}} {
-		if err := json.Unmarshal([]byte(c.text), c.dst); err != nil {
-			return nil, fmt.Errorf("run %d: damaged record: %w", id, err)
+	}{{c.header, r}, {c.summary, &r.Summary}, {c.recomputed, &r.Recomputed}, {c.extra, &r.Extra}, {c.manifest, &r.Manifest}} {
+		if err := json.Unmarshal([]byte(col.text), col.dst); err != nil {
+			return nil, fmt.Errorf("run %d: damaged record: %w", c.id, err)
 		}
 	}
-	r.ID, r.Bundle, r.Label, r.Role = id, bundle, label, model.Role(role)
+	r.ID, r.Bundle, r.Label, r.Role = c.id, c.bundle, c.label, model.Role(c.role)
 	return r, nil
 }
 

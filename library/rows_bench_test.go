@@ -1,0 +1,46 @@
+package library
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"benchlens/model"
+	"benchlens/store"
+)
+
+// BenchmarkRows lists a library of 10,000 runs as `runs` and the app's sidebar read it: the
+// demo's runs stored again and again (without their requests) under other fingerprints.
+func BenchmarkRows(b *testing.B) {
+	st, err := store.Open(filepath.Join(b.TempDir(), "rows.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	if rep := LoadDemo(st); len(rep.Errors) > 0 {
+		b.Fatal(rep.Errors)
+	}
+	demo, err := st.Runs()
+	if err != nil || len(demo) == 0 {
+		b.Fatal(len(demo), err)
+	}
+	for i := len(demo); i < 10000; i++ {
+		run := *demo[i%len(demo)]
+		run.Requests = nil
+		name := fmt.Sprintf("copy-%d.json", i)
+		f := &model.SourceFile{Name: name, Size: int64(len(name)), SHA256: name, Kind: model.KindResult, Data: []byte(name)}
+		if _, err := st.AddRun(store.NewRun{Run: &run, Fingerprint: name, Files: []store.Attached{{File: f, Role: "result"}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu0 := cpuTime()
+	for b.Loop() {
+		rows, err := Rows(st)
+		if err != nil || len(rows) != 10000 {
+			b.Fatal(len(rows), err)
+		}
+	}
+	if cpu0 >= 0 {
+		b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+	}
+}
