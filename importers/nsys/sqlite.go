@@ -7,19 +7,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
-	_ "github.com/mattn/go-sqlite3" // the driver the library already ships
-
 	"benchlens/importers/format"
+	"benchlens/importers/sqlitero"
 	"benchlens/importers/trace"
 	"benchlens/model"
 )
 
 // sqliteMagic starts every SQLite database file.
-var sqliteMagic = []byte("SQLite format 3\x00")
+var sqliteMagic = sqlitero.Magic
 
 // IsExport sniffs an Nsight Systems SQLite export: an SQLite file whose schema, on its first
 // pages, names the StringIds table every export has (or one of its metadata or CUPTI tables).
@@ -41,7 +39,7 @@ func IsExport(f *format.File) bool {
 // temporary file (SQLite reads files, not memory) which is opened read-only and immutable, so
 // neither it nor the original is ever written, and removed at once.
 func ReadExport(f *format.File) (format.Parsed, error) {
-	path, cleanup, err := tempCopy(f)
+	path, cleanup, err := sqlitero.Copy(f)
 	if err != nil {
 		return format.Parsed{}, err
 	}
@@ -56,47 +54,9 @@ func ReadExport(f *format.File) (format.Parsed, error) {
 // exportFormat is the evidence's format; which Nsight Systems wrote it is in the trace's Tool.
 const exportFormat = "Nsight Systems SQLite export"
 
-// tempCopy writes the file to a temporary file, letting a mapped file's pages go behind it.
-func tempCopy(f *format.File) (string, func(), error) {
-	tmp, err := os.CreateTemp("", "benchlens-nsys-*.sqlite")
-	if err != nil {
-		return "", nil, err
-	}
-	cleanup := func() { os.Remove(tmp.Name()) }
-	const chunk = 16 << 20
-	for off := 0; off < len(f.Data); off += chunk {
-		end := min(off+chunk, len(f.Data))
-		if _, err := tmp.Write(f.Data[off:end]); err != nil {
-			tmp.Close()
-			cleanup()
-			return "", nil, fmt.Errorf("copying the export to a temporary file: %w", err)
-		}
-		if f.Drop != nil {
-			f.Drop(end)
-		}
-	}
-	if err := tmp.Close(); err != nil {
-		cleanup()
-		return "", nil, err
-	}
-	return tmp.Name(), cleanup, nil
-}
-
-// uriEscaper encodes what an SQLite URI would read in a path.
-var uriEscaper = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
-
-// open opens an SQLite file read-only and immutable: no lock, no journal, no write.
+// open opens an export on disk read-only and immutable: no lock, no journal, no write.
 func open(path string) (*sql.DB, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
-	}
-	db, err := sql.Open("sqlite3", "file://"+uriEscaper.Replace(filepath.ToSlash(abs))+"?mode=ro&immutable=1")
-	if err != nil {
-		return nil, err
-	}
-	db.SetMaxOpenConns(6) // the runtime calls, one stream per table of device activity, a lookup
-	return db, nil
+	return sqlitero.OpenPath(path, 6) // the runtime calls, one stream per table of device activity, a lookup
 }
 
 // ErrNotExport is wrapped by the error for an SQLite file that is no Nsight Systems export.

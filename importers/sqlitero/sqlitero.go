@@ -31,18 +31,33 @@ func Schema(data []byte) []byte { return data[:min(len(data), 64<<10)] }
 // Open copies f to a temporary file and opens it read-only; close closes the database and
 // removes the copy.
 func Open(f *format.File) (db *sql.DB, closeFn func(), err error) {
-	tmp, err := os.CreateTemp("", "benchlens-sqlite-*.db")
+	path, remove, err := Copy(f)
 	if err != nil {
 		return nil, nil, err
 	}
-	remove := func() { os.Remove(tmp.Name()) }
+	db, err = OpenPath(path, 1)
+	if err != nil {
+		remove()
+		return nil, nil, err
+	}
+	return db, func() { db.Close(); remove() }, nil
+}
+
+// Copy writes f to a private temporary file, letting a mapped file's pages go behind it
+// (f.Drop); remove deletes the copy.
+func Copy(f *format.File) (path string, remove func(), err error) {
+	tmp, err := os.CreateTemp("", "benchlens-sqlite-*.db")
+	if err != nil {
+		return "", nil, err
+	}
+	remove = func() { os.Remove(tmp.Name()) }
 	const chunk = 16 << 20
 	for off := 0; off < len(f.Data); off += chunk {
 		end := min(off+chunk, len(f.Data))
 		if _, err := tmp.Write(f.Data[off:end]); err != nil {
 			tmp.Close()
 			remove()
-			return nil, nil, fmt.Errorf("copying the database to a temporary file: %w", err)
+			return "", nil, fmt.Errorf("copying the database to a temporary file: %w", err)
 		}
 		if f.Drop != nil {
 			f.Drop(end)
@@ -50,20 +65,24 @@ func Open(f *format.File) (db *sql.DB, closeFn func(), err error) {
 	}
 	if err := tmp.Close(); err != nil {
 		remove()
-		return nil, nil, err
+		return "", nil, err
 	}
-	abs, err := filepath.Abs(tmp.Name())
+	return tmp.Name(), remove, nil
+}
+
+// OpenPath opens an SQLite file on disk read-only and immutable (no lock, no journal, no
+// write), with at most conns connections (one per query streamed at once).
+func OpenPath(path string, conns int) (*sql.DB, error) {
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		remove()
-		return nil, nil, err
+		return nil, err
 	}
-	db, err = sql.Open("sqlite3", "file://"+uriEscaper.Replace(filepath.ToSlash(abs))+"?mode=ro&immutable=1")
+	db, err := sql.Open("sqlite3", "file://"+uriEscaper.Replace(filepath.ToSlash(abs))+"?mode=ro&immutable=1")
 	if err != nil {
-		remove()
-		return nil, nil, err
+		return nil, err
 	}
-	db.SetMaxOpenConns(1)
-	return db, func() { db.Close(); remove() }, nil
+	db.SetMaxOpenConns(conns)
+	return db, nil
 }
 
 // uriEscaper encodes what an SQLite URI would read in a path.
