@@ -56,10 +56,12 @@ test: deps
 	BENCHLENS_TEST_POSTGRES=required $(GO) test -timeout 30m ./...
 	$(GO) test -race -timeout 30m ./gui/
 
-# bench times the import of a 112 MB detailed result (see scripts/bench-import.sh for the
-# side-by-side comparison with a Python/pandas pipeline).
+# bench runs the Go benchmarks, then times the import of a 112 MB detailed result side by side
+# with its peers (scripts/bench-import.sh: the Python/pandas pipeline, a bare json.load,
+# orjson when installed), each as min and median over BENCH_RUNS rounds and a ratio to Go.
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 5x ./library/ ./gui/ ./analysis/report/
+	BENCH_RUNS=$${BENCH_RUNS:-3} scripts/bench-import.sh
 
 # FUZZMIN caps how hard Go's fuzzer minimises each new input: grown from kilobyte-sized real
 # seeds, each took up to a minute to shrink (the default 60 s) and the result and trace targets

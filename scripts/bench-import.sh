@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Times the benchlens Go importer against the analysts' pandas pipeline
-# (scripts/pandas_import.py) on the same large vLLM result file, side by side.
+# Times the benchlens Go importer against its peers on the same large vLLM result file, side
+# by side: the analysts' pandas pipeline (scripts/pandas_import.py), a bare json.load of the
+# file, and orjson.loads when orjson is installed. Each round runs every importer once, in
+# turn, so a noisy machine slows them alike; each figure is given as min and median over the
+# rounds, and each peer as a ratio to the Go importer (peer time / Go time).
 #
 # Usage: scripts/bench-import.sh
 # Environment:
 #   BENCH_FILE   reuse this result file instead of generating one with scripts/genbig
-#   BENCH_RUNS   runs per importer (default 3); each run gets a fresh database
+#   BENCH_RUNS   rounds (default 3); each Go or pandas run gets a fresh database
 #   BENCH_KEEP=1 keep the temporary directory (file, databases, logs)
 #
 # Exit status: 0 when both importers ran every time, 1 when the Go side failed
@@ -83,19 +86,32 @@ run_timed() {
 	return "$rc"
 }
 
-: >"$tmp/python.times"
-: >"$tmp/go.times"
+peers=(python jsonload)
+if "$python" -c 'import orjson' 2>/dev/null; then
+	peers+=(orjson)
+fi
+for name in "${peers[@]}" go; do : >"$tmp/$name.times"; done
 py_status="ok"
 for ((i = 1; i <= runs; i++)); do
-	echo "run $i/$runs: python ..."
+	echo "round $i/$runs: python+pandas ..."
 	if ! run_timed python "$tmp/python-$i.log" "$python" scripts/pandas_import.py "$file" "$tmp/python-$i.db"; then
 		py_status="FAILED"
 		echo "python pipeline failed (run $i):" >&2
 		tail -n 20 "$tmp/python-$i.log" >&2
 	fi
 	rm -f "$tmp/python-$i.db"
+	echo "round $i/$runs: json.load ..."
+	run_timed jsonload "$tmp/jsonload-$i.log" "$python" -c 'import json, sys
+with open(sys.argv[1], "rb") as f:
+    json.load(f)' "$file" || echo "json.load failed (run $i)" >&2
+	if [[ " ${peers[*]} " == *" orjson "* ]]; then
+		echo "round $i/$runs: orjson ..."
+		run_timed orjson "$tmp/orjson-$i.log" "$python" -c 'import orjson, sys
+with open(sys.argv[1], "rb") as f:
+    orjson.loads(f.read())' "$file" || echo "orjson failed (run $i)" >&2
+	fi
 	if ((go_ok)); then
-		echo "run $i/$runs: go ..."
+		echo "round $i/$runs: go ..."
 		if ! run_timed go "$tmp/go-$i.log" "$tmp/benchlens" --db "$tmp/go-$i.db" import "$file"; then
 			go_ok=0
 			go_status="IMPORT FAILED"
@@ -133,6 +149,26 @@ echo
 printf '%-22s %12s %15s  %-14s %s\n' importer "median wall s" "peak RSS MiB" status "wall s per run"
 printf '%-22s %12s %15s  %-14s %s\n' "python+pandas" "$py_wall" "$py_rss" "$py_status" "$(all_runs python)"
 printf '%-22s %12s %15s  %-14s %s\n' "benchlens (Go)" "$go_wall" "$go_rss" "$go_status" "$(all_runs go)"
+echo
+# Each figure beside its peers: min and median over the rounds, and the ratio peer/Go of each
+# (above 1: the Go importer is that many times faster).
+low() { awk '{print $1}' "$tmp/$1.times" | sort -g | head -n 1; }
+title() { case "$1" in python) echo "python+pandas" ;; jsonload) echo "json.load (bare)" ;; orjson) echo "orjson.loads (bare)" ;; go) echo "benchlens (Go)" ;; esac; }
+printf '%-22s %8s %10s %14s %16s\n' "side by side" "min s" "median s" "ratio (min)" "ratio (median)"
+for name in go "${peers[@]}"; do
+	m="$(low "$name")" md="$(wall "$name")"
+	if [[ "$go_status" == ok && -n "$m" ]]; then
+		awk -v n="$(title "$name")" -v m="$m" -v md="$md" -v gm="$(low go)" -v gmd="$go_wall" 'BEGIN {
+			rm = (gm > 0 ? sprintf("%.1fx", m / gm) : "n/a"); rmd = (gmd > 0 ? sprintf("%.1fx", md / gmd) : "n/a")
+			printf "%-22s %8.2f %10.2f %14s %16s\n", n, m, md, rm, rmd
+		}'
+	else
+		printf '%-22s %8s %10s %14s %16s\n' "$(title "$name")" "${m:-n/a}" "$md" n/a n/a
+	fi
+done
+if [[ " ${peers[*]} " != *" orjson "* ]]; then
+	echo "(orjson is not installed: no orjson row)"
+fi
 echo
 if [[ "$go_status" == ok && "$py_status" == ok ]]; then
 	awk -v p="$py_wall" -v g="$go_wall" 'BEGIN {
