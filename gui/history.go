@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -69,7 +70,9 @@ func newHistoryView(u *App) *historyView {
 	frame := canvas.NewRectangle(color.Transparent)
 	frame.SetMinSize(historyChartSize)
 	top := container.NewHBox(widget.NewLabel(lang.L("Series")), v.series, widget.NewLabel(lang.L("Metric")), v.metric,
-		widget.NewLabel(lang.L("Load point")), v.point)
+		widget.NewLabel(lang.L("Load point")), v.point,
+		widget.NewButton(lang.L("Export xlsx…"), func() { v.chooseExport("xlsx") }),
+		widget.NewButton(lang.L("Export Markdown…"), func() { v.chooseExport("md") }))
 	side := container.NewBorder(widget.NewLabelWithStyle(lang.L("Change points"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(v.steps))
 	detail := container.NewVScroll(v.detail)
@@ -247,6 +250,38 @@ func (v *historyView) triage(state string) {
 				return
 			}
 			v.load()
+		})
+	}()
+}
+
+// chooseExport asks where to write the series' history (a workbook or Markdown).
+func (v *historyView) chooseExport(format string) {
+	if !v.loaded {
+		return
+	}
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil || w == nil {
+			return
+		}
+		path := w.URI().Path()
+		w.Close()
+		v.export(format, path)
+	}, v.u.win)
+	d.SetFileName(v.rep.Series + "-history." + format)
+	d.Show()
+}
+
+// export writes the series' history to path off the UI thread and says where it went.
+func (v *historyView) export(format, path string) {
+	st, rep := v.u.st, v.rep
+	go func() {
+		err := library.ExportHistory(st, rep, format, path)
+		onUI(func() {
+			if err != nil {
+				v.message.SetText(err.Error())
+				return
+			}
+			v.message.SetText(fmt.Sprintf(lang.L("Exported to %s"), path))
 		})
 	}()
 }

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,5 +106,19 @@ func TestHistoryViewDrawsTheSeries(t *testing.T) {
 	})
 	if cp.b != "24,25,26,27,28" || cp.c != "29,30,31,32,33" || get(func() int { return u.tabs.SelectedIndex() }) != viewCompare {
 		t.Errorf("compare its windows: baseline %q candidate %q", cp.b, cp.c)
+	}
+}
+
+// The History view exports the series as a workbook and as Markdown.
+func TestHistoryViewExports(t *testing.T) {
+	u := historyApp(t)
+	dir := t.TempDir()
+	for _, format := range []string{"xlsx", "md"} {
+		path := filepath.Join(dir, "history."+format)
+		ui(func() { u.history.export(format, path) })
+		eventually(t, "the "+format+" export", func() bool { return strings.Contains(u.history.message.Text, path) })
+		if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", path, err)
+		}
 	}
 }

@@ -1,12 +1,14 @@
 package library
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 
 	"benchlens/analysis/compare"
 	"benchlens/analysis/history"
+	"benchlens/analysis/report"
 	"benchlens/model"
 	"benchlens/store"
 )
@@ -118,4 +120,27 @@ func SeriesNames(st *store.Store) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// ExportHistory writes a series' history as a workbook ("xlsx": History and Change points
+// sheets with native line charts) or Markdown ("md") to dest, whole or not at all; the
+// library's own files are refused.
+func ExportHistory(st *store.Store, rep history.Report, format, dest string) error {
+	if err := CheckTarget(st.Path(), dest); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	var err error
+	switch format {
+	case "xlsx":
+		err = report.HistoryXLSX(&buf, rep)
+	case "md":
+		err = report.HistoryMarkdown(&buf, rep)
+	default:
+		return usageError{fmt.Errorf("history export: unknown format %q (xlsx, md)", format)}
+	}
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(dest, buf.Bytes())
 }
