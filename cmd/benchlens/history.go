@@ -29,8 +29,17 @@ func (c *cli) historyCmd(args []string) int {
 	author := fs.String("author", os.Getenv("USER"), "who triages")
 	xlsx := fs.String("xlsx", "", "also write the history as a workbook: History sheet with line charts, Change points")
 	md := fs.String("md", "", "also write the history as Markdown")
-	valued := map[string]bool{"stage": true, "format": true, "accept": true, "reject": true, "note": true, "author": true, "xlsx": true, "md": true}
+	hset := history.DefaultSettings
+	fs.Float64Var(&hset.Alpha, "series-alpha", hset.Alpha, "significance of a change point's permutation test (rule 13)")
+	fs.Float64Var(&hset.MinMagnitude, "min-magnitude", hset.MinMagnitude, "relative change of the segment medians a step needs (0.02 = 2 %)")
+	fs.IntVar(&hset.Window, "window", hset.Window, "runs each side a step is judged on")
+	valued := map[string]bool{"stage": true, "format": true, "accept": true, "reject": true, "note": true, "author": true, "xlsx": true, "md": true,
+		"series-alpha": true, "min-magnitude": true, "window": true}
 	if !c.parse(fs, interspersed(args, valued), oneArg) {
+		return exitUsage
+	}
+	if err := hset.Validate(); err != nil {
+		fmt.Fprintf(c.stderr, "benchlens: history: %v\n", err)
 		return exitUsage
 	}
 	if *accept != 0 && *reject != 0 {
@@ -50,7 +59,7 @@ func (c *cli) historyCmd(args []string) int {
 		if err != nil {
 			return c.fail(err)
 		}
-		rep, err := library.History(st, fs.Arg(0), history.DefaultSettings, set)
+		rep, err := library.History(st, fs.Arg(0), hset, set)
 		if errors.Is(err, library.ErrUsage) {
 			fmt.Fprintf(c.stderr, "benchlens: %v\n", err)
 			return exitUsage

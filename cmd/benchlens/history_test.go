@@ -136,6 +136,12 @@ func TestHistoryGolden(t *testing.T) {
 	if _, _, code := bl(t, "--db", db, "history", "nightly-h100", "--stage", "warp"); code != 2 {
 		t.Errorf("unknown stage: exit %d, want 2", code)
 	}
+	if rep := historyJSON(t, db, "nightly-h100", "--min-magnitude", "0.2"); len(rep.ChangePoints) != 0 {
+		t.Errorf("no step moved 20 %%, yet %d change points", len(rep.ChangePoints))
+	}
+	if _, _, code := bl(t, "--db", db, "history", "nightly-h100", "--series-alpha", "2"); code != 2 {
+		t.Errorf("alpha 2: exit %d, want 2", code)
+	}
 }
 
 // gate fails a candidate significantly worse by more than the threshold, and writes the

@@ -52,7 +52,7 @@ commands:
   reproduce COMPARISON | --baseline SEL --candidate SEL
                                            the commands that re-create each arm, as a shell script
   history SERIES [--stage S] [--format text|json] [--accept RUN | --reject RUN [--note TEXT]]
-          [--xlsx FILE] [--md FILE]
+          [--xlsx FILE] [--md FILE] [--series-alpha 0.01] [--min-magnitude 0.02] [--window 5]
                                            a series' change points (a label or bundle.yaml
                                            series:), each explained by its windows' comparison;
                                            --accept/--reject triage the steps starting at RUN;
