@@ -329,6 +329,9 @@ type aisbenchRecord struct {
 // points are references into db_data/<db_name> (AISBench keeps numpy arrays there), which the
 // part resolves from the bundle before it joins its run.
 func ReadAISBenchDetails(f *format.File) (format.Parsed, error) {
+	if dir := path.Dir(strings.ReplaceAll(f.Name, `\`, "/")); path.Base(dir) == "tmp" && path.Base(path.Dir(path.Dir(dir))) == "performances" {
+		return format.Parsed{Why: "AISBench's partial records in performances/<model>/tmp/, left by a run that did not finish: no run"}, nil
+	}
 	dec := jsonx.NewDecoder(f.Data)
 	dec.SkipKeys = map[string]bool{"input": true, "prediction": true, "origin_prompt": true}
 	dec.MaxString = maxString

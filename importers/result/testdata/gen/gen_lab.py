@@ -230,6 +230,9 @@ def aisbench_case(folder, dataset, reqs, stats, stage, max_conc, details=True, o
         lines.append(json.dumps(line, ensure_ascii=False))
     c.commit(); c.close()
     open(os.path.join(perf, dataset + "_details.jsonl"), "w").write("\n".join(lines) + "\n")
+    # What a killed run leaves: its partial records under tmp/ (default_perf.py _load_tmp_result).
+    os.makedirs(os.path.join(perf, "tmp"), exist_ok=True)
+    open(os.path.join(perf, "tmp", "tmp_" + dataset + "_1.jsonl"), "w").write("\n".join(lines[:2]) + "\n")
 
 
 def main():
