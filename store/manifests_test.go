@@ -1,7 +1,9 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -175,5 +177,70 @@ func TestCheckFindsRunsWithoutTheirManifest(t *testing.T) {
 	want := fmt.Sprintf("runs row %d → manifests", ids[0])
 	if len(rep.ForeignKeys) != 2 || rep.ForeignKeys[0] != want {
 		t.Errorf("check: %q, want %q first", rep.ForeignKeys, want)
+	}
+}
+
+// A backup of a library whose damaged page held shared manifests keeps every run: the runs
+// whose manifest was lost are rescued without it, and the rescue names the manifests lost.
+func TestRescueKeepsRunsWhoseManifestWasLost(t *testing.T) {
+	s, path := openTemp(t)
+	for i := 1; i <= 30; i++ {
+		run := sampleRun("vllm")
+		run.Manifest = map[string]any{"notes": strings.Repeat(fmt.Sprintf("mf-%02d ", i), 3000)} // ~3 manifests a page
+		if _, err := s.AddRun(NewRun{Run: run, Fingerprint: fmt.Sprintf("fp-%02d", i), Files: []Attached{resultFile(fmt.Sprint(i))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const page = 65536
+	damaged := false
+	for p := 1; p < len(data)/page && !damaged; p++ {
+		pg := data[p*page : (p+1)*page]
+		if pg[0] == 0x0d && bytes.Contains(pg, []byte("mf-15 ")) {
+			for i := range 8 {
+				pg[i] ^= 0x5a
+			}
+			damaged = true
+		}
+	}
+	if !damaged {
+		t.Fatal("no leaf page holds manifest 15")
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(path); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	dest := filepath.Join(t.TempDir(), "rescued.db")
+	rescue, err := s.Backup(dest)
+	if err != nil || rescue == nil || !strings.Contains(rescue.String(), "lost: manifests: ") {
+		t.Fatalf("backup: %v %v", rescue, err)
+	}
+	r, err := Open(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	runs, err := r.Runs()
+	if err != nil || len(runs) != 30 {
+		t.Fatalf("%d runs rescued (%v), want all 30", len(runs), err)
+	}
+	without := 0
+	for _, run := range runs {
+		if run.Manifest == nil {
+			without++
+		}
+	}
+	if without == 0 || without > 5 {
+		t.Errorf("%d runs rescued without their manifest", without)
+	}
+	if check, err := r.Check(); err != nil || !check.OK() {
+		t.Errorf("the rescued library: %v %v", check, err)
 	}
 }
