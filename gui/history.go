@@ -44,7 +44,7 @@ type historyView struct {
 }
 
 // historyChartSize is the chart's drawing area.
-var historyChartSize = fyne.NewSize(680, 300)
+var historyChartSize = fyne.NewSize(520, 300) // fits beside the steps in a 1024 px window
 
 func newHistoryView(u *App) *historyView {
 	v := &historyView{u: u, selected: -1, message: widget.NewLabel(""), detail: widget.NewLabel("")}
@@ -69,15 +69,20 @@ func newHistoryView(u *App) *historyView {
 	v.enableStep(false)
 	frame := canvas.NewRectangle(color.Transparent)
 	frame.SetMinSize(historyChartSize)
-	top := container.NewHBox(widget.NewLabel(lang.L("Series")), v.series, widget.NewLabel(lang.L("Metric")), v.metric,
-		widget.NewLabel(lang.L("Load point")), v.point,
-		widget.NewButton(lang.L("Export xlsx…"), func() { v.chooseExport("xlsx") }),
+	// Three equal columns, each a label and its choice: the bar shrinks with the window (the
+	// app must fit 1024 px wide), a long load point's name is cut, never the window widened.
+	labelled := func(name string, sel *widget.Select) fyne.CanvasObject {
+		return container.NewBorder(nil, nil, widget.NewLabel(name), nil, sel)
+	}
+	top := container.NewGridWithColumns(3, labelled(lang.L("Series"), v.series), labelled(lang.L("Metric"), v.metric),
+		labelled(lang.L("Load point"), v.point))
+	exports := container.NewHBox(widget.NewButton(lang.L("Export xlsx…"), func() { v.chooseExport("xlsx") }),
 		widget.NewButton(lang.L("Export Markdown…"), func() { v.chooseExport("md") }))
 	side := container.NewBorder(widget.NewLabelWithStyle(lang.L("Change points"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(v.steps))
 	detail := container.NewVScroll(v.detail)
 	detail.SetMinSize(fyne.NewSize(0, 90))
-	stepBox := container.NewVBox(detail, v.note, container.NewHBox(v.accept, v.reject, v.open))
+	stepBox := container.NewVBox(detail, v.note, container.NewBorder(nil, nil, container.NewHBox(v.accept, v.reject, v.open), exports))
 	split := container.NewHSplit(container.NewScroll(container.NewStack(frame, v.chart)), side)
 	split.SetOffset(0.72)
 	body := container.NewBorder(container.NewVBox(top, v.message), stepBox, nil, nil, split)
