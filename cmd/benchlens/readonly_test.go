@@ -169,3 +169,38 @@ func TestCheckOnMistypedPathCreatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// A library on a disk with no room left still reads: where not even SQLite's shared-memory
+// file can be made (here: a file-size limit of 16 KB on the process, as a full disk refuses
+// the -shm's 32 KB), runs and compare answer from the file as it is, and a write is refused
+// saying the library cannot be written here. Before: "disk I/O error" for every command.
+func TestFullDiskLibraryStillReads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes; skipped with -short")
+	}
+	db := filepath.Join(t.TempDir(), "lib.db")
+	if _, stderr, code := bl(t, "--db", db, "demo"); code != 0 {
+		t.Fatal(stderr)
+	}
+	full := func(args ...string) (string, int) {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "BENCHLENS_CLI_ARGS="+strings.Join(append([]string{"--db", db}, args...), "\x1f"), "BENCHLENS_CLI_FSIZE=16384")
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if exit, ok := err.(*exec.ExitError); ok {
+			code = exit.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	if out, code := full("runs"); code != 0 || strings.Count(out, "baseline") < 5 {
+		t.Errorf("runs: exit %d\n%s", code, out)
+	}
+	if out, code := full("compare", "--baseline", "baseline", "--candidate", "offset"); code != 0 || !strings.Contains(out, "verdict") {
+		t.Errorf("compare: exit %d\n%.2000s", code, out)
+	}
+	if out, code := full("compare", "--baseline", "baseline", "--candidate", "offset", "--save"); code == 0 || !strings.Contains(out, "it cannot be written here") {
+		t.Errorf("compare --save: exit %d\n%.3000s", code, out)
+	}
+}
