@@ -21,6 +21,7 @@ import (
 	"benchlens/analysis/report"
 	"benchlens/library"
 	"benchlens/model"
+	"benchlens/store"
 )
 
 // compareView puts a baseline arm beside a candidate arm: the verdict and its causes, the
@@ -363,7 +364,11 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, r
 	v.record, v.sels, v.savedID = &rec, [2]string{base, cand}, savedID
 	v.showSaved()
 	v.save.Enable()
-	v.verdict.show(rec.Status, report.HeadlineOf(rec).Spans)
+	var cur store.Annotation // a saved comparison's analyst status stands first
+	if savedID != 0 {
+		cur, _ = library.CurrentAnnotation(v.u.st, savedID)
+	}
+	v.verdict.show(standing(rec, cur))
 	v.causes.SetText(causesText(rec))
 
 	v.checklist.Objects = nil

@@ -130,3 +130,28 @@ func TestHeadlineDrawnSweep(t *testing.T) {
 		t.Errorf("the worse TPOT at c=64 is not drawn red")
 	}
 }
+
+// The analyst's status stands first in the app: after an override in the Verdict view the
+// Compare view's badge is the analyst's with the proposal beside it, also when the same pair
+// is compared again.
+func TestCompareViewShowsAnalystStatus(t *testing.T) {
+	u := newDemoApp(t)
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "established") })
+	shown(t, u, "baseline", "established")
+	ui(func() { test.Tap(u.compare.save) })
+	ui(func() { u.verdict.override.SetSelected("zero gain") })
+	ui(func() { u.verdict.reason.SetText("inside the noise") })
+	ui(func() { u.verdict.flush() })
+	want := "zero gain analyst's override of the proposed “gain established”: inside the noise"
+	if text := get(func() string { return drawnText(u.compare.verdict.content) }); !strings.HasPrefix(text, want) {
+		t.Errorf("the Compare view after the override draws %q", text)
+	}
+	ui(func() { u.compare.setArm(false, "offset") })
+	shown(t, u, "baseline", "offset")
+	ui(func() { u.compare.setArm(false, "established") })
+	shown(t, u, "baseline", "established")
+	if text := get(func() string { return drawnText(u.compare.verdict.content) }); !strings.HasPrefix(text, want) {
+		t.Errorf("the Compare view of the saved pair compared again draws %q", text)
+	}
+}

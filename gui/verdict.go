@@ -236,15 +236,26 @@ func (v *verdictView) onPick(s string) {
 	}
 }
 
-// showStatus puts the analyst's status first, with the proposal beside it.
+// showStatus puts the analyst's status first, with the proposal beside it, here and on the
+// Compare view when it shows this comparison.
 func (v *verdictView) showStatus(cur store.Annotation) {
-	status, spans := v.rec.Status, report.HeadlineOf(v.rec).Spans
+	status, spans := standing(v.rec, cur)
+	v.proposed.show(status, spans)
+	if c := v.u.compare; c != nil && c.record != nil && c.savedID != 0 && c.savedID == v.current {
+		c.verdict.show(status, spans)
+	}
+}
+
+// standing is the status that stands (the analyst's override, else the proposal) and the
+// headline's spans after it, the override's reason and the proposal first.
+func standing(rec compare.Record, cur store.Annotation) (model.Status, []report.Span) {
+	status, spans := rec.Status, report.HeadlineOf(rec).Spans
 	if o := cur.StatusOverride; o != "" {
 		status = o
-		override := fmt.Sprintf(lang.L("analyst's override of the proposed “%s”: %s"), statusText(v.rec.Status), cur.OverrideReason)
+		override := fmt.Sprintf(lang.L("analyst's override of the proposed “%s”: %s"), statusText(rec.Status), cur.OverrideReason)
 		spans = append([]report.Span{{Words: report.Lit(override + " — ")}}, spans...)
 	}
-	v.proposed.show(status, spans)
+	return status, spans
 }
 
 // open shows a saved comparison and its current annotation.
