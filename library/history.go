@@ -2,9 +2,11 @@ package library
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"benchlens/analysis/compare"
 	"benchlens/analysis/history"
@@ -57,13 +59,9 @@ func History(st *store.Store, name string, set history.Settings, cset compare.Se
 	if err != nil {
 		return history.Report{}, err
 	}
-	conds := make([]map[string]string, len(runs))
-	for i, r := range runs {
-		evs, err := st.RunEvidence(r.ID)
-		if err != nil {
-			return history.Report{}, err
-		}
-		conds[i] = compare.RunConditions(runData(r, evs))
+	conds, err := seriesConditions(st, runs)
+	if err != nil {
+		return history.Report{}, err
 	}
 	rep := history.Find(strings.TrimSpace(name), runs, conds, set)
 	loaded := map[int64]compare.RunData{}
@@ -143,4 +141,37 @@ func ExportHistory(st *store.Store, rep history.Report, format, dest string) err
 		return err
 	}
 	return writeFileAtomic(dest, buf.Bytes())
+}
+
+// conditionReaders is how many runs' evidence is read at once: on a team library each read
+// is a round trip to the server, so a long series is read in parallel.
+const conditionReaders = 8
+
+// seriesConditions reads each run's conditions (compare.RunConditions) from its files'
+// evidence, in the runs' order.
+func seriesConditions(st *store.Store, runs []*model.Run) ([]map[string]string, error) {
+	conds := make([]map[string]string, len(runs))
+	errs := make([]error, len(runs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(conditionReaders, len(runs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				evs, err := st.RunEvidence(runs[i].ID)
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				conds[i] = compare.RunConditions(runData(runs[i], evs))
+			}
+		}()
+	}
+	for i := range runs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return conds, errors.Join(errs...)
 }
