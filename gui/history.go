@@ -234,8 +234,8 @@ func (v *historyView) openComparison() {
 	if !ok {
 		return
 	}
-	v.u.compare.setArm(true, library.Selector(cp.Windows.Before))
-	v.u.compare.setArm(false, library.Selector(cp.Windows.After))
+	v.u.compare.setArm(true, library.IDSelector(cp.Windows.Before))
+	v.u.compare.setArm(false, library.IDSelector(cp.Windows.After))
 	v.u.showView(viewCompare)
 }
 

@@ -104,7 +104,7 @@ func TestHistoryViewDrawsTheSeries(t *testing.T) {
 	cp := get(func() struct{ b, c string } {
 		return struct{ b, c string }{u.compare.baseline.chosen, u.compare.candidate.chosen}
 	})
-	if cp.b != "24,25,26,27,28" || cp.c != "29,30,31,32,33" || get(func() int { return u.tabs.SelectedIndex() }) != viewCompare {
+	if cp.b != "ids:24,25,26,27,28" || cp.c != "ids:29,30,31,32,33" || get(func() int { return u.tabs.SelectedIndex() }) != viewCompare {
 		t.Errorf("compare its windows: baseline %q candidate %q", cp.b, cp.c)
 	}
 }

@@ -378,7 +378,7 @@ func (v *libraryView) nodeSelector(id string) (sel string, ids []int64) {
 	case strings.HasPrefix(id, armPrefix):
 		sel = strings.TrimPrefix(id, armPrefix)
 	case len(ids) > 0:
-		sel = library.Selector(ids)
+		sel = library.IDSelector(ids)
 	}
 	return sel, ids
 }

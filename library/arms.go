@@ -118,8 +118,9 @@ func Selector(ids []int64) string {
 	return strings.Join(parts, ",")
 }
 
-// idSelector names run ids whatever labels the library has (a label "9" does not take "9").
-func idSelector(ids []int64) string { return IDsPrefix + Selector(ids) }
+// IDSelector names run ids whatever labels the library has (a label "9" does not take "9"):
+// what the app puts in an arm field for runs picked in the sidebar or a history window.
+func IDSelector(ids []int64) string { return IDsPrefix + Selector(ids) }
 
 func isIDList(sel string) bool {
 	for _, part := range strings.Split(sel, ",") {

@@ -103,7 +103,7 @@ func Entries(st *store.Store, ids []int64, withRequests bool) ([]report.Entry, e
 		}
 		c.BaselineRuns, c.CandidateRuns = present(c.BaselineRuns, gone), present(c.CandidateRuns, gone)
 		if !hasRecipe(rec.Reproduce) && len(c.BaselineRuns) > 0 && len(c.CandidateRuns) > 0 { // saved before records carried it
-			if rec.Reproduce, err = Recipe(st, idSelector(c.BaselineRuns), idSelector(c.CandidateRuns)); err != nil {
+			if rec.Reproduce, err = Recipe(st, IDSelector(c.BaselineRuns), IDSelector(c.CandidateRuns)); err != nil {
 				return nil, fmt.Errorf("comparison %d: %w", id, err)
 			}
 		}
@@ -168,11 +168,11 @@ func renderCharts(st *store.Store, dir string, entries []report.Entry) ([]outFil
 		if len(baseRuns) == 0 || len(candRuns) == 0 {
 			continue
 		}
-		base, err := LoadArm(st, idSelector(baseRuns))
+		base, err := LoadArm(st, IDSelector(baseRuns))
 		if err != nil {
 			return nil, err
 		}
-		cand, err := LoadArm(st, idSelector(candRuns))
+		cand, err := LoadArm(st, IDSelector(candRuns))
 		if err != nil {
 			return nil, err
 		}

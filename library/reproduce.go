@@ -33,7 +33,7 @@ func SavedRecipe(st *store.Store, id int64) (reproduce.Recipe, error) {
 	if hasRecipe(rec.Reproduce) {
 		return rec.Reproduce, nil
 	}
-	return Recipe(st, idSelector(rec.Arms.Baseline.Runs), idSelector(rec.Arms.Candidate.Runs))
+	return Recipe(st, IDSelector(rec.Arms.Baseline.Runs), IDSelector(rec.Arms.Candidate.Runs))
 }
 
 func hasRecipe(r reproduce.Recipe) bool {
