@@ -44,25 +44,10 @@ func (im *importer) onDropped(_ fyne.Position, uris []fyne.URI) {
 	im.plan(paths)
 }
 
-func (im *importer) chooseFiles() {
-	dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		im.plan([]string{path})
-	}, im.u.win)
-}
+// chooseFiles opens the picker on files (and folders) to tick; chooseFolder on one folder.
+func (im *importer) chooseFiles() { im.u.showPicker(false, im.plan) }
 
-func (im *importer) chooseFolder() {
-	dialog.ShowFolderOpen(func(l fyne.ListableURI, err error) {
-		if err != nil || l == nil {
-			return
-		}
-		im.plan([]string{l.Path()})
-	}, im.u.win)
-}
+func (im *importer) chooseFolder() { im.u.showPicker(true, im.plan) }
 
 // importPaths imports in the background with opt's labels; done (if set) runs on the UI
 // thread afterwards.
