@@ -489,7 +489,7 @@ func TestExportNeverTouchesTheLibrary(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := library.ExportOptions{IDs: []int64{id}}
-	ui(func() { u.exportTo(library.FormatXLSX, lib, opt) })
+	ui(func() { u.exportTo(library.FormatXLSX, lib, opt, nil) })
 	eventually(t, "the refusal", func() bool { return shownText(u, "library itself") })
 	if after, err := os.ReadFile(lib); err != nil || !bytes.Equal(before, after) {
 		t.Fatalf("the library changed (%v)", err)
@@ -497,7 +497,7 @@ func TestExportNeverTouchesTheLibrary(t *testing.T) {
 
 	other := filepath.Join(t.TempDir(), "old.xlsx")
 	os.WriteFile(other, []byte("keep"), 0o644)
-	if !get(func() bool { u.exportTo(library.FormatXLSX, other, opt); return shownText(u, "Replace it?") }) {
+	if !get(func() bool { u.exportTo(library.FormatXLSX, other, opt, nil); return shownText(u, "Replace it?") }) {
 		t.Error("no Replace? question for an existing file")
 	}
 	if b, _ := os.ReadFile(other); string(b) != "keep" {
@@ -505,7 +505,7 @@ func TestExportNeverTouchesTheLibrary(t *testing.T) {
 	}
 
 	fresh := filepath.Join(t.TempDir(), "new.xlsx")
-	ui(func() { u.exportTo(library.FormatXLSX, fresh, opt) })
+	ui(func() { u.exportTo(library.FormatXLSX, fresh, opt, nil) })
 	eventually(t, "the export", func() bool { return strings.HasPrefix(u.status.Text, "Exported to") })
 	if b, err := os.ReadFile(fresh); err != nil || !bytes.HasPrefix(b, []byte("PK")) {
 		t.Errorf("no workbook written: %v", err)

@@ -11,9 +11,15 @@ import (
 // showDialog shows d and keeps it on the stack Escape closes from the top: every dialog of the
 // app goes through here, so Escape closes each as Cancel would. Focus leaves the window's
 // fields, so the Escape reaches the window (a field inside a dialog is an escEntry).
-func (u *App) showDialog(d dialog.Dialog) {
+func (u *App) showDialog(d dialog.Dialog) { u.showDialogThen(d, nil) }
+
+// showDialogThen is showDialog with then (when set) run once d has closed.
+func (u *App) showDialogThen(d dialog.Dialog, then func()) {
 	u.dialogs = append(u.dialogs, d)
 	d.SetOnClosed(func() {
+		if then != nil {
+			defer then()
+		}
 		for i := len(u.dialogs) - 1; i >= 0; i-- {
 			if u.dialogs[i] == d {
 				u.dialogs = append(u.dialogs[:i], u.dialogs[i+1:]...)
@@ -81,4 +87,9 @@ func plural(n int, one, many string) string {
 		return fmt.Sprintf(one, n)
 	}
 	return fmt.Sprintf(many, n)
+}
+
+// showErrorThen shows err; then (when set) runs once the analyst has closed it.
+func (u *App) showErrorThen(err error, then func()) {
+	u.showDialogThen(dialog.NewError(err, u.win), then)
 }

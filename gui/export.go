@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,37 +37,63 @@ func exportName(format string, folder bool) string {
 	return "benchlens." + format
 }
 
+// exportForm is what the export dialog was filled with, to open it again as it was when the
+// export failed (a folder that cannot be written to).
+type exportForm struct {
+	current  int64
+	format   int // index in exportChoices
+	all      bool
+	requests bool
+	folder   string
+	name     string
+}
+
 // showExport asks for a format, a scope, a folder and a name, then exports off the UI thread.
 // The destination is a folder picker plus a name, never Fyne's save dialog: that dialog
 // creates or truncates the chosen file before library.Export could refuse it, so picking the
 // library itself would destroy it.
 func showExport(u *App, current int64) {
+	showExportForm(u, exportForm{current: current, all: current == 0, name: exportName(exportChoices[0].format, exportChoices[0].folder)})
+}
+
+// showExportForm opens the export dialog filled in as f says.
+func showExportForm(u *App, f exportForm) {
+	current := f.current
 	labels := make([]string, len(exportChoices))
 	for i, c := range exportChoices {
 		labels[i] = lang.L(c.label)
 	}
 	name := widget.NewEntry()
-	choice := exportChoices[0]
+	choice, chosen := exportChoices[f.format], f.format
+	filling := true // the form is being filled as it was: the name is kept
 	format := widget.NewRadioGroup(labels, func(sel string) {
 		for i, l := range labels {
 			if l == sel {
-				choice = exportChoices[i]
+				choice, chosen = exportChoices[i], i
 			}
 		}
-		name.SetText(exportName(choice.format, choice.folder))
+		if !filling {
+			name.SetText(exportName(choice.format, choice.folder))
+		}
 	})
-	format.SetSelected(labels[0])
+	format.SetSelected(labels[f.format])
+	name.SetText(f.name)
+	filling = false
 	scope := widget.NewRadioGroup([]string{lang.L("This comparison"), lang.L("All saved comparisons")}, nil)
 	scope.SetSelected(lang.L("This comparison"))
-	if current == 0 {
+	if current == 0 || f.all {
 		scope.SetSelected(lang.L("All saved comparisons"))
 	}
 	requests := widget.NewCheck(lang.L("Include every request (xlsx)"), nil)
+	requests.SetChecked(f.requests)
 	folder := widget.NewEntry()
 	if u.exportDir == "" {
 		u.exportDir, _ = os.UserHomeDir()
 	}
 	folder.SetText(u.exportDir)
+	if f.folder != "" {
+		folder.SetText(f.folder)
+	}
 	browse := widget.NewButton(lang.L("Choose…"), func() {
 		d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
 			if err == nil && l != nil {
@@ -93,13 +120,16 @@ func showExport(u *App, current int64) {
 			opt.IDs = []int64{current}
 		}
 		u.exportDir = folder.Text
-		u.exportTo(choice.format, filepath.Join(folder.Text, name.Text), opt)
+		again := exportForm{current: current, format: chosen, all: scope.Selected != lang.L("This comparison"),
+			requests: requests.Checked, folder: folder.Text, name: name.Text}
+		u.exportTo(choice.format, filepath.Join(folder.Text, name.Text), opt, func() { showExportForm(u, again) })
 	}, u.win))
 }
 
 // exportTo exports to dest: the library and its side files are refused outright, an existing
-// file is replaced only after the analyst says so.
-func (u *App) exportTo(format, dest string, opt library.ExportOptions) {
+// file is replaced only after the analyst says so. A folder that cannot be written to is
+// said so in words, and retry (when set) opens the export dialog again as it was.
+func (u *App) exportTo(format, dest string, opt library.ExportOptions, retry func()) {
 	if err := library.CheckTarget(u.st.Path(), dest); err != nil {
 		u.showError(err)
 		return
@@ -108,24 +138,28 @@ func (u *App) exportTo(format, dest string, opt library.ExportOptions) {
 		u.showConfirm(lang.L("Replace?"), fmt.Sprintf(lang.L("%s exists. Replace it?"), dest), func(yes bool) {
 			if yes {
 				opt.Force = true
-				u.runExport(format, dest, opt)
+				u.runExport(format, dest, opt, retry)
 			}
 		})
 		return
 	}
-	u.runExport(format, dest, opt)
+	u.runExport(format, dest, opt, retry)
 }
 
 // runExport writes the export off the UI thread and reports the outcome.
-func (u *App) runExport(format, dest string, opt library.ExportOptions) {
+func (u *App) runExport(format, dest string, opt library.ExportOptions, retry func()) {
 	u.setStatus(lang.L("Exporting…"))
 	st := u.st
 	go func() {
 		err := library.Export(st, format, dest, opt)
 		onUI(func() {
 			if err != nil {
-				u.showError(err)
 				u.setStatus("")
+				if msg, ok := cantWrite(filepath.Dir(dest), err); ok {
+					u.showErrorThen(errors.New(msg), retry)
+					return
+				}
+				u.showError(err)
 				return
 			}
 			u.setStatus(fmt.Sprintf(lang.L("Exported to %s"), dest))

@@ -126,7 +126,8 @@ func importSummary(rep library.Report) string {
 
 // showRefused lists every refused input, then every input left unread, with its one-line
 // reason; when files joined runs already stored, it first names them (the status line is
-// soon replaced by the library's count).
+// soon replaced by the library's count). Each file is listed and counted once (a file both
+// refused and skipped is a refusal), and each row is as high as its wrapped text.
 func (im *importer) showRefused(rep library.Report) {
 	var lines []string
 	if rep.Attached > 0 {
@@ -134,29 +135,62 @@ func (im *importer) showRefused(rep library.Report) {
 			lines = append(lines, lang.L("already:")+" "+line)
 		}
 	}
-	for _, err := range rep.Errors {
-		lines = append(lines, lang.L("refused:")+" "+textsafe.Quote(err.Error()))
+	refused, skipped := onceEach(rep.Errors, nil), onceEach(rep.Skipped, rep.Errors)
+	for _, e := range refused {
+		lines = append(lines, lang.L("refused:")+" "+textsafe.Quote(e))
 	}
-	for _, err := range rep.Skipped {
-		lines = append(lines, lang.L("not read:")+" "+textsafe.Quote(err.Error()))
+	for _, e := range skipped {
+		lines = append(lines, lang.L("not read:")+" "+textsafe.Quote(e))
 	}
-	list := widget.NewList(func() int { return len(lines) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Wrapping = fyne.TextWrapWord
-			return l
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(lines[i]) })
-	scroll := container.NewVScroll(list)
+	rows := container.NewVBox()
+	for i, line := range lines {
+		if i == maxReportRows {
+			rows.Add(widget.NewLabel(fmt.Sprintf(lang.L("… and %d more"), len(lines)-i)))
+			break
+		}
+		l := widget.NewLabel(line)
+		l.Wrapping = fyne.TextWrapWord
+		rows.Add(l)
+	}
+	scroll := vscroll(rows)
 	scroll.SetMinSize(fyne.NewSize(640, 260))
-	title := fmt.Sprintf(lang.L("%d inputs refused"), len(rep.Errors))
-	if len(rep.Skipped) > 0 {
-		title += fmt.Sprintf(lang.L(", %d not read"), len(rep.Skipped))
+	title := plural(len(refused), lang.L("%d input refused"), lang.L("%d inputs refused"))
+	if len(skipped) > 0 {
+		title += fmt.Sprintf(lang.L(", %d not read"), len(skipped))
 	}
-	if len(rep.Errors)+len(rep.Skipped) == 0 {
+	if len(refused)+len(skipped) == 0 {
 		title = importSummary(rep)
 	}
 	im.u.showDialog(dialog.NewCustom(title, lang.L("Close"), scroll, im.u.win))
+}
+
+// maxReportRows bounds the import report's rows: a folder of thousands of stray files.
+const maxReportRows = 400
+
+// onceEach is each error's text once, leaving out those about a file that not names.
+func onceEach(errs, not []error) []string {
+	seen := map[string]bool{}
+	for _, e := range not {
+		seen[reportKey(e.Error())] = true
+	}
+	var out []string
+	for _, e := range errs {
+		text := e.Error()
+		if k := reportKey(text); !seen[k] {
+			seen[k] = true
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+// reportKey is the file an import error is about: its text up to the first ": " when that
+// reads as a path, else the whole text.
+func reportKey(text string) string {
+	if file, _, ok := strings.Cut(text, ": "); ok && !strings.ContainsAny(file, " \t") && strings.ContainsAny(file, "./") {
+		return file
+	}
+	return text
 }
 
 func shortPaths(paths []string) []string {

@@ -1,0 +1,123 @@
+package gui
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"benchlens/library"
+)
+
+// Exporting into a folder that takes no file says so in words naming the folder, never the
+// temporary file the write went through, and once the message is closed the export dialog is
+// back as it was filled in.
+func TestExportIntoAReadOnlyFolder(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/sys is Linux's")
+	}
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	importH100(t, u)
+	ui(func() { u.compare.setArm(true, "fp16") })
+	ui(func() { u.compare.setArm(false, "fp8") })
+	shown(t, u, "fp16", "fp8")
+	var id int64
+	ui(func() {
+		var err error
+		if id, err = u.compare.saveOnce(); err != nil {
+			t.Fatal(err)
+		}
+		u.exportDir = "/proc/sys"
+		showExport(u, id)
+	})
+	ui(func() {
+		name, ok := find(topDialog(u), func(e *widget.Entry) bool { return e.Text == "benchlens.xlsx" })
+		if !ok {
+			t.Fatal("no name field reads benchlens.xlsx")
+		}
+		name.SetText("h100-fp16-vs-fp8.xlsx")
+	})
+	tapButton(t, u, "Export")
+	want := "Can't write to /proc/sys (read-only). Choose another folder."
+	eventually(t, "the message about /proc/sys", func() bool { return shownText(u, want) })
+	if text := get(func() string { return drawnText(topDialog(u)) }); strings.Contains(text, ".benchlens-") {
+		t.Errorf("the message names a temporary file: %s", text)
+	}
+	ui(func() { u.escape() })
+	eventually(t, "the export dialog again", func() bool { return shownText(u, "h100-fp16-vs-fp8.xlsx") })
+	ui(func() {
+		if _, ok := find(topDialog(u), func(e *widget.Entry) bool { return e.Text == "/proc/sys" }); !ok {
+			t.Errorf("the export dialog came back without its folder: %s", drawnText(topDialog(u)))
+		}
+	})
+}
+
+// The import report lists each refused or unread file once, in rows that do not overlap
+// however long their reasons wrap, and counts them in its title.
+func TestImportReportRowsDoNotOverlap(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("a-lab-folder-named-by-its-whole-configuration-", 4)
+	files := map[string]string{"broken.json": `{"bad": `, "a.json": "x", "notes.bin": "hello", long + ".json": "{"}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	ui(func() { u.importer.importPaths([]string{dir}, library.Options{}, nil) })
+	eventually(t, "the import report", func() bool { return !u.importer.busy && shownText(u, "inputs refused") })
+	ui(func() {
+		top := topDialog(u)
+		text := drawnText(top)
+		if !strings.Contains(text, "3 inputs refused, 1 not read") {
+			t.Errorf("the report's title: %s", text)
+		}
+		d := fyne.CurrentApp().Driver()
+		var rows []*widget.Label
+		for _, l := range labelsUnder(top) {
+			if strings.HasPrefix(l.Text, "refused:") || strings.HasPrefix(l.Text, "not read:") {
+				rows = append(rows, l)
+			}
+		}
+		if len(rows) != 4 {
+			t.Fatalf("%d rows, want one per file: %s", len(rows), text)
+		}
+		for i := 1; i < len(rows); i++ {
+			above, below := rows[i-1], rows[i]
+			if end, start := d.AbsolutePositionForObject(above).Y+above.Size().Height, d.AbsolutePositionForObject(below).Y; start < end-1 {
+				t.Errorf("row %q (ends at %v) overlaps %q (starts at %v)", above.Text, end, below.Text, start)
+			}
+			if above.Size().Height < above.MinSize().Height-1 {
+				t.Errorf("row %q is %v high, its text needs %v", above.Text, above.Size().Height, above.MinSize().Height)
+			}
+		}
+	})
+}
+
+func labelsUnder(o fyne.CanvasObject) []*widget.Label {
+	var out []*widget.Label
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch v := o.(type) {
+		case *widget.Label:
+			out = append(out, v)
+		case *fyne.Container:
+			for _, c := range v.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			if r := test.WidgetRenderer(v); r != nil {
+				for _, c := range r.Objects() {
+					walk(c)
+				}
+			}
+		}
+	}
+	walk(o)
+	return out
+}
