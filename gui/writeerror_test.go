@@ -21,11 +21,10 @@ func TestExportIntoAReadOnlyFolder(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("/proc/sys is Linux's")
 	}
-	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
-	importH100(t, u)
-	ui(func() { u.compare.setArm(true, "fp16") })
-	ui(func() { u.compare.setArm(false, "fp8") })
-	shown(t, u, "fp16", "fp8")
+	u := newDemoApp(t)
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "established") })
+	shown(t, u, "baseline", "established")
 	var id int64
 	ui(func() {
 		var err error
@@ -40,7 +39,7 @@ func TestExportIntoAReadOnlyFolder(t *testing.T) {
 		if !ok {
 			t.Fatal("no name field reads benchlens.xlsx")
 		}
-		name.SetText("h100-fp16-vs-fp8.xlsx")
+		name.SetText("baseline-vs-established.xlsx")
 	})
 	tapButton(t, u, "Export")
 	want := "Can't write to /proc/sys (read-only). Choose another folder."
@@ -49,7 +48,7 @@ func TestExportIntoAReadOnlyFolder(t *testing.T) {
 		t.Errorf("the message names a temporary file: %s", text)
 	}
 	ui(func() { u.escape() })
-	eventually(t, "the export dialog again", func() bool { return shownText(u, "h100-fp16-vs-fp8.xlsx") })
+	eventually(t, "the export dialog again", func() bool { return shownText(u, "baseline-vs-established.xlsx") })
 	ui(func() {
 		if _, ok := find(topDialog(u), func(e *widget.Entry) bool { return e.Text == "/proc/sys" }); !ok {
 			t.Errorf("the export dialog came back without its folder: %s", drawnText(topDialog(u)))
