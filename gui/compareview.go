@@ -44,6 +44,9 @@ type compareView struct {
 	points              *loadPointsPanel
 	slo                 *sloPanel // the SLO card (rule 14), with this comparison's own SLO
 	save                *widget.Button
+	declare             *widget.Button              // "Declare the change…" (declare.go)
+	declaredLine        *widget.Label               // what was declared with the comparison
+	declared            map[[2]string]*model.Change // by pair of arms
 	// sections are the cards of the left column, top to bottom; a new panel is one more.
 	sections *fyne.Container
 	scroll   *container.Scroll  // scrolls the sections; a new comparison starts at its headline
@@ -88,6 +91,12 @@ func newCompareView(u *App) *compareView {
 	v.save = widget.NewButton(lang.L("Save comparison"), v.onSave)
 	v.save.Importance = widget.HighImportance
 	v.save.Disable()
+	v.declared = map[[2]string]*model.Change{}
+	v.declare = widget.NewButton(lang.L("Declare the change…"), v.onDeclare)
+	v.declare.Disable()
+	v.declaredLine = widget.NewLabel("")
+	v.declaredLine.Wrapping = fyne.TextWrapWord
+	v.declaredLine.Hide()
 	var grid []fyne.CanvasObject
 	for _, k := range compareCharts {
 		c := newChartView(nil)
@@ -99,7 +108,7 @@ func newCompareView(u *App) *compareView {
 		container.NewBorder(nil, nil, widget.NewLabel(lang.L("Candidate")), nil, v.candidate.content),
 	)
 	v.sections = container.NewVBox(
-		widget.NewCard("", "", container.NewVBox(v.verdict.content, v.causes, container.NewHBox(v.save))),
+		widget.NewCard("", "", container.NewVBox(v.verdict.content, v.causes, v.declaredLine, container.NewHBox(v.save, v.declare))),
 		widget.NewCard(lang.L("Evidence"), lang.L("What METHOD.md asks for, and what to record next time."), v.checklist),
 		widget.NewCard(lang.L("Stages"), lang.L("Median of per-run medians; ~ = no significant change"), v.stages),
 		v.slo.content,
@@ -161,6 +170,7 @@ func (v *compareView) libraryChanged() {
 // ids name other runs.
 func (v *compareView) reset() {
 	v.gen++ // a comparison still on its way belongs to the old library
+	v.declared = map[[2]string]*model.Change{}
 	v.baseline.clearChoice()
 	v.candidate.clearChoice()
 	v.arms = [2]compare.Arm{}
@@ -230,9 +240,11 @@ func (v *compareView) schedule() {
 	settings := v.slo.apply(v.u.settings.Settings(), base, cand)
 	st, cache, opt := v.u.st, v.u.arms, v.chartOptions()
 	point := v.pointFor(base, cand)
+	declared := v.declaredFor(base, cand)
 	go func() {
 		b, errB := cache.get(st, base)
 		c, errC := cache.get(st, cand)
+		c.Declared = declared
 		var rec compare.Record
 		var plots map[string]*plot.Plot
 		var reads map[string]chart.Reader
@@ -321,6 +333,8 @@ func (v *compareView) clear(msg string, imp widget.Importance) {
 	v.record, v.savedID = nil, 0
 	v.showSaved()
 	v.save.Disable()
+	v.declare.Disable()
+	v.declaredLine.Hide()
 	if v.u.verdict != nil { // nil while the app is being built
 		v.u.verdict.compareCleared()
 	}
@@ -364,6 +378,11 @@ func (v *compareView) display(rec compare.Record, plots map[string]*plot.Plot, r
 	v.record, v.sels, v.savedID = &rec, [2]string{base, cand}, savedID
 	v.showSaved()
 	v.save.Enable()
+	v.declare.Enable()
+	if t := declaredText(v.declaredFor(base, cand)); t != "" {
+		v.declaredLine.SetText(t)
+		v.declaredLine.Show()
+	}
 	var cur store.Annotation // a saved comparison's analyst status stands first
 	if savedID != 0 {
 		cur, _ = library.CurrentAnnotation(v.u.st, savedID)

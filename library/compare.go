@@ -7,11 +7,18 @@ import (
 	"slices"
 
 	"benchlens/analysis/compare"
+	"benchlens/model"
 	"benchlens/store"
 )
 
 // Compare loads both arms from the library and compares them.
 func Compare(st *store.Store, baseline, candidate string, set compare.Settings) (compare.Record, error) {
+	return CompareDeclared(st, baseline, candidate, set, nil)
+}
+
+// CompareDeclared compares with the change declared (nil: the manifests' declaration holds);
+// the record keeps it (Record.Change), so a saved comparison keeps it too.
+func CompareDeclared(st *store.Store, baseline, candidate string, set compare.Settings, declared *model.Change) (compare.Record, error) {
 	base, err := LoadArm(st, baseline)
 	if err != nil {
 		return compare.Record{}, err
@@ -23,6 +30,7 @@ func Compare(st *store.Store, baseline, candidate string, set compare.Settings) 
 	if err := DistinctArms(base, cand); err != nil {
 		return compare.Record{}, err
 	}
+	cand.Declared = declared
 	return compare.Compare(base, cand, set), nil
 }
 

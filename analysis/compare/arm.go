@@ -31,8 +31,12 @@ type Arm struct {
 	// Warmups are the arm's warm-up runs, saved beside its measured runs (METHOD.md rule 12):
 	// never repeats; they are its warm-up. NewArm and Compare move them here from Runs.
 	Warmups []RunData
-	stats   []runStats // per run, filled by prepare
-	memo    *memo      // shared by copies of an arm made with NewArm
+	// Declared is the change declared with the comparison (in the app, or compare
+	// --change-*), read exactly as a manifest's change block (rule 10) and in its place; set
+	// on the candidate arm. nil: the manifests' declaration holds.
+	Declared *model.Change
+	stats    []runStats // per run, filled by prepare
+	memo     *memo      // shared by copies of an arm made with NewArm
 }
 
 // memo keeps each run's statistics for each set of bucket edges, so comparing the same arm
@@ -227,7 +231,7 @@ func (a Arm) Remember(key string, compute func() any) any {
 
 // subset is the arm restricted to the runs at idx, sharing the arm's memo.
 func (a Arm) subset(idx []int) Arm {
-	out := Arm{Label: a.Label, memo: a.memo, Warmups: a.Warmups}
+	out := Arm{Label: a.Label, memo: a.memo, Warmups: a.Warmups, Declared: a.Declared}
 	for _, i := range idx {
 		out.Runs = append(out.Runs, a.Runs[i])
 	}

@@ -260,7 +260,7 @@ func sameValue(a, b string) bool {
 func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 	rec.StackFingerprint, rec.Node, rec.Workload = map[string]Field{}, map[string]Field{}, map[string]Field{}
 	change := declaredChange(base, cand)
-	if len(change.Fields) > 0 || change.Path != "" { // the structured form; free text stays in the manifest
+	if len(change.Fields) > 0 || change.Path != "" || cand.Declared != nil { // the structured form; free text stays in the manifest
 		rec.Change = &change
 	}
 	env := engineConfig(rec, base, cand, change)
@@ -343,8 +343,12 @@ func conditions(rec *Record, base, cand Arm, set Settings) []Cause {
 	return causes
 }
 
-// declaredChange is the change the candidate's manifests declare, else the baseline's.
+// declaredChange is the change declared with the comparison, else the one the candidate's
+// manifests declare, else the baseline's.
 func declaredChange(base, cand Arm) model.Change {
+	if cand.Declared != nil {
+		return *cand.Declared
+	}
 	for _, a := range []Arm{cand, base} {
 		for _, rd := range a.Runs {
 			if c := rd.Run.Manifest.Change(); c.What != "" || len(c.Fields) > 0 {

@@ -172,6 +172,9 @@ func familyShareMoved(f *Families) bool {
 // declaredPath is the operator path the change declares (bundle.yaml change.path), the
 // candidate's first, attention when none is declared.
 func declaredPath(base, cand Arm) model.ChangePath {
+	if cand.Declared != nil {
+		return cand.Declared.TargetPath()
+	}
 	for _, a := range []Arm{cand, base} {
 		for _, rd := range a.Runs {
 			if p := strings.ToLower(strings.TrimSpace(rd.Run.Manifest.String("change", "path"))); p != "" {

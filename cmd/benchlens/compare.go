@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"benchlens/analysis/compare"
@@ -13,13 +15,21 @@ import (
 )
 
 func (c *cli) compareCmd(args []string) int {
-	fs := c.flags("compare", "--baseline SEL --candidate SEL [--format text|json|yaml] [--save] [--alpha X --min-repeats N ...]")
+	fs := c.flags("compare", "--baseline SEL --candidate SEL [--format text|json|yaml] [--save] [--change-what W --change-fields F,... --change-path P] [--alpha X --min-repeats N ...]")
 	base := fs.String("baseline", "", "baseline arm: a label or comma-separated run ids (ids:9 when a label is 9)")
 	cand := fs.String("candidate", "", "candidate arm: a label or comma-separated run ids (ids:9 when a label is 9)")
 	format := fs.String("format", "text", "text, json or yaml")
 	save := fs.Bool("save", false, "store the comparison in the library")
+	changeWhat := fs.String("change-what", "", "declare the change under test: what it is (\"FP8 weights\"), as bundle.yaml's change.what")
+	changeFields := fs.String("change-fields", "", "declare the record fields the change sets, comma-separated (model_name,dtype), as change.fields")
+	changePath := fs.String("change-path", "", "declare the operator path the change targets ("+joinPaths()+"), as change.path")
 	override := settingFlags(fs)
 	if !c.parse(fs, args, noArgs) {
+		return exitUsage
+	}
+	declared, err := declaredFlags(*changeWhat, *changeFields, *changePath)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "benchlens: compare: %v\n", err)
 		return exitUsage
 	}
 	if *base == "" || *cand == "" || (*format != "text" && *format != "json" && *format != "yaml") {
@@ -45,7 +55,7 @@ func (c *cli) compareCmd(args []string) int {
 				fmt.Fprintf(c.stderr, "benchlens: %s\n", note)
 			}
 		}
-		rec, err := library.Compare(st, *base, *cand, set)
+		rec, err := library.CompareDeclared(st, *base, *cand, set, declared)
 		if errors.Is(err, library.ErrUsage) {
 			fmt.Fprintf(c.stderr, "benchlens: compare: %v\n", err)
 			return exitUsage
@@ -125,4 +135,29 @@ type listedComparison struct {
 	Proposed       model.Status `json:"proposed_status"`
 	Override       model.Status `json:"status_override,omitempty"`
 	OverrideReason string       `json:"override_reason,omitempty"`
+}
+
+// declaredFlags is the change the --change-* flags declare, nil when none is given.
+func declaredFlags(what, fields, path string) (*model.Change, error) {
+	if what == "" && fields == "" && path == "" {
+		return nil, nil
+	}
+	c := model.Change{What: what, Path: model.ChangePath(path)}
+	for _, f := range strings.Split(fields, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			c.Fields = append(c.Fields, f)
+		}
+	}
+	if path != "" && !slices.Contains(model.ChangePaths, c.Path) {
+		return nil, fmt.Errorf("--change-path %q is not a path (%s)", path, joinPaths())
+	}
+	return &c, nil
+}
+
+func joinPaths() string {
+	var names []string
+	for _, p := range model.ChangePaths {
+		names = append(names, string(p))
+	}
+	return strings.Join(names, ", ")
 }
