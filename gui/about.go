@@ -10,10 +10,6 @@ import (
 )
 
 // helpMenu is the window's Help menu, with the About dialog.
-func (u *App) helpMenu() *fyne.Menu {
-	return fyne.NewMenu(lang.L("Help"), fyne.NewMenuItem(lang.L("About benchlens"), u.showAbout))
-}
-
 // showAbout says which benchlens this is, as `benchlens --version` does: what a report
 // should cite.
 func (u *App) showAbout() {

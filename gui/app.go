@@ -15,6 +15,7 @@ import (
 	"embed"
 	"os"
 	"os/user"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -166,6 +167,7 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 	w.SetOnDropped(u.importer.onDropped)
 	w.Canvas().SetOnTypedKey(u.onTypedKey)
 	w.SetMainMenu(u.mainMenu())
+	u.showTitle()
 	u.restoreWindowSize()
 
 	u.library.reload(func() {
@@ -177,6 +179,16 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 	u.verdict.reload()
 	u.history.libraryChanged()
 	return u
+}
+
+// showTitle names the open library in the window's title: "benchlens — lab.db", a team
+// library by its URL without the password.
+func (u *App) showTitle() {
+	name := store.Redacted(u.st.Path())
+	if !store.IsPostgres(name) {
+		name = filepath.Base(name)
+	}
+	u.win.SetTitle("benchlens — " + name)
 }
 
 // Window is the app's window.
@@ -283,6 +295,7 @@ func (u *App) switchLibrary(st *store.Store) bool {
 	u.fyneApp.Preferences().SetString("library.path", store.WithoutPassword(st.Path()))
 	u.settings.reload()
 	u.settings.libPath.SetText(store.Redacted(st.Path()))
+	u.showTitle()
 	u.run.reset()     // its run id may name another run in this library
 	u.compare.reset() // and its arms other runs
 	u.libraryChanged()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -29,12 +30,37 @@ var exportChoices = []struct {
 	{"Charts as PNG and SVG (folder)", library.FormatPNG, true},
 }
 
-// exportName is the default name of an export in a format: a file, or a new dated folder.
-func exportName(format string, folder bool) string {
-	if folder {
-		return "benchlens-" + format + "-" + time.Now().Format("20060102-150405")
+// exportName is the default name of an export in a format: a file, or a new dated folder,
+// named after the comparison ("fp16-vs-fp8") when one is exported.
+func exportName(format string, folder bool, what string) string {
+	base := "benchlens"
+	if what != "" {
+		base += "-" + what
 	}
-	return "benchlens." + format
+	if folder {
+		return base + "-" + format + "-" + time.Now().Format("20060102-150405")
+	}
+	return base + "." + format
+}
+
+// comparisonName names a saved comparison for a file name: "fp16-vs-fp8", "" when unknown.
+func comparisonName(u *App, id int64) string {
+	if id == 0 {
+		return ""
+	}
+	c, _, err := library.SavedRecord(u.st, id)
+	if err != nil {
+		return ""
+	}
+	clean := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '/' || r == '\\' || r == ':' || r == ' ' || r < 32 {
+				return '_'
+			}
+			return r
+		}, s)
+	}
+	return clean(c.Baseline) + "-vs-" + clean(c.Candidate)
 }
 
 // exportForm is what the export dialog was filled with, to open it again as it was when the
@@ -46,6 +72,7 @@ type exportForm struct {
 	requests bool
 	folder   string
 	name     string
+	what     string // the comparison's name in default file names
 }
 
 // showExport asks for a format, a scope, a folder and a name, then exports off the UI thread.
@@ -53,7 +80,8 @@ type exportForm struct {
 // creates or truncates the chosen file before library.Export could refuse it, so picking the
 // library itself would destroy it.
 func showExport(u *App, current int64) {
-	showExportForm(u, exportForm{current: current, all: current == 0, name: exportName(exportChoices[0].format, exportChoices[0].folder)})
+	what := comparisonName(u, current)
+	showExportForm(u, exportForm{current: current, all: current == 0, what: what, name: exportName(exportChoices[0].format, exportChoices[0].folder, what)})
 }
 
 // showExportForm opens the export dialog filled in as f says.
@@ -66,6 +94,7 @@ func showExportForm(u *App, f exportForm) {
 	name := widget.NewEntry()
 	choice, chosen := exportChoices[f.format], f.format
 	filling := true // the form is being filled as it was: the name is kept
+	var scope *widget.RadioGroup
 	format := widget.NewRadioGroup(labels, func(sel string) {
 		for i, l := range labels {
 			if l == sel {
@@ -73,13 +102,17 @@ func showExportForm(u *App, f exportForm) {
 			}
 		}
 		if !filling {
-			name.SetText(exportName(choice.format, choice.folder))
+			what := f.what
+			if scope != nil && scope.Selected != lang.L("This comparison") {
+				what = ""
+			}
+			name.SetText(exportName(choice.format, choice.folder, what))
 		}
 	})
 	format.SetSelected(labels[f.format])
 	name.SetText(f.name)
 	filling = false
-	scope := widget.NewRadioGroup([]string{lang.L("This comparison"), lang.L("All saved comparisons")}, nil)
+	scope = widget.NewRadioGroup([]string{lang.L("This comparison"), lang.L("All saved comparisons")}, nil)
 	scope.SetSelected(lang.L("This comparison"))
 	if current == 0 || f.all {
 		scope.SetSelected(lang.L("All saved comparisons"))
@@ -120,7 +153,7 @@ func showExportForm(u *App, f exportForm) {
 			opt.IDs = []int64{current}
 		}
 		u.exportDir = folder.Text
-		again := exportForm{current: current, format: chosen, all: scope.Selected != lang.L("This comparison"),
+		again := exportForm{current: current, what: f.what, format: chosen, all: scope.Selected != lang.L("This comparison"),
 			requests: requests.Checked, folder: folder.Text, name: name.Text}
 		u.exportTo(choice.format, filepath.Join(folder.Text, name.Text), opt, func() { showExportForm(u, again) })
 	}, u.win))

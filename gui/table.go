@@ -46,7 +46,10 @@ func (b *tableBuilder) span(parts ...fyne.CanvasObject) {
 
 // build lays the rows out; page is the scroll the table is in (see pageScroll).
 func (b *tableBuilder) build(page *container.Scroll) fyne.CanvasObject {
-	t := &tableLayout{n: b.n, rows: b.rows, within: page}
+	t := &tableLayout{n: b.n, rows: b.rows}
+	if page != nil { // a nil *Scroll in the interface is not a nil interface
+		t.within = page
+	}
 	return newPageScroll(container.New(t, b.objs...), page)
 }
 

@@ -35,9 +35,9 @@ func TestExportIntoAReadOnlyFolder(t *testing.T) {
 		showExport(u, id)
 	})
 	ui(func() {
-		name, ok := find(topDialog(u), func(e *widget.Entry) bool { return e.Text == "benchlens.xlsx" })
+		name, ok := find(topDialog(u), func(e *widget.Entry) bool { return e.Text == "benchlens-baseline-vs-established.xlsx" })
 		if !ok {
-			t.Fatal("no name field reads benchlens.xlsx")
+			t.Fatal("the default name does not name the comparison: no field reads benchlens-baseline-vs-established.xlsx")
 		}
 		name.SetText("baseline-vs-established.xlsx")
 	})
