@@ -40,10 +40,10 @@ var shortcuts = [][2]string{
 // helpMenu is About, the causes' guide and the shortcuts.
 func (u *App) helpMenu() *fyne.Menu {
 	return fyne.NewMenu(lang.L("Help"),
-		fyne.NewMenuItem(lang.L("What the causes mean (METHOD.md)"), u.showCauseGuide),
-		fyne.NewMenuItem(lang.L("Keyboard shortcuts"), u.showShortcuts),
+		fyne.NewMenuItem(lang.L("About benchlens"), u.showAbout),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem(lang.L("About benchlens"), u.showAbout))
+		fyne.NewMenuItem(lang.L("What the causes mean (METHOD.md)"), u.showCauseGuide),
+		fyne.NewMenuItem(lang.L("Keyboard shortcuts"), u.showShortcuts))
 }
 
 // showCauseGuide lists every cause a verdict can name: its words, its code, the METHOD.md
