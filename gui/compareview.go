@@ -495,9 +495,15 @@ func tailText(t compare.Tail) string {
 		if !n.Known() {
 			return "?"
 		}
-		return fmt.Sprintf("%+.1f %%", n.F())
+		return signed(n.F()) + " %"
 	}
 	return f(t.P90Delta) + " / " + f(t.P99Delta)
+}
+
+// signed is a change with its sign and one decimal, the minus a real one (−9.7, +1.2): the
+// app's one number format for changes, as the headline writes them.
+func signed(x float64) string {
+	return strings.Replace(fmt.Sprintf("%+.1f", x), "-", "−", 1)
 }
 
 // conditionStates map a condition's state to the checklist's glyph and colour.
@@ -519,9 +525,9 @@ func deltaText(d compare.StageDelta) string {
 		return "-"
 	}
 	if !d.Significant {
-		return fmt.Sprintf("~ %+.1f %%", d.Delta.F())
+		return "~ " + signed(d.Delta.F()) + " %"
 	}
-	return fmt.Sprintf("%+.1f %%", d.Delta.F())
+	return signed(d.Delta.F()) + " %"
 }
 
 // intervalText is the interval of the change; the column header says whether it is over runs
@@ -530,7 +536,7 @@ func intervalText(d compare.StageDelta) string {
 	if !d.CILow.Known() || !d.CIHigh.Known() {
 		return "-"
 	}
-	return fmt.Sprintf("[%+.1f, %+.1f] %%", d.CILow.F(), d.CIHigh.F())
+	return "[" + signed(d.CILow.F()) + ", " + signed(d.CIHigh.F()) + "] %"
 }
 
 func bold(s string) *widget.Label {

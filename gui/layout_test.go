@@ -80,7 +80,7 @@ func TestTablesReadableOnALaptop(t *testing.T) {
 			ui(func() {
 				stages, conditions := u.compare.stages.Objects[0], u.compare.conditions.Objects[0]
 				text := drawnText(stages)
-				for _, want := range []string{"p90 / p99", "test", "interval, per request", "p<0.001 n=100+100", "-18.7 % / -16.3 %"} {
+				for _, want := range []string{"p90 / p99", "test", "interval, per request", "p<0.001 n=100+100", "−18.7 % / −16.3 %", "−23.1 %", "[−24.0, −22.2] %"} {
 					if !strings.Contains(text, want) {
 						t.Errorf("the Stages table does not draw %q: %s", want, text)
 					}
