@@ -20,6 +20,16 @@ import (
 // its Items are replaced: its fields say one thing, the screen another). Call it under ui.
 func drawn(o fyne.CanvasObject) []string {
 	var out []string
+	for _, t := range texts(o) {
+		out = append(out, t.Text)
+	}
+	return out
+}
+
+// texts are the visible canvas.Text objects drawn under o, as the renderers lay them out:
+// the one walk every test that reads the screen goes through.
+func texts(o fyne.CanvasObject) []*canvas.Text {
+	var out []*canvas.Text
 	var walk func(o fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
 		if o == nil || !o.Visible() {
@@ -28,14 +38,12 @@ func drawn(o fyne.CanvasObject) []string {
 		switch v := o.(type) {
 		case *canvas.Text:
 			if strings.TrimSpace(v.Text) != "" {
-				out = append(out, v.Text)
+				out = append(out, v)
 			}
-			return
 		case *fyne.Container:
 			for _, c := range v.Objects {
 				walk(c)
 			}
-			return
 		case fyne.Widget:
 			if r := test.WidgetRenderer(v); r != nil {
 				for _, c := range r.Objects() {

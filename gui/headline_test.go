@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
@@ -20,32 +19,12 @@ type paint struct {
 	color color.Color
 }
 
-// painted is every text drawn under o with its colour, as drawn walks it. Call it under ui.
+// painted is every text drawn under o with its colour. Call it under ui.
 func painted(o fyne.CanvasObject) []paint {
 	var out []paint
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		if o == nil || !o.Visible() {
-			return
-		}
-		switch v := o.(type) {
-		case *canvas.Text:
-			if strings.TrimSpace(v.Text) != "" {
-				out = append(out, paint{v.Text, v.Color})
-			}
-		case *fyne.Container:
-			for _, c := range v.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			if r := test.WidgetRenderer(v); r != nil {
-				for _, c := range r.Objects() {
-					walk(c)
-				}
-			}
-		}
+	for _, t := range texts(o) {
+		out = append(out, paint{t.Text, t.Color})
 	}
-	walk(o)
 	return out
 }
 

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
@@ -16,35 +15,6 @@ import (
 
 	"benchlens/store"
 )
-
-// texts are the visible canvas.Text objects drawn under o.
-func texts(o fyne.CanvasObject) []*canvas.Text {
-	var out []*canvas.Text
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		if o == nil || !o.Visible() {
-			return
-		}
-		switch v := o.(type) {
-		case *canvas.Text:
-			if strings.TrimSpace(v.Text) != "" {
-				out = append(out, v)
-			}
-		case *fyne.Container:
-			for _, c := range v.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			if r := test.WidgetRenderer(v); r != nil {
-				for _, c := range r.Objects() {
-					walk(c)
-				}
-			}
-		}
-	}
-	walk(o)
-	return out
-}
 
 // cutTexts are the texts of a table that are drawn past the right edge of the scroll the
 // table is in (the analyst sees them cut or not at all), with where they end.
