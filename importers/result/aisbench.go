@@ -83,13 +83,9 @@ func IsAISBenchJSON(f *format.File) bool {
 
 // ReadAISBenchJSON reads <dataset>.json, the run-level metrics, into the run.
 func ReadAISBenchJSON(f *format.File) (format.Parsed, error) {
-	v, err := jsonx.NewDecoder(f.Data).Decode()
+	obj, err := decodeObject(f)
 	if err != nil {
 		return format.Parsed{}, err
-	}
-	obj := jsonx.Object(v)
-	if obj == nil {
-		return format.Parsed{}, format.ErrUnrecognized
 	}
 	stages := map[string]bool{}
 	for k, x := range obj {

@@ -47,13 +47,9 @@ func IsEvalScopeSummary(f *format.File) bool {
 
 // ReadEvalScopeSummary reads benchmark_summary.json into its run.
 func ReadEvalScopeSummary(f *format.File) (format.Parsed, error) {
-	v, err := jsonx.NewDecoder(f.Data).Decode()
+	obj, err := decodeObject(f)
 	if err != nil {
 		return format.Parsed{}, err
-	}
-	obj := jsonx.Object(v)
-	if obj == nil {
-		return format.Parsed{}, format.ErrUnrecognized
 	}
 	run := model.NewRun(toolEvalScope)
 	fl := fields{obj: obj}
@@ -262,13 +258,9 @@ func IsEvalScopeArgs(f *format.File) bool {
 // ReadEvalScopeArgs reads benchmark_args.json into a part completing the run of its folder:
 // the model, the API, the dataset and the load the run was given.
 func ReadEvalScopeArgs(f *format.File) (format.Parsed, error) {
-	v, err := jsonx.NewDecoder(f.Data).Decode()
+	obj, err := decodeObject(f)
 	if err != nil {
 		return format.Parsed{}, err
-	}
-	obj := jsonx.Object(v)
-	if obj == nil {
-		return format.Parsed{}, format.ErrUnrecognized
 	}
 	fill := func(run *model.Run) {
 		if m := jsonx.Str(obj["model"]); m != "" && run.Model == "" {
@@ -413,3 +405,16 @@ func IsEvalScopeSweepSummary(f *format.File) bool { return f.Base() == "performa
 
 // EvalScopeSweepSummaryWhy says what the sweep's table is.
 const EvalScopeSweepSummaryWhy = "EvalScope's table over the sweep's points: each parallel_<P>_number_<N>/ (or rate_<R>_number_<N>/) folder is a run"
+
+// decodeObject decodes a file that is one JSON object; another value is not the format.
+func decodeObject(f *format.File) (map[string]any, error) {
+	v, err := jsonx.NewDecoder(f.Data).Decode()
+	if err != nil {
+		return nil, err
+	}
+	obj := jsonx.Object(v)
+	if obj == nil {
+		return nil, format.ErrUnrecognized
+	}
+	return obj, nil
+}
