@@ -118,12 +118,12 @@ func TestSweepShownPointByPoint(t *testing.T) {
 		t.Fatalf("stage rows: %s", stages)
 	}
 	at1, at64 := stages[i1:i64], stages[i64:]
-	for _, want := range []string{"TTFT (prefill)", "-23.1 %", "TPOT (decode)", "-30.0 %", "ITL (decode)", "-29.9 %", "~ +41.6 %"} {
+	for _, want := range []string{"TTFT (prefill)", "−23.1 %", "TPOT (decode)", "−30.0 %", "ITL (decode)", "−29.9 %", "~ +41.6 %"} {
 		if !strings.Contains(at1, want) {
 			t.Errorf("c=1 rows lack %q: %s", want, at1)
 		}
 	}
-	for _, want := range []string{"-15.8 %", "-19.6 %", "-15.6 %", "~ +17.3 %"} {
+	for _, want := range []string{"−15.8 %", "−19.6 %", "−15.6 %", "~ +17.3 %"} {
 		if !strings.Contains(at64, want) {
 			t.Errorf("c=64 rows lack %q: %s", want, at64)
 		}
@@ -143,7 +143,7 @@ func TestSweepShownPointByPoint(t *testing.T) {
 		return strings.Contains(chartSVG(t, u, "tpot_cdf"), "fp16: median 20.9 ms")
 	})
 	stages = get(func() string { return drawnText(u.compare.stages) })
-	if !strings.Contains(stages, "-19.6 %") || strings.Contains(stages, "-30.0 %") {
+	if !strings.Contains(stages, "−19.6 %") || strings.Contains(stages, "−30.0 %") {
 		t.Errorf("the c=64 stage table: %s", stages)
 	}
 	if get(func() string { return chartSVG(t, u, "stage_deltas") }) == "" {
