@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
+	"benchlens/analysis/chart"
 	"benchlens/analysis/history"
 	"benchlens/analysis/report"
 	"benchlens/internal/textsafe"
@@ -29,11 +31,12 @@ func (c *cli) historyCmd(args []string) int {
 	author := fs.String("author", os.Getenv("USER"), "who triages")
 	xlsx := fs.String("xlsx", "", "also write the history as a workbook: History sheet with line charts, Change points")
 	md := fs.String("md", "", "also write the history as Markdown")
+	png := fs.String("png", "", "also write the series charts as PNG files into this folder, one per stage metric and load point")
 	hset := history.DefaultSettings
 	fs.Float64Var(&hset.Alpha, "series-alpha", hset.Alpha, "significance of a change point's permutation test (rule 13)")
 	fs.Float64Var(&hset.MinMagnitude, "min-magnitude", hset.MinMagnitude, "relative change of the segment medians a step needs (0.02 = 2 %)")
 	fs.IntVar(&hset.Window, "window", hset.Window, "runs each side a step is judged on")
-	valued := map[string]bool{"stage": true, "format": true, "accept": true, "reject": true, "note": true, "author": true, "xlsx": true, "md": true,
+	valued := map[string]bool{"stage": true, "format": true, "accept": true, "reject": true, "note": true, "author": true, "xlsx": true, "md": true, "png": true,
 		"series-alpha": true, "min-magnitude": true, "window": true}
 	if !c.parse(fs, interspersed(args, valued), oneArg) {
 		return exitUsage
@@ -100,6 +103,11 @@ func (c *cli) historyCmd(args []string) int {
 				return c.fail(err)
 			}
 			if err := writeNew(out.path, buf.Bytes()); err != nil {
+				return c.fail(err)
+			}
+		}
+		if *png != "" {
+			if err := writeHistoryPNGs(c.stderr, *png, rep); err != nil {
 				return c.fail(err)
 			}
 		}
@@ -257,6 +265,32 @@ func writeNew(path string, data []byte) error {
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return err
+	}
+	return nil
+}
+
+// writeHistoryPNGs draws the series' chart of each stage metric at each load point into dir
+// (history-tpot-1.png: the metric and the load point's place in the series), saying each file.
+func writeHistoryPNGs(w io.Writer, dir string, rep history.Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, point := range rep.LoadPoints {
+		for _, m := range model.StageMetrics {
+			p, err := chart.History(rep, m, point)
+			if err != nil {
+				continue // no run has the metric at this point
+			}
+			data, err := chart.PNG(p, 1000, 560)
+			if err != nil {
+				return err
+			}
+			path := filepath.Join(dir, fmt.Sprintf("history-%s-%d.png", m.Key, i+1))
+			if err := writeNew(path, data); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "wrote %s (%s at %s)\n", path, m.Key, textsafe.Quote(point))
+		}
 	}
 	return nil
 }

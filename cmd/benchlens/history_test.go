@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"encoding/json"
+	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -286,6 +287,35 @@ func TestHistoryExports(t *testing.T) {
 	for _, want := range []string{"## History of nightly-h100", "TPOT (decode)", "driver_version 550.54.15 → 560.35.03 (nothing moved)"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// history --png draws one chart per stage metric and load point of the series, each a PNG the
+// size it was asked, and says each file it wrote.
+func TestHistoryPNG(t *testing.T) {
+	db := nightlyLibrary(t)
+	dir := filepath.Join(t.TempDir(), "charts")
+	_, errOut, code := bl(t, "--db", db, "history", "nightly-h100", "--png", dir)
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "history-*.png"))
+	if len(files) != 5 {
+		t.Fatalf("%d charts, want one per stage metric at the series' one load point (5): %v", len(files), files)
+	}
+	for _, f := range files {
+		r, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(r)
+		r.Close()
+		if err != nil || cfg.Width != 1000 || cfg.Height != 560 {
+			t.Errorf("%s: %dx%d, %v", f, cfg.Width, cfg.Height, err)
+		}
+		if !strings.Contains(errOut, "wrote "+f) {
+			t.Errorf("no line says %s was written:\n%s", f, errOut)
 		}
 	}
 }
