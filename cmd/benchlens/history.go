@@ -22,7 +22,7 @@ import (
 // historyCmd prints a series' change points (METHOD.md rule 13), each explained by the
 // comparison of its windows, with its outliers and condition changes.
 func (c *cli) historyCmd(args []string) int {
-	fs := c.flags("history", "SERIES [--stage S] [--format text|json]")
+	fs := c.flags("history", "SERIES [--stage S] [--format text|json] [--xlsx FILE] [--md FILE] [--png DIR]")
 	stage := fs.String("stage", "", "only this stage metric (ttft, tpot, itl, e2el, e2e_throughput) or stage (prefill, decode, both)")
 	format := fs.String("format", "text", "text or json")
 	accept := fs.Int64("accept", 0, "accept the change points that start at this run (of --stage, when given): known steps")

@@ -52,11 +52,12 @@ commands:
   reproduce COMPARISON | --baseline SEL --candidate SEL
                                            the commands that re-create each arm, as a shell script
   history SERIES [--stage S] [--format text|json] [--accept RUN | --reject RUN [--note TEXT]]
-          [--xlsx FILE] [--md FILE] [--series-alpha 0.01] [--min-magnitude 0.02] [--window 5]
+          [--xlsx FILE] [--md FILE] [--png DIR] [--series-alpha 0.01] [--min-magnitude 0.02] [--window 5]
                                            a series' change points (a label or bundle.yaml
                                            series:), each explained by its windows' comparison;
                                            --accept/--reject triage the steps starting at RUN;
-                                           --xlsx/--md also write it as a workbook or Markdown
+                                           --xlsx/--md also write it as a workbook or Markdown,
+                                           --png its charts (one per stage metric and load point)
   gate --baseline SEL --candidate SEL [--max-regression PCT] [--md FILE]
                                            exit 1 when a stage is significantly worse by more
                                            than PCT; Markdown summary for a pull request
