@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -200,7 +201,7 @@ func (f conditionField) armValue(a Arm) armSide {
 		for v := range seen {
 			vals = append(vals, v)
 		}
-		sort.Strings(vals)
+		slices.SortFunc(vals, byValue)
 		for i, v := range vals {
 			if f.key != "max_concurrency" && f.key != "request_rate" { // a sweep's axis needs no names
 				vals[i] = fmt.Sprintf("%s (%s)", v, runsText(seen[v]))
@@ -434,4 +435,15 @@ func outputFree(a Arm) bool {
 		}
 	}
 	return len(a.Runs) > 0
+}
+
+// byValue orders a condition's values as numbers when both are (a sweep's concurrencies read
+// 1 | 4 | 16 | 64, not 1 | 16 | 4 | 64), else as text.
+func byValue(a, b string) int {
+	x, errA := strconv.ParseFloat(a, 64)
+	y, errB := strconv.ParseFloat(b, 64)
+	if errA == nil && errB == nil && x != y {
+		return cmp.Compare(x, y)
+	}
+	return strings.Compare(a, b)
 }
