@@ -26,20 +26,33 @@ func drawn(o fyne.CanvasObject) []string {
 	return out
 }
 
-// texts are the visible canvas.Text objects drawn under o, as the renderers lay them out:
-// the one walk every test that reads the screen goes through.
+// texts are the visible, non-blank canvas.Text objects drawn under o, as the renderers lay
+// them out: what every test that reads the screen reads.
 func texts(o fyne.CanvasObject) []*canvas.Text {
 	var out []*canvas.Text
+	for _, t := range under[*canvas.Text](o, true) {
+		if strings.TrimSpace(t.Text) != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// under is every object of type T under o, reached through containers and the widgets'
+// renderers as the canvas reaches them (a T's own parts are not searched); hidden ones are
+// left out when visibleOnly.
+func under[T fyne.CanvasObject](o fyne.CanvasObject, visibleOnly bool) []T {
+	var out []T
 	var walk func(o fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
-		if o == nil || !o.Visible() {
+		if o == nil || visibleOnly && !o.Visible() {
+			return
+		}
+		if t, ok := o.(T); ok {
+			out = append(out, t)
 			return
 		}
 		switch v := o.(type) {
-		case *canvas.Text:
-			if strings.TrimSpace(v.Text) != "" {
-				out = append(out, v)
-			}
 		case *fyne.Container:
 			for _, c := range v.Objects {
 				walk(c)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -122,7 +121,7 @@ func TestLibrarySidebarCollapses(t *testing.T) {
 		}
 	})
 	ui(func() {
-		for _, b := range buttonsUnder(u.win.Content()) {
+		for _, b := range under[*widget.Button](u.win.Content(), false) {
 			if b.Text == "Library" {
 				test.Tap(b)
 				return
@@ -133,32 +132,6 @@ func TestLibrarySidebarCollapses(t *testing.T) {
 	if text := get(func() string { return windowText(u) }); !strings.Contains(text, "Use as baseline") {
 		t.Errorf("the sidebar did not come back: %s", text)
 	}
-}
-
-func buttonsUnder(o fyne.CanvasObject) []*widget.Button {
-	var out []*widget.Button
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		switch v := o.(type) {
-		case *widget.Button:
-			out = append(out, v)
-		case *fyne.Container:
-			for _, c := range v.Objects {
-				walk(c)
-			}
-		case *container.Split:
-			walk(v.Leading)
-			walk(v.Trailing)
-		case fyne.Widget:
-			if r := test.WidgetRenderer(v); r != nil {
-				for _, c := range r.Objects() {
-					walk(c)
-				}
-			}
-		}
-	}
-	walk(o)
-	return out
 }
 
 // The window opens at a size that fits the screen: on first start the most of it, and a

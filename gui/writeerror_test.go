@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"benchlens/library"
@@ -78,7 +77,7 @@ func TestImportReportRowsDoNotOverlap(t *testing.T) {
 		}
 		d := fyne.CurrentApp().Driver()
 		var rows []*widget.Label
-		for _, l := range labelsUnder(top) {
+		for _, l := range under[*widget.Label](top, false) {
 			if strings.HasPrefix(l.Text, "refused:") || strings.HasPrefix(l.Text, "not read:") {
 				rows = append(rows, l)
 			}
@@ -96,27 +95,4 @@ func TestImportReportRowsDoNotOverlap(t *testing.T) {
 			}
 		}
 	})
-}
-
-func labelsUnder(o fyne.CanvasObject) []*widget.Label {
-	var out []*widget.Label
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		switch v := o.(type) {
-		case *widget.Label:
-			out = append(out, v)
-		case *fyne.Container:
-			for _, c := range v.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			if r := test.WidgetRenderer(v); r != nil {
-				for _, c := range r.Objects() {
-					walk(c)
-				}
-			}
-		}
-	}
-	walk(o)
-	return out
 }
