@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
+	"benchlens/analysis/chart"
 	"benchlens/analysis/compare"
 	"benchlens/analysis/history"
 	"benchlens/analysis/report"
+	"benchlens/internal/textsafe"
 	"benchlens/model"
 	"benchlens/store"
 )
@@ -141,6 +144,34 @@ func ExportHistory(st *store.Store, rep history.Report, format, dest string) err
 		return err
 	}
 	return writeFileAtomic(dest, buf.Bytes())
+}
+
+// ExportHistoryCharts draws the series' chart of each stage metric at each load point into
+// dir (history-tpot-1.png: the metric and the load point's place in the series), checked and
+// written as every export is (never over the library, a folder or a special file; all or
+// nothing), and returns each file with what it shows.
+func ExportHistoryCharts(st *store.Store, rep history.Report, dir string) ([]string, error) {
+	var files []outFile
+	var shown []string
+	for i, point := range rep.LoadPoints {
+		for _, m := range model.StageMetrics {
+			p, err := chart.History(rep, m, point)
+			if err != nil {
+				continue // no run has the metric at this point
+			}
+			data, err := chart.PNG(p, 1000, 560)
+			if err != nil {
+				return nil, err
+			}
+			path := filepath.Join(dir, fmt.Sprintf("history-%s-%d.png", m.Key, i+1))
+			files = append(files, outFile{path, data})
+			shown = append(shown, fmt.Sprintf("%s (%s at %s)", path, m.Key, textsafe.Quote(point)))
+		}
+	}
+	if err := writeAll(st.Path(), files, true); err != nil {
+		return nil, err
+	}
+	return shown, nil
 }
 
 // conditionReaders is how many runs' evidence is read at once: on a team library each read

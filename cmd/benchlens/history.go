@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"benchlens/analysis/chart"
 	"benchlens/analysis/history"
 	"benchlens/analysis/report"
 	"benchlens/internal/textsafe"
@@ -91,24 +89,20 @@ func (c *cli) historyCmd(args []string) int {
 			}
 			fmt.Fprintf(c.stderr, "%s %d change point(s) starting at run %d\n", state, n, run)
 		}
-		for _, out := range []struct {
-			path  string
-			write func(io.Writer, history.Report) error
-		}{{*xlsx, report.HistoryXLSX}, {*md, report.HistoryMarkdown}} {
-			if out.path == "" {
-				continue
-			}
-			var buf bytes.Buffer
-			if err := out.write(&buf, rep); err != nil {
-				return c.fail(err)
-			}
-			if err := writeNew(out.path, buf.Bytes()); err != nil {
-				return c.fail(err)
+		for _, out := range [][2]string{{"xlsx", *xlsx}, {"md", *md}} {
+			if out[1] != "" {
+				if err := library.ExportHistory(st, rep, out[0], out[1]); err != nil {
+					return c.fail(err)
+				}
 			}
 		}
 		if *png != "" {
-			if err := writeHistoryPNGs(c.stderr, *png, rep); err != nil {
+			shown, err := library.ExportHistoryCharts(st, rep, *png)
+			if err != nil {
 				return c.fail(err)
+			}
+			for _, f := range shown {
+				fmt.Fprintf(c.stderr, "wrote %s\n", f)
 			}
 		}
 		if *format == "json" {
@@ -254,43 +248,4 @@ func at(point string) string {
 		return ""
 	}
 	return " at " + point
-}
-
-// writeNew writes a file whole or not at all: beside it first, then renamed over.
-func writeNew(path string, data []byte) error {
-	tmp := path + ".part"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
-// writeHistoryPNGs draws the series' chart of each stage metric at each load point into dir
-// (history-tpot-1.png: the metric and the load point's place in the series), saying each file.
-func writeHistoryPNGs(w io.Writer, dir string, rep history.Report) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for i, point := range rep.LoadPoints {
-		for _, m := range model.StageMetrics {
-			p, err := chart.History(rep, m, point)
-			if err != nil {
-				continue // no run has the metric at this point
-			}
-			data, err := chart.PNG(p, 1000, 560)
-			if err != nil {
-				return err
-			}
-			path := filepath.Join(dir, fmt.Sprintf("history-%s-%d.png", m.Key, i+1))
-			if err := writeNew(path, data); err != nil {
-				return err
-			}
-			fmt.Fprintf(w, "wrote %s (%s at %s)\n", path, m.Key, textsafe.Quote(point))
-		}
-	}
-	return nil
 }
