@@ -53,9 +53,9 @@ func SaveComparison(st *store.Store, baseline, candidate string, rec compare.Rec
 }
 
 // FindSaved is the id of the saved comparison that rec repeats: of baseline with candidate,
-// the same runs on each side, judged under the same settings to the same status (0 when
-// none; the newest of several). The app uses it to annotate the comparison on screen, not an
-// older one of the same labels.
+// the same runs on each side, judged under the same settings and the same declared change
+// to the same status (0 when none; the newest of several). The app uses it to annotate the
+// comparison on screen, not an older one of the same labels.
 func FindSaved(st *store.Store, baseline, candidate string, rec compare.Record) (int64, error) {
 	list, err := st.Comparisons(false)
 	if err != nil {
@@ -75,11 +75,33 @@ func FindSaved(st *store.Store, baseline, candidate string, rec compare.Record) 
 		if json.Unmarshal(c.Settings, &set) != nil {
 			continue
 		}
-		if got, err := json.Marshal(set); err == nil && bytes.Equal(got, want) {
-			return c.ID, nil
+		if got, err := json.Marshal(set); err != nil || !bytes.Equal(got, want) {
+			continue
+		}
+		if same, err := sameChange(st, c.ID, rec.Change); err != nil || same {
+			return c.ID, err
 		}
 	}
 	return 0, nil
+}
+
+// sameChange reports whether the saved comparison id was judged with the change rec declares
+// (Record.Change, declared in the app or by the manifests): the same runs and settings with
+// another declared change are another comparison, whose verdict may differ.
+func sameChange(st *store.Store, id int64, change *model.Change) (bool, error) {
+	c, err := st.Comparison(id)
+	if err != nil {
+		return false, err
+	}
+	var saved struct {
+		Change *model.Change `json:"change"`
+	}
+	if json.Unmarshal(c.Record, &saved) != nil {
+		return false, nil // a damaged record repeats nothing
+	}
+	a, _ := json.Marshal(saved.Change)
+	b, _ := json.Marshal(change)
+	return bytes.Equal(a, b), nil
 }
 
 // ListOptions choose what Comparisons reads.
