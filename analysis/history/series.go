@@ -123,8 +123,8 @@ type Value struct {
 }
 
 // ValueOf is the run's value of a stage metric: the median of the statistics the analysis
-// uses (recomputed from complete per-request records, else the tool's own), or the run's
-// figure (output throughput).
+// uses (recomputed from complete per-request records, else the tool's own), the statistic
+// the metric names (a p99, with no spread), or the run's figure (output throughput).
 func ValueOf(r *model.Run, m model.StageMetric) Value {
 	nan := math.NaN()
 	if m.Figure != nil {
@@ -134,6 +134,12 @@ func ValueOf(r *model.Run, m model.StageMetric) Value {
 		return Value{nan, nan, nan}
 	}
 	s := r.Stats(m.Of)
+	if m.Stat != "" {
+		if v, ok := s.Stat(m.Stat); ok {
+			return Value{v.F(), v.F(), v.F()}
+		}
+		return Value{nan, nan, nan}
+	}
 	med, ok := s.Median()
 	if !ok {
 		if med, ok = s.Stat("mean"); !ok {

@@ -17,6 +17,7 @@ import (
 	"benchlens/analysis/history"
 	"benchlens/internal/nightly"
 	"benchlens/library"
+	"benchlens/model"
 	"benchlens/store"
 )
 
@@ -280,8 +281,8 @@ func TestHistoryExports(t *testing.T) {
 			}
 		}
 	}
-	if lines != 5 {
-		t.Errorf("%d native line charts, want one per stage metric (5)", lines)
+	if lines != len(model.StageMetrics) {
+		t.Errorf("%d native line charts, want one per stage metric (%d)", lines, len(model.StageMetrics))
 	}
 	text, _ := os.ReadFile(md)
 	for _, want := range []string{"## History of nightly-h100", "TPOT (decode)", "driver_version 550.54.15 → 560.35.03 (nothing moved)"} {
@@ -301,8 +302,8 @@ func TestHistoryPNG(t *testing.T) {
 		t.Fatalf("exit %d %s", code, errOut)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "history-*.png"))
-	if len(files) != 5 {
-		t.Fatalf("%d charts, want one per stage metric at the series' one load point (5): %v", len(files), files)
+	if len(files) != len(model.StageMetrics) {
+		t.Fatalf("%d charts, want one per stage metric at the series' one load point (%d): %v", len(files), len(model.StageMetrics), files)
 	}
 	for _, f := range files {
 		r, err := os.Open(f)
