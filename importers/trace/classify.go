@@ -215,19 +215,29 @@ const maxUs = 9e15
 func toNs(v any) (int64, bool) {
 	switch x := v.(type) {
 	case int64:
-		if x > maxUs || x < -maxUs {
-			return 0, false
-		}
-		return x * 1000, true
+		return intNs(x)
 	case float64:
-		if math.IsNaN(x) || x > maxUs || x < -maxUs {
-			return 0, false
-		}
-		return int64(math.Round(x * 1000)), true
+		return floatNs(x)
 	case string:
 		return strNs(x)
 	}
 	return 0, false
+}
+
+// intNs reads an integer µs time as ns.
+func intNs(x int64) (int64, bool) {
+	if x > maxUs || x < -maxUs {
+		return 0, false
+	}
+	return x * 1000, true
+}
+
+// floatNs reads a µs time as ns, rounded.
+func floatNs(x float64) (int64, bool) {
+	if math.IsNaN(x) || x > maxUs || x < -maxUs {
+		return 0, false
+	}
+	return int64(math.Round(x * 1000)), true
 }
 
 // strNs parses a decimal µs string exactly ("1704161511420306.491", trailing tab allowed).

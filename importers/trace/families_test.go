@@ -2,11 +2,12 @@ package trace
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"benchlens/internal/kinetogen"
 )
 
 // Real kernel names, as the engines' sources and the fixtures' traces spell them.
@@ -152,39 +153,13 @@ func TestFamiliesAddUp(t *testing.T) {
 	}
 }
 
-// bigKineto writes a synthetic Kineto trace of about size bytes: one decode step after another
-// of real vLLM / FlashAttention / cuBLAS kernel names with their launches and host ops, as the
-// PyTorch profiler writes them.
+// bigKineto is a synthetic Kineto trace of about size bytes (internal/kinetogen: the trace
+// `make bench` times against its Python peers).
 func bigKineto(size int) []byte {
-	kernels := []string{
-		"void flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128, 64, 128, 4, false, false, cutlass::bfloat16_t, Flash_kernel_traits<128, 64, 128, 4, cutlass::bfloat16_t> >, false, false, false, false, true, true, false, false>(Flash_fwd_params)",
-		"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
-		"nvjet_tst_192x192_64x4_2x1_v_bz_coopB_TNT",
-		"void vllm::rms_norm_kernel<c10::BFloat16, 16, 4>(c10::BFloat16*, c10::BFloat16 const*, long, c10::BFloat16 const*, float, int, int)",
-		"void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16*, c10::BFloat16 const*, float, int, int)",
-		"void vllm::rotary_embedding_kernel<c10::BFloat16, true>(long const*, c10::BFloat16*, c10::BFloat16*, c10::BFloat16 const*, int, long, long, int, int, int)",
-		"void vllm::act_and_mul_kernel<c10::BFloat16, &(c10::BFloat16 vllm::silu_kernel<c10::BFloat16>(c10::BFloat16 const&)), true>(c10::BFloat16*, c10::BFloat16 const*, int)",
-		"void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, int, int, int, float const*, float const*)",
-		"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<c10::BFloat16>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, at::detail::Array<char*, 3>)",
-		"void flashinfer::sampling::TopKTopPSamplingFromProbKernel<1024u, (cub::BlockScanAlgorithm)0, (cub::BlockReduceAlgorithm)2, 4u, false, float, int>(float*, int*, float*, int*, float*, int*, float*, unsigned int, unsigned int, unsigned long, unsigned long)",
-	}
 	var b bytes.Buffer
-	b.WriteString(`{"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}], "traceEvents": [` + "\n")
-	ts := int64(1_700_000_000_000)
-	corr := 1
-	for step := 0; b.Len() < size; step++ {
-		fmt.Fprintf(&b, `{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d", "pid": 1, "tid": 1, "ts": %d.000, "dur": 9000.000, "args": {"External id": %d}},`+"\n", step, ts, corr)
-		for i, k := range kernels {
-			kts := ts + int64(i)*800
-			fmt.Fprintf(&b, `{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": %d.000, "dur": 12.500, "args": {"External id": %d, "Sequence number": %d, "Fwd thread id": 0, "Record function id": 0, "Ev Idx": %d}},`+"\n", kts, corr, corr, corr)
-			fmt.Fprintf(&b, `{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": %d.000, "dur": 4.250, "args": {"External id": %d, "cbid": 211, "correlation": %d}},`+"\n", kts+2, corr, corr)
-			fmt.Fprintf(&b, `{"ph": "X", "cat": "kernel", "name": "%s", "pid": 0, "tid": 7, "ts": %d.000, "dur": %d.500, "args": {"External id": %d, "queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": %d, "registers per thread": 128, "shared memory": 0, "blocks per SM": 1.0, "warps per SM": 4.0, "grid": [132, 1, 1], "block": [128, 1, 1], "est. achieved occupancy %%": 6}},`+"\n", k, kts+10, 100+i*37, corr, corr)
-			fmt.Fprintf(&b, `{"ph": "f", "id": %d, "pid": 0, "tid": 7, "ts": %d.000, "cat": "ac2g", "name": "ac2g", "bp": "e"},`+"\n", corr, kts+10)
-			corr++
-		}
-		ts += 10_000
+	if err := kinetogen.Write(&b, int64(size)); err != nil {
+		panic(err)
 	}
-	b.WriteString(`{"ph": "M", "name": "process_name", "pid": 0, "tid": 0, "args": {"name": "python"}}]}` + "\n")
 	return b.Bytes()
 }
 

@@ -35,6 +35,8 @@ type jparser struct {
 	legacy  bool
 	devName []string
 	rank    string
+	ev      evt               // the event scanEvent is reading
+	names   map[string]string // interned strings of the events
 }
 
 // parseJSON reads a Kineto object trace or a bare event array (Ascend trace_view.json).
@@ -203,9 +205,7 @@ func (p *jparser) eventsAt(pos int, bare bool) (int, error) {
 		}
 		next := -1
 		if p.data[pos] == '{' {
-			// Flows, instants, counters and host ops are most of a trace and none of the
-			// figures: recognise them on the raw bytes and skip building their maps.
-			if end := skipObject(p.data, pos); end > 0 && skippable(p.data[pos:end]) {
+			if end, ok := p.scanEvent(pos); ok {
 				next = end
 			}
 		}
@@ -215,7 +215,8 @@ func (p *jparser) eventsAt(pos int, bare bool) (int, error) {
 				return pos, err
 			}
 			if m, ok := v.(map[string]any); ok {
-				p.event(m)
+				e := evtOf(m)
+				p.event(&e)
 			}
 			next = n
 		}
@@ -232,70 +233,6 @@ func (p *jparser) eventsAt(pos int, bare bool) (int, error) {
 			return pos, p.errAt(pos, fmt.Errorf("expected ',' or ']' in traceEvents, found %q", p.data[pos]))
 		}
 	}
-}
-
-func pidKey(v any) pkey {
-	switch x := v.(type) {
-	case int64:
-		return pkey{n: x}
-	case float64:
-		return pkey{n: int64(x)}
-	case string:
-		return pkey{s: x}
-	}
-	return pkey{}
-}
-
-// event files one decoded trace event.
-func (p *jparser) event(m map[string]any) {
-	ph, _ := m["ph"].(string)
-	name, _ := m["name"].(string)
-	switch ph {
-	case "M":
-		if name == "process_name" {
-			p.procs[pidKey(m["pid"])] = jsonx.Str(jsonx.Object(m["args"])["name"])
-		}
-		return
-	case "X":
-	default:
-		return
-	}
-	ts, ok := toNs(m["ts"])
-	if !ok {
-		return
-	}
-	dur, _ := toNs(m["dur"])
-	dur = max(dur, 0)
-	cat, _ := m["cat"].(string)
-	k := catKind(cat)
-	if !p.legacy && legacyCats[cat] {
-		p.legacy = true
-	}
-	if n, ok := stepNumber(name); ok {
-		p.a.step(n, k == kGPUAnno, ts, dur)
-		return
-	}
-	switch k {
-	case kCPU, kAnno, kGPUAnno:
-		return
-	}
-	r := rec{name: name, pid: pidKey(m["pid"]), ts: ts, dur: dur, kind: k}
-	if args, ok := m["args"].(map[string]any); ok {
-		if c, ok := jsonx.Int(args["correlation"]); ok {
-			r.corr, r.hasCorr = c, true
-		}
-		switch k {
-		case kMemcpy:
-			if b, ok := jsonx.Int(args["bytes"]); ok {
-				r.bytes = b
-			}
-		case kSync:
-			r.aux = jsonx.Str(args["cuda_sync_kind"])
-		default:
-			r.aux = jsonx.Str(args["Task Type"])
-		}
-	}
-	p.recs = append(p.recs, r)
 }
 
 // syncKinds are the cuda_sync kinds that block the host (Stream Wait Event does not).
@@ -424,10 +361,10 @@ func deviceLabel(names []string, rank string) string {
 	return s
 }
 
-// skipObject returns the offset after the object or array starting at data[pos], or -1 when it
-// does not end. It only matches brackets outside strings; the content is not validated.
-func skipObject(data []byte, pos int) int {
-	depth := 0
+// skipNested returns the offset after the object or array data[pos] is in, depth levels deep
+// (0: the one starting at data[pos]), or -1 when it does not end. It only matches brackets
+// outside strings; the content is not validated.
+func skipNested(data []byte, pos, depth int) int {
 	for i := pos; i < len(data); i++ {
 		switch data[i] {
 		case '"':
@@ -458,40 +395,4 @@ func skipObject(data []byte, pos int) int {
 		}
 	}
 	return -1
-}
-
-// rawField returns the string value of the first "key": "value" in raw, or nil.
-func rawField(raw []byte, key string) []byte {
-	i := bytes.Index(raw, []byte(key))
-	if i < 0 {
-		return nil
-	}
-	j := skipWS(raw, i+len(key))
-	if j >= len(raw) || raw[j] != ':' {
-		return nil
-	}
-	j = skipWS(raw, j+1)
-	if j >= len(raw) || raw[j] != '"' {
-		return nil
-	}
-	k := bytes.IndexByte(raw[j+1:], '"')
-	if k < 0 {
-		return nil
-	}
-	return raw[j+1 : j+1+k]
-}
-
-// skippable reports an event that cannot change the figures: a phase other than X and M, or a
-// host op (cpu_op, python_function) that is no ProfilerStep#N.
-func skippable(raw []byte) bool {
-	if ph := rawField(raw, `"ph"`); ph != nil {
-		if s := string(ph); s != "X" && s != "M" {
-			return true
-		}
-	}
-	switch string(rawField(raw, `"cat"`)) {
-	case "cpu_op", "python_function", "Operator":
-		return !bytes.Contains(raw, []byte("ProfilerStep#"))
-	}
-	return false
 }
