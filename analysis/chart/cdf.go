@@ -113,18 +113,17 @@ func CDF(opt Options, title, xLabel string, series ...Series) (*plot.Plot, Serie
 		}
 		at = append(at, labelled{s.Label, e})
 		e.LineStyle = lineStyle(seriesColor(i, s.Color))
-		p.Add(e)
 		n := fmt.Sprintf("n = %d", len(clean[i]))
 		if s.N > len(clean[i]) {
 			n = fmt.Sprintf("n = %d (%d drawn)", s.N, len(clean[i]))
 		}
 		if opt.pooled > 1 {
-			lg.add(fmt.Sprintf("%s: %s", s.Label, n), e)
+			lg.series(fmt.Sprintf("%s: %s", s.Label, n), nil, e)
 		} else {
-			lg.add(fmt.Sprintf("%s: median %s ms, %s", s.Label, fmtNum(stats.Median(clean[i])), n), e)
+			lg.series(fmt.Sprintf("%s: median %s ms, %s", s.Label, fmtNum(stats.Median(clean[i])), n), nil, e)
 		}
 	}
-	lg.commit(false, false)
+	lg.done()
 	p.Y.Min, p.Y.Max = 0, 1
 	p.Y.Tick.Marker = plot.ConstantTicks(fractionTicks())
 	setX(p, clean, opt.XAxis, opt.tr)

@@ -148,7 +148,9 @@ func (d *Deltas) Plot(c draw.Canvas, p *plot.Plot) {
 				pt.Y = trY(y) - labelGap
 				sty.YAlign = draw.YTop
 			}
-			c.FillText(sty, pt, txt)
+			if claim(p, sty.Rectangle(txt).Add(pt)) { // not over a neighbour's value
+				c.FillText(sty, pt, txt)
+			}
 		}
 	}
 }
@@ -248,12 +250,12 @@ func deltaPlot(title, xLabel string, items []Delta, width float64, ticks []plot.
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Tick.Length = 0
 	p.X.Min, p.X.Max = xmin, xmax
-	// Room above the bars for the legend.
+	// A little room beyond the bars (the legend is below the axes).
 	span := p.Y.Max - p.Y.Min
 	if span == 0 {
 		span = 1
 	}
-	p.Y.Max += 0.45 * span
+	p.Y.Max += 0.05 * span
 	p.Y.Min -= 0.05 * span
 	lg := legend{p: p}
 	lg.add("better (significant)", boxThumb{fill: d.Better, outline: d.Outline})
@@ -264,7 +266,7 @@ func deltaPlot(title, xLabel string, items []Delta, width float64, ticks []plot.
 		ci = fmt.Sprintf("%g%% interval", 100*c)
 	}
 	lg.add(ci, whiskerThumb{d.Whisker})
-	lg.commit(true, false)
+	lg.done()
 	return p, barsOf(items, width), nil
 }
 

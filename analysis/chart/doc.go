@@ -7,6 +7,11 @@
 // imports Fyne. Styles are exported package variables with their defaults; the custom
 // plotters (ECDF, StepHistogram, BusyLine, Deltas) carry their own style fields.
 //
+// Every chart is fitted to the size it is drawn at (fit.go): titles and axis labels wrap,
+// ticks thin out, and the legend sits in a band below the axes, never over the data; a
+// series can be hidden by its legend entry (Hide) and the axes zoomed (Zoom). Layout says
+// where each part falls, for hit-testing and for tests.
+//
 // Baseline and candidate keep fixed colours (BaselineColor, CandidateColor) on every chart,
 // and charts shown side by side share their axes (ShareX, ShareY).
 //

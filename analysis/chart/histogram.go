@@ -125,10 +125,9 @@ func Histogram(opt Options, title, xLabel string, series ...Series) (*plot.Plot,
 		col := seriesColor(i, s.Color)
 		h.LineStyle = lineStyle(col)
 		h.FillColor = withAlpha(col, HistogramFillAlpha)
-		p.Add(h)
-		lg.add(fmt.Sprintf("%s: n = %d", s.Label, len(clean[i])), h)
+		lg.series(fmt.Sprintf("%s: n = %d", s.Label, len(clean[i])), nil, h)
 	}
-	lg.commit(true, false)
+	lg.done()
 	p.Y.Min = 0
 	p.Y.Max *= 1.08 // headroom above the tallest bin
 	if hi < largest {

@@ -85,8 +85,7 @@ func History(rep history.Report, m model.StageMetric, point string) (*plot.Plot,
 			return nil, err
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: s.c, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
-		p.Add(sc)
-		lg.add(s.label, sc)
+		lg.series(s.label, nil, sc)
 	}
 	p.Y.Padding, p.X.Padding = vg.Points(4), vg.Points(4)
 	lo, hi := p.Y.Min, p.Y.Max
@@ -105,10 +104,9 @@ func History(rep history.Report, m model.StageMetric, point string) (*plot.Plot,
 			return nil, err
 		}
 		l.LineStyle = draw.LineStyle{Color: c, Width: LineWidth, Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
-		p.Add(l)
-		lg.add(label, l)
+		lg.series(label, nil, l)
 	}
-	lg.commitAbove()
+	lg.done()
 	return p, nil
 }
 

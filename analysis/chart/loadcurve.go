@@ -78,8 +78,9 @@ func (cv *Curve) Plot(c draw.Canvas, p *plot.Plot) {
 		c.StrokeLine2(cv.Whisker, x, ty(q.YLow), x, ty(q.YHigh))
 		if c.Contains(pts[i]) {
 			c.DrawGlyph(cv.Glyph, pts[i])
-			if q.Label != "" {
-				c.FillText(font, vg.Point{X: x + vg.Points(5), Y: y + vg.Points(3)}, q.Label)
+			at := vg.Point{X: x + vg.Points(5), Y: y + vg.Points(3)}
+			if q.Label != "" && claim(p, font.Rectangle(q.Label).Add(at)) { // not over another point's
+				c.FillText(font, at, q.Label)
 			}
 		}
 	}
@@ -175,8 +176,7 @@ func LoadCurves(title string, rec compare.Record, metric string) (*plot.Plot, er
 			if err != nil {
 				return nil, err
 			}
-			p.Add(cv)
-			lg.add(s.label+" "+q.name, cv)
+			lg.series(s.label+" "+q.name, nil, cv)
 		}
 	}
 	if len(lg.entries) == 0 {
@@ -184,7 +184,7 @@ func LoadCurves(title string, rec compare.Record, metric string) (*plot.Plot, er
 	}
 	p.Y.Min = 0
 	p.X.Max *= 1.08 // room for the last marker's label
-	lg.commitAbove()
+	lg.done()
 	return p, nil
 }
 

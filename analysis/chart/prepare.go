@@ -6,14 +6,12 @@ import (
 	"gonum.org/v1/plot"
 )
 
-// prepared is the plot as drawn: a shallow copy of p (p stays untouched, so a readout may
-// read it while it renders) with the wide font where a title or axis label needs it, and
-// tick labels that are not kerned.
+// prepared is the plot to draw: a shallow copy of p (p stays untouched, so a readout may
+// read it while it renders) with the wide font where a title or axis label needs it. layout
+// fits it to its size, its ticks unkerned.
 func prepared(p *plot.Plot) *plot.Plot {
 	q := *p
 	widenFonts(&q)
-	q.X.Tick.Marker = unkerned{q.X.Tick.Marker}
-	q.Y.Tick.Marker = unkerned{q.Y.Tick.Marker}
 	return &q
 }
 

@@ -6,14 +6,24 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
 )
+
+// drawnAt is p as Image draws it at w×h: fitted to the size.
+func drawnAt(p *plot.Plot, w, h int) *plot.Plot {
+	W, H, _, _ := size(w, h)
+	return layout(p, canvasOf(draw.Canvas{Canvas: &recorder.Canvas{}, Rectangle: vg.Rectangle{Max: vg.Point{X: W, Y: H}}})).q
+}
 
 // Tick labels are drawn without Liberation's "11" kerning pair (it makes "11" read "ll"),
 // and the plot given to be drawn keeps its own labels.
 func TestTickLabelsUnkerned(t *testing.T) {
 	p := newPlot("t", "x", "y")
 	p.X.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 11, Label: "11.00"}, {Value: 111, Label: "111"}})
-	for _, tk := range prepared(p).X.Tick.Marker.Ticks(0, 200) {
+	p.X.Min, p.X.Max = 0, 200
+	for _, tk := range drawnAt(p, 800, 500).X.Tick.Marker.Ticks(0, 200) {
 		if strings.Contains(tk.Label, "11") || strings.ReplaceAll(tk.Label, "\u200b", "") != map[float64]string{11: "11.00", 111: "111"}[tk.Value] {
 			t.Errorf("drawn tick label %q", tk.Label)
 		}

@@ -83,9 +83,8 @@ func dataArea(p *plot.Plot, w, h int) (da vg.Rectangle, W, H vg.Length, ok bool)
 	if err != nil {
 		return da, 0, 0, false
 	}
-	m := Margin
-	c := draw.Crop(draw.Canvas{Canvas: &recorder.Canvas{}, Rectangle: vg.Rectangle{Max: vg.Point{X: W, Y: H}}}, m, -m, m, -m)
-	da = prepared(p).DataCanvas(c).Rectangle
+	f := layout(p, canvasOf(draw.Canvas{Canvas: &recorder.Canvas{}, Rectangle: vg.Rectangle{Max: vg.Point{X: W, Y: H}}}))
+	da = f.q.DataCanvas(f.plotC).Rectangle
 	if da.Max.X <= da.Min.X || da.Max.Y <= da.Min.Y {
 		return da, 0, 0, false
 	}

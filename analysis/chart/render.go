@@ -70,9 +70,16 @@ func drawOn(p *plot.Plot, c vg.CanvasSizer) (err error) {
 			err = fmt.Errorf("chart: drawing %q: %v", p.Title.Text, r)
 		}
 	}()
-	m := Margin
-	prepared(p).Draw(draw.Crop(draw.New(c), m, -m, m, -m))
+	f := layout(p, canvasOf(draw.New(c)))
+	f.q.Draw(f.plotC)
+	drawLegend(f.plotC, f.legend)
 	return nil
+}
+
+// canvasOf is the part of a whole image's canvas a chart is laid out on: inside the Margin.
+func canvasOf(c draw.Canvas) draw.Canvas {
+	m := Margin
+	return draw.Crop(c, m, -m, m, -m)
 }
 
 // Image renders p to an RGBA image of exactly w×h pixels, on white. At DesignWidth×DesignHeight

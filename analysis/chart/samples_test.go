@@ -6,10 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/recorder"
-
 	"benchlens/analysis/chart"
 	"benchlens/analysis/compare"
 	"benchlens/model"
@@ -147,15 +143,13 @@ func TestReadoutRoundTrip(t *testing.T) {
 	if img == nil {
 		t.Fatal("no image")
 	}
-	dpi := 96 * max(0.8, min(float64(w)/800, float64(h)/500))
-	W, H := vg.Length(w)*vg.Inch/vg.Length(math.Round(dpi)), vg.Length(h)*vg.Inch/vg.Length(math.Round(dpi))
-	m := chart.Margin
-	c := draw.Crop(draw.Canvas{Canvas: &recorder.Canvas{}, Rectangle: vg.Rectangle{Max: vg.Point{X: W, Y: H}}}, m, -m, m, -m)
-	da := p.DataCanvas(c)
-	tx, ty := p.Transforms(&da)
+	l, err := chart.Layout(p, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, pt := range [][2]float64{{20, 0.4}, {35, 0.8}} {
-		px := float64(tx(pt[0]) * vg.Length(w) / W)
-		py := float64((H - ty(pt[1])) * vg.Length(h) / H)
+		px := l.Data.X0 + (pt[0]-p.X.Min)/(p.X.Max-p.X.Min)*(l.Data.X1-l.Data.X0)
+		py := l.Data.Y1 - (pt[1]-p.Y.Min)/(p.Y.Max-p.Y.Min)*(l.Data.Y1-l.Data.Y0)
 		x, y, ok := chart.Readout(p, w, h, px, py)
 		if !ok || math.Abs(x-pt[0]) > 0.01 || math.Abs(y-pt[1]) > 0.001 {
 			t.Errorf("readout at %v: %v %v %v", pt, x, y, ok)

@@ -63,8 +63,7 @@ func SLOCapacity(title string, rec compare.Record) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.Add(cv)
-		lg.add(s.label+" ("+capacityWord(s.cap)+")", cv)
+		parts := []plot.Plotter{cv}
 		if s.cap.Value.Known() && s.cap.Bound == "" {
 			drop, err := plotter.NewLine(plotter.XYs{{X: s.cap.Value.F(), Y: 0}, {X: s.cap.Value.F(), Y: 100 * sec.Target}})
 			if err != nil {
@@ -72,8 +71,9 @@ func SLOCapacity(title string, rec compare.Record) (*plot.Plot, error) {
 			}
 			drop.LineStyle = lineStyle(s.col)
 			drop.LineStyle.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
-			p.Add(drop)
+			parts = append(parts, drop)
 		}
+		lg.series(s.label+" ("+capacityWord(s.cap)+")", cv, parts...)
 	}
 	if len(lg.entries) == 0 {
 		return nil, errors.New("chart: no load point has an attainment")
@@ -84,12 +84,11 @@ func SLOCapacity(title string, rec compare.Record) (*plot.Plot, error) {
 	}
 	target.LineStyle = lineStyle(color.Gray{Y: 110})
 	target.LineStyle.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-	p.Add(target)
-	lg.add("target "+model.FormatNum(model.Num(100*sec.Target))+" %", target)
+	lg.series("target "+model.FormatNum(model.Num(100*sec.Target))+" %", nil, target)
 	p.Y.Min, p.Y.Max = 0, 104
 	p.X.Min = 0
 	p.X.Max *= 1.08 // room for the last marker's label
-	lg.commitAbove()
+	lg.done()
 	return p, nil
 }
 
@@ -139,8 +138,7 @@ func SLOPareto(title string, rec compare.Record) (*plot.Plot, error) {
 			if err != nil {
 				return nil, err
 			}
-			p.Add(cv)
-			lg.add(s.name+" frontier", cv)
+			lg.series(s.name+" frontier", nil, cv)
 		}
 		if len(off) > 0 {
 			cv, err := NewCurve(off, s.col, true)
@@ -148,8 +146,7 @@ func SLOPareto(title string, rec compare.Record) (*plot.Plot, error) {
 				return nil, err
 			}
 			cv.Line.Width = 0 // points off the frontier: markers only
-			p.Add(cv)
-			lg.add(s.name+" off the frontier", cv)
+			lg.series(s.name+" off the frontier", nil, cv)
 		}
 	}
 	if len(lg.entries) == 0 {
@@ -158,7 +155,7 @@ func SLOPareto(title string, rec compare.Record) (*plot.Plot, error) {
 	p.X.Min, p.Y.Min = 0, 0
 	p.X.Max *= 1.1
 	p.Y.Max *= 1.15 // room for the top point's label under the legend
-	lg.commitAbove()
+	lg.done()
 	return p, nil
 }
 

@@ -66,12 +66,10 @@ func Spread(title string, rec compare.Record) (*plot.Plot, error) {
 			return nil, err
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: a.col, Radius: vg.Points(3.2), Shape: a.shape}
-		p.Add(sc)
-		lg.add(a.label+": one point per run", sc)
+		lg.series(a.label+": one point per run", nil, sc)
 	}
-	p.Add(spreadMarks(medians))
-	lg.add("arm median; whisker: interval of the change", spreadMarks{{x: 0, cand: 0, lo: math.NaN(), hi: math.NaN()}})
-	lg.commitAbove()
+	lg.series("arm median; whisker: interval of the change", spreadMarks{{x: 0, cand: 0, lo: math.NaN(), hi: math.NaN()}}, spreadMarks(medians))
+	lg.done()
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.6, float64(len(ticks))-0.4
 	return p, nil

@@ -40,8 +40,6 @@ var (
 	InkColor color.Color = color.RGBA{R: 0x33, G: 0x33, B: 0x33, A: 0xFF}
 	// GridColor draws the background grid.
 	GridColor color.Color = color.RGBA{R: 0xE4, G: 0xE4, B: 0xE4, A: 0xFF}
-	// LegendBackground is painted behind the legend so lines under it do not cross its text.
-	LegendBackground color.Color = color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xE0}
 )
 
 // Fonts and lines: sized to read well on an 800×500 px image at DPI.
@@ -65,7 +63,7 @@ var (
 	// DesignWidth and DesignHeight are the image size, in pixels, the fonts are sized for;
 	// other sizes render at a resolution scaled to match, never below MinScale × DPI.
 	DesignWidth, DesignHeight = 800, 500
-	MinScale                  = 0.8
+	MinScale                  = 0.7
 )
 
 // Data shaping.
@@ -118,103 +116,11 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
 	p.Legend.TextStyle.Font = font.From(Font, LegendSize)
-	p.Legend.ThumbnailWidth = vg.Points(24)
-	p.Legend.Padding = vg.Points(2)
-	p.Legend.XOffs = -vg.Points(8)
 	g := plotter.NewGrid()
 	g.Vertical.Color, g.Horizontal.Color = GridColor, GridColor
 	g.Vertical.Width, g.Horizontal.Width = vg.Points(0.6), vg.Points(0.6)
 	p.Add(g)
 	return p
-}
-
-// legend collects a plot's legend entries and paints LegendBackground behind them.
-type legend struct {
-	p       *plot.Plot
-	entries []legendEntry
-}
-
-type legendEntry struct {
-	text   string
-	thumbs []plot.Thumbnailer
-}
-
-func (l *legend) add(text string, thumbs ...plot.Thumbnailer) {
-	l.entries = append(l.entries, legendEntry{unkern(text), thumbs})
-}
-
-// commit places the entries; top and left say where, offsets keep it off the axes.
-func (l *legend) commit(top, left bool) {
-	lg := &l.p.Legend
-	lg.Top, lg.Left = top, left
-	lg.XOffs = vg.Points(8)
-	if !left {
-		lg.XOffs = -vg.Points(8)
-	}
-	lg.YOffs = vg.Points(8)
-	if top {
-		lg.YOffs = -vg.Points(8)
-	}
-	texts := make([]string, len(l.entries))
-	for i, e := range l.entries {
-		texts[i] = e.text
-	}
-	for i, e := range l.entries {
-		thumbs := e.thumbs
-		if i == 0 {
-			thumbs = append([]plot.Thumbnailer{backdrop{lg, texts}}, thumbs...)
-		}
-		lg.Add(e.text, thumbs...)
-	}
-}
-
-// commitAbove places the entries in a band between the title and the data, right-aligned,
-// where they cover nothing.
-func (l *legend) commitAbove() {
-	lg := &l.p.Legend
-	var enth vg.Length
-	for _, e := range l.entries {
-		enth = max(enth, lg.TextStyle.Rectangle(e.text).Max.Y)
-	}
-	n := vg.Length(len(l.entries))
-	band := n*enth + (n-1)*lg.Padding
-	l.commit(true, false)
-	lg.XOffs = 0
-	lg.YOffs = band + vg.Points(6)
-	l.p.Title.Padding += band + vg.Points(10)
-}
-
-// backdrop is drawn as the first entry's first thumbnail, before any legend text: from the
-// first icon's place it paints the box of the whole legend.
-type backdrop struct {
-	lg    *plot.Legend
-	texts []string
-}
-
-func (b backdrop) Thumbnail(c *draw.Canvas) {
-	sty := b.lg.TextStyle
-	var enth, textW vg.Length
-	for _, t := range b.texts {
-		r := sty.Rectangle(t)
-		enth = max(enth, r.Max.Y)
-		textW = max(textW, r.Max.X)
-	}
-	em := sty.Rectangle(" ").Max.X
-	n := vg.Length(len(b.texts))
-	margin := vg.Points(4)
-	r := vg.Rectangle{
-		Min: vg.Point{X: c.Min.X, Y: c.Max.Y - n*enth - (n-1)*b.lg.Padding},
-		Max: vg.Point{X: c.Min.X + b.lg.ThumbnailWidth + em + textW, Y: c.Max.Y},
-	}
-	if !b.lg.Left {
-		r.Min.X, r.Max.X = c.Max.X-b.lg.ThumbnailWidth-em-textW, c.Max.X
-	}
-	r.Min.X -= margin
-	r.Min.Y -= margin
-	r.Max.X += margin
-	r.Max.Y += margin
-	c.SetColor(LegendBackground)
-	c.Fill(r.Path())
 }
 
 // niceTicks labels about n ticks at steps of 1, 2, 2.5 or 5 times a power of ten, with an

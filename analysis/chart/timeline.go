@@ -120,6 +120,7 @@ func Timeline(title string, lines ...TimelineSeries) (*plot.Plot, error) {
 		col     color.Color
 		n       int
 		devices map[string]bool
+		lines   []plot.Plotter
 	}
 	var groups []*group
 	byLabel := map[string]*group{}
@@ -149,7 +150,7 @@ func Timeline(title string, lines ...TimelineSeries) (*plot.Plot, error) {
 			col = s.Color
 		}
 		l.LineStyle = lineStyle(withAlpha(col, TimelineAlpha))
-		p.Add(l)
+		g.lines = append(g.lines, l)
 	}
 	lg := legend{p: p}
 	for _, g := range groups {
@@ -162,9 +163,9 @@ func Timeline(title string, lines ...TimelineSeries) (*plot.Plot, error) {
 		case g.n > 1:
 			text = fmt.Sprintf("%s (%d traces, one device)", g.label, g.n)
 		}
-		lg.add(text, lineThumb{lineStyle(g.col)})
+		lg.series(text, lineThumb{lineStyle(g.col)}, g.lines...)
 	}
-	lg.commitAbove()
+	lg.done()
 	p.Y.Min, p.Y.Max = 0, 100
 	p.Y.Tick.Marker = plot.ConstantTicks(percentTicks())
 	p.X.Min = 0
