@@ -56,12 +56,19 @@ test: deps
 	BENCHLENS_TEST_POSTGRES=required $(GO) test -timeout 30m ./...
 	$(GO) test -race -timeout 30m ./gui/
 
-# bench runs the Go benchmarks, then times the import of a 112 MB detailed result side by side
-# with its peers (scripts/bench-import.sh: the Python/pandas pipeline, a bare json.load,
-# orjson when installed), each as min and median over BENCH_RUNS rounds and a ratio to Go.
+# bench prints each figure of issue 29 beside its peer, over BENCH_RUNS rounds (default 5) run
+# in turn so a busy machine slows them alike, as min / median wall time, CPU time and ratio:
+# the 112 MB import and the 100 MB trace against the Python/pandas pipeline, a bare json.load
+# and orjson when installed (scripts/bench-import.sh, bench-trace.sh), then the Go benchmarks of
+# the figures without a Python peer against their targets (scripts/bench-targets.sh). Each
+# pass line says PASS or FAIL against the issue's target; every part runs even when one
+# fails. BENCH_OLD=REV times that revision's tree too, alternately with this one.
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchtime 5x ./library/ ./gui/ ./analysis/report/
-	BENCH_RUNS=$${BENCH_RUNS:-3} scripts/bench-import.sh
+	@status=0; \
+	for s in bench-import bench-trace bench-targets; do \
+		echo "==== scripts/$$s.sh"; BENCH_RUNS=$${BENCH_RUNS:-5} scripts/$$s.sh || status=1; echo; \
+	done; \
+	exit $$status
 
 # FUZZMIN caps how hard Go's fuzzer minimises each new input: grown from kilobyte-sized real
 # seeds, each took up to a minute to shrink (the default 60 s) and the result and trace targets
