@@ -36,6 +36,7 @@ type jparser struct {
 	devName []string
 	rank    string
 	ev      evt               // the event scanEvent is reading
+	left    bool              // scanEvent left that event early (ignorable), unchecked
 	names   map[string]string // interned strings of the events
 }
 

@@ -22,6 +22,7 @@ func (p *jparser) scanEvent(pos int) (int, bool) {
 	d := p.data
 	e := &p.ev
 	*e = evt{}
+	p.left = false
 	var seen uint8 // members read: seenPh, seenName, seenCat
 	i := skipWS(d, pos+1)
 	if i < len(d) && d[i] == '}' {
@@ -77,6 +78,7 @@ func (p *jparser) scanEvent(pos int) (int, bool) {
 			return 0, false
 		}
 		if ignorable(e, seen) {
+			p.left = true
 			end := skipNested(d, i, 1)
 			return end, end > 0
 		}
