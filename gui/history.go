@@ -37,10 +37,11 @@ type historyView struct {
 	accept, reject, open  *widget.Button
 	message               *widget.Label
 
-	rep      history.Report
-	loaded   bool
-	selected int // index into rep.ChangePoints; -1 none
-	gen      int
+	rep       history.Report
+	loaded    bool
+	explained bool // rep has its timeline and each step's evidence
+	selected  int  // index into rep.ChangePoints; -1 none
+	gen       int
 }
 
 // historyChartSize is the chart's drawing area.
@@ -129,18 +130,29 @@ func (v *historyView) load() {
 	gen := v.gen
 	v.message.SetText(fmt.Sprintf(lang.L("Reading the series %s…"), name))
 	st, set := v.u.st, v.u.settings.Settings()
+	// Two steps: the series and its change points first (a team library's series of 10,000
+	// nights is on screen in under a second), then the timeline and each step's evidence.
 	go func() {
-		rep, err := library.History(st, name, history.DefaultSettings, set)
-		onUI(func() {
-			if gen != v.gen {
-				return
-			}
-			if err != nil {
-				v.message.SetText(err.Error())
-				return
-			}
-			v.show(rep)
-		})
+		rep, runs, err := library.ReadHistory(st, name, history.DefaultSettings)
+		current := func(rep history.Report, explained bool, err error) {
+			onUI(func() {
+				if gen != v.gen {
+					return
+				}
+				if err != nil {
+					v.message.SetText(err.Error())
+					return
+				}
+				v.explained = explained
+				v.show(rep)
+			})
+		}
+		current(rep, false, err)
+		if err != nil {
+			return
+		}
+		rep, err = library.ExplainHistory(st, rep, runs, set)
+		current(rep, true, err)
 	}()
 }
 
@@ -157,8 +169,13 @@ func (v *historyView) show(rep history.Report) {
 			v.selected = i
 		}
 	}
-	v.message.SetText(fmt.Sprintf(lang.L("%d runs, %d change points, %d outliers, %d condition changes"),
-		len(rep.Runs), len(rep.ChangePoints), len(rep.Outliers), len(rep.Timeline)))
+	if v.explained {
+		v.message.SetText(fmt.Sprintf(lang.L("%d runs, %d change points, %d outliers, %d condition changes"),
+			len(rep.Runs), len(rep.ChangePoints), len(rep.Outliers), len(rep.Timeline)))
+	} else {
+		v.message.SetText(fmt.Sprintf(lang.L("%d runs, %d change points, %d outliers; reading the evidence of each step…"),
+			len(rep.Runs), len(rep.ChangePoints), len(rep.Outliers)))
+	}
 	prev := v.point.Selected
 	v.point.Options = rep.LoadPoints
 	if !slices.Contains(rep.LoadPoints, prev) && len(rep.LoadPoints) > 0 {
@@ -209,7 +226,11 @@ func (v *historyView) draw() {
 	}
 	v.steps.Refresh()
 	if cp, ok := v.current(); ok {
-		v.detail.SetText(cp.Verdict)
+		if v.explained {
+			v.detail.SetText(cp.Verdict)
+		} else {
+			v.detail.SetText(lang.L("Reading the evidence of this step…"))
+		}
 		v.enableStep(true)
 	} else {
 		v.detail.SetText(lang.L("Pick a change point to see its evidence."))

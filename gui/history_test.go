@@ -34,7 +34,7 @@ func historyApp(t *testing.T) *App {
 		u.history.metric.SetSelectedIndex(1) // TPOT (decode)
 		u.history.series.SetSelected("nightly-h100")
 	})
-	eventually(t, "the series drawn", func() bool { return u.history.loaded && len(u.history.chart.Objects) > 0 })
+	eventually(t, "the series drawn", func() bool { return u.history.explained && len(u.history.chart.Objects) > 0 })
 	return u
 }
 

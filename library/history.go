@@ -2,12 +2,10 @@ package library
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"benchlens/analysis/chart"
 	"benchlens/analysis/compare"
@@ -26,30 +24,17 @@ func SeriesRuns(st *store.Store, name string) ([]*model.Run, error) {
 	if name == "" {
 		return nil, usageError{fmt.Errorf("history: give a series (a label or a bundle.yaml series: name)")}
 	}
-	all, err := st.Runs()
+	found, err := st.SeriesRuns(name, func(m model.Manifest) bool { return history.SeriesIn(m) == name })
 	if err != nil {
 		return nil, err
 	}
-	var out []*model.Run
-	names := map[string]bool{}
-	for _, r := range all {
-		if history.InSeries(r, name) {
-			out = append(out, r)
-		}
-		names[r.Label] = true
-		if s := history.SeriesOf(r); s != "" {
-			names[s] = true
-		}
-	}
+	out := slices.DeleteFunc(found, func(r *model.Run) bool { return !history.InSeries(r, name) })
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no run is in the series %q (labels and series in the library: %s)", name,
-			strings.Join(slices.Sorted(func(yield func(string) bool) {
-				for n := range names {
-					if !yield(n) {
-						return
-					}
-				}
-			}), ", "))
+		names, err := SeriesNames(st)
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("no run is in the series %q (labels and series in the library: %s)", name, strings.Join(names, ", "))
 	}
 	return out, nil
 }
@@ -58,15 +43,35 @@ func SeriesRuns(st *store.Store, name string) ([]*model.Run, error) {
 // condition changes; each change point is judged by a comparison of its windows (rule 13)
 // and carries its triage.
 func History(st *store.Store, name string, set history.Settings, cset compare.Settings) (history.Report, error) {
+	rep, runs, err := ReadHistory(st, name, set)
+	if err != nil {
+		return rep, err
+	}
+	return ExplainHistory(st, rep, runs, cset)
+}
+
+// ReadHistory reads a series and finds its change points and outliers, with their triage,
+// but neither the timeline nor the evidence of each step (ExplainHistory adds them): all a
+// chart of the series needs, read without the runs' evidence. It returns the series' runs
+// for ExplainHistory.
+func ReadHistory(st *store.Store, name string, set history.Settings) (history.Report, []*model.Run, error) {
 	runs, err := SeriesRuns(st, name)
 	if err != nil {
-		return history.Report{}, err
+		return history.Report{}, nil, err
 	}
+	rep := history.Find(strings.TrimSpace(name), runs, nil, set)
+	return rep, runs, applyTriage(st, &rep)
+}
+
+// ExplainHistory is a report of ReadHistory with the timeline of condition changes and each
+// change point judged by a comparison of its windows. The report given is not changed.
+func ExplainHistory(st *store.Store, rep history.Report, runs []*model.Run, cset compare.Settings) (history.Report, error) {
 	conds, err := seriesConditions(st, runs)
 	if err != nil {
-		return history.Report{}, err
+		return rep, err
 	}
-	rep := history.Find(strings.TrimSpace(name), runs, conds, set)
+	rep = rep.WithConditions(runs, conds)
+	rep.ChangePoints = slices.Clone(rep.ChangePoints)
 	loaded := map[int64]compare.RunData{}
 	arm := func(label string, ids []int64) (compare.Arm, error) {
 		rds := make([]compare.RunData, len(ids))
@@ -94,7 +99,7 @@ func History(st *store.Store, name string, set history.Settings, cset compare.Se
 		}
 		history.Explain(cp, before, after, cset)
 	}
-	return rep, applyTriage(st, &rep)
+	return rep, nil
 }
 
 // SeriesNames are the series the library holds: every label and every bundle.yaml series
@@ -174,35 +179,21 @@ func ExportHistoryCharts(st *store.Store, rep history.Report, dir string) ([]str
 	return shown, nil
 }
 
-// conditionReaders is how many runs' evidence is read at once: on a team library each read
-// is a round trip to the server, so a long series is read in parallel.
-const conditionReaders = 8
-
 // seriesConditions reads each run's conditions (compare.RunConditions) from its files'
-// evidence, in the runs' order.
+// evidence, in the runs' order: the whole series' evidence in one read (on a team library
+// each read is a round trip to the server).
 func seriesConditions(st *store.Store, runs []*model.Run) ([]map[string]string, error) {
+	ids := make([]int64, len(runs))
+	for i, r := range runs {
+		ids[i] = r.ID
+	}
+	evs, err := st.SeriesEvidence(ids)
+	if err != nil {
+		return nil, err
+	}
 	conds := make([]map[string]string, len(runs))
-	errs := make([]error, len(runs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(conditionReaders, len(runs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				evs, err := st.RunEvidence(runs[i].ID)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				conds[i] = compare.RunConditions(runData(runs[i], evs))
-			}
-		}()
+	for i, r := range runs {
+		conds[i] = compare.RunConditions(runData(r, evs[r.ID]))
 	}
-	for i := range runs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return conds, errors.Join(errs...)
+	return conds, nil
 }

@@ -2,8 +2,10 @@ package history
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 
 	"benchlens/analysis/compare"
 	"benchlens/model"
@@ -119,12 +121,6 @@ type ConditionChange struct {
 // of compare, nil to skip the timeline), in the same order as runs.
 func Find(name string, runs []*model.Run, conditions []map[string]string, set Settings) Report {
 	set = set.withDefaults()
-	cond := map[int64]map[string]string{}
-	for i, r := range runs {
-		if i < len(conditions) {
-			cond[r.ID] = conditions[i]
-		}
-	}
 	var kept []*model.Run
 	for _, r := range runs {
 		if !r.IsWarmup() {
@@ -155,17 +151,67 @@ func Find(name string, runs []*model.Run, conditions []map[string]string, set Se
 		}
 		rep.Runs = append(rep.Runs, info)
 	}
+	// Each stage metric at each load point is its own search: they run on every core, their
+	// findings kept in point and metric order.
+	type search struct {
+		p Point
+		m model.StageMetric
+		found
+	}
+	var searches []search
 	for _, p := range points {
 		for _, m := range model.StageMetrics {
-			rep.find(p, m, set)
+			searches = append(searches, search{p: p, m: m})
+		}
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(searches)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				searches[i].found = rep.find(searches[i].p, searches[i].m, set)
+			}
+		}()
+	}
+	for i := range searches {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, s := range searches {
+		rep.Outliers = append(rep.Outliers, s.outliers...)
+		rep.ChangePoints = append(rep.ChangePoints, s.changePoints...)
+	}
+	if conditions != nil {
+		rep = rep.WithConditions(runs, conditions)
+	}
+	return rep
+}
+
+// WithConditions is the report with its timeline of condition changes, from each run's
+// conditions (RunConditions of compare) in the order of runs: for a report found without
+// them, so a long series is on screen before its evidence is read.
+func (rep Report) WithConditions(runs []*model.Run, conditions []map[string]string) Report {
+	cond := map[int64]map[string]string{}
+	for i, r := range runs {
+		if i < len(conditions) {
+			cond[r.ID] = conditions[i]
 		}
 	}
 	rep.Timeline = timeline(rep, cond)
 	return rep
 }
 
-// find searches one stage metric at one load point.
-func (rep *Report) find(p Point, m model.StageMetric, set Settings) {
+// found is what one search finds.
+type found struct {
+	outliers     []Outlier
+	changePoints []ChangePoint
+}
+
+// find searches one stage metric at one load point; it only reads the report.
+func (rep *Report) find(p Point, m model.StageMetric, set Settings) (f found) {
 	xs := make([]float64, len(p.Runs))
 	for k, i := range p.Runs {
 		xs[k] = math.NaN()
@@ -188,7 +234,7 @@ func (rep *Report) find(p Point, m model.StageMetric, set Settings) {
 				rest = append(rest, xs[k])
 			}
 		}
-		rep.Outliers = append(rep.Outliers, Outlier{Stage: m.Key, LoadPoint: p.Label, Run: run(o).ID, Date: run(o).Date,
+		f.outliers = append(f.outliers, Outlier{Stage: m.Key, LoadPoint: p.Label, Run: run(o).ID, Date: run(o).Date,
 			Value: xs[o], Level: median(rest)})
 	}
 	for si, s := range res.Steps {
@@ -210,11 +256,12 @@ func (rep *Report) find(p Point, m model.StageMetric, set Settings) {
 			last--
 		}
 		d := s.DeltaPct()
-		rep.ChangePoints = append(rep.ChangePoints, ChangePoint{Stage: m.Key, StageOf: m.Stage, LoadPoint: p.Label,
+		f.changePoints = append(f.changePoints, ChangePoint{Stage: m.Key, StageOf: m.Stage, LoadPoint: p.Label,
 			FirstRun: run(s.Index).ID, FirstDate: run(s.Index).Date, LastRunBefore: run(last).ID,
 			Before: s.Before, After: s.After, DeltaPct: d, P: s.P, Unit: m.Unit, Worse: (d > 0) != m.HigherBetter,
 			Windows: Windows{Before: wb, After: wa}, Causes: []compare.Cause{}, Changed: map[string][2]string{}})
 	}
+	return f
 }
 
 func segmentOf(segs [][2]int, k int) [2]int {

@@ -29,6 +29,9 @@ func outliers(xs []float64, set Settings) []int {
 			continue // a step, or noise too wide to tell
 		}
 		level := median(append(slices.Clone(before), after...))
+		if !moved(level, xs[i], set.MinMagnitude) {
+			continue // at its level: the spread need not be read
+		}
 		// The spread is read from a wider neighbourhood: ten runs' deviation is itself too
 		// noisy to scale a threshold on.
 		wide := append(slices.Clone(xs[max(0, i-spreadRuns*w):i]), xs[i+1:min(len(xs), i+1+spreadRuns*w)]...)

@@ -23,11 +23,14 @@ import (
 // else by date; ties by date, then by id.
 
 // SeriesOf is the series a run's manifest names, "" when none.
-func SeriesOf(r *model.Run) string {
-	if s := r.Manifest.String("series"); s != "" {
+func SeriesOf(r *model.Run) string { return SeriesIn(r.Manifest) }
+
+// SeriesIn is the series a manifest names (series: NAME or series: {name: NAME}), "" when none.
+func SeriesIn(m model.Manifest) string {
+	if s := m.String("series"); s != "" {
 		return s
 	}
-	return r.Manifest.String("series", "name")
+	return m.String("series", "name")
 }
 
 // InSeries reports whether a run belongs to the named series: its label or its manifest's
