@@ -12,8 +12,9 @@ import (
 	"benchlens/store"
 )
 
-// A team library restarted mid-import (a one-second PostgreSQL restart) costs the import a
-// pause, not runs: every write waits for the server within a bound and is done again, so all
+// A team library restarted mid-import (a one-second PostgreSQL restart after the first batch
+// of 10 runs) costs the import a pause, not runs: every write (a whole batch) waits for the
+// server within a bound and is done again, so all
 // runs are stored, no line is refused, and nothing is left behind. Before, such a restart gave
 // hundreds of refused lines, a fraction of the runs stored and the rest's files as orphans.
 func TestTeamLibraryRestartedMidImport(t *testing.T) {
@@ -30,7 +31,7 @@ func TestTeamLibraryRestartedMidImport(t *testing.T) {
 	}
 	defer st.Close()
 	restarted := make(chan struct{})
-	rep := Import(st, []string{bundle}, Options{Progress: func(done, total int, name string) {
+	rep := Import(st, []string{bundle}, Options{Batch: store.BatchLimits{Runs: 10}, Progress: func(done, total int, name string) {
 		if done == 10 {
 			start := pgtest.Stop(t)
 			go func() {
@@ -49,8 +50,9 @@ func TestTeamLibraryRestartedMidImport(t *testing.T) {
 	}
 }
 
-// A team library down for longer than the writes wait stops the import cleanly: one line
-// saying the library is unreachable, within the bound, and no further attempts.
+// A team library down for longer than the writes wait (after the first batch of 10 runs)
+// stops the import cleanly: one line saying the library is unreachable, within the bound, and
+// no further attempts.
 func TestTeamLibraryDownStopsImport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stops the test cluster; skipped with -short")
@@ -67,7 +69,7 @@ func TestTeamLibraryDownStopsImport(t *testing.T) {
 	defer func(was time.Duration) { store.ReconnectFor = was }(store.ReconnectFor)
 	store.ReconnectFor = 2 * time.Second
 	var stoppedAt time.Time
-	rep := Import(st, []string{bundle}, Options{Progress: func(done, total int, name string) {
+	rep := Import(st, []string{bundle}, Options{Batch: store.BatchLimits{Runs: 10}, Progress: func(done, total int, name string) {
 		if done == 10 {
 			pgtest.Stop(t)
 			stoppedAt = time.Now()

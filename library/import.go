@@ -36,9 +36,11 @@ type Options struct {
 	Limits  importers.Limits // zero means importers.DefaultLimits
 	// Progress, if set, is called after each run is stored or skipped.
 	Progress func(done, total int, name string)
-	// Stop, if set, ends the import when closed (SIGINT, SIGTERM): the run being stored is
+	// Stop, if set, ends the import when closed (SIGINT, SIGTERM): the runs being stored are
 	// finished, the rest are not started, and files stored ahead for them are removed.
 	Stop <-chan struct{}
+	// Batch bounds how many runs share a write transaction (zero: store.DefaultBatch).
+	Batch store.BatchLimits
 }
 
 // ErrInterrupted is reported once when Stop ends an import early.
@@ -81,8 +83,9 @@ func (r *Report) note(errs ...error) {
 	}
 }
 
-// Import reads every path (file, folder, .zip, .tar.gz) and stores its runs, each in its own
-// transaction. A bad file is reported and the rest go on.
+// Import reads every path (file, folder, .zip, .tar.gz) and stores its runs, many to a
+// transaction and each one whole or not at all (store.Batch). A bad file is reported and the
+// rest go on.
 func Import(st *store.Store, paths []string, opt Options) Report {
 	var rep Report
 	lim := opt.Limits
@@ -220,17 +223,15 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		runs[i] = foundOf(bundle, it)
 	}
 	names := labels(opt.LabelBy, runs)
-	for i, it := range items {
-		if stopped(opt.Stop) {
-			break
-		}
-		asked := it.Run.Label != "" || opt.Label != "" || it.Run.Role != "" || opt.Role != "" ||
-			opt.Groups[runs[i].key(opt.LabelBy)] != (GroupChoice{}) || (opt.LabelBy != "" && opt.LabelBy != LabelByManifest)
-		it.Run.Bundle = bundle
-		armOf(it.Run, runs[i], names, opt)
-		it.Run.Precision, it.Run.PrecisionFrom = precisionOf(it, evidence)
-		id, err := storeItem(st, it, prep, evidence)
+	ready := recomputeAhead(len(items))
+	defer ready.close()
+	batch := st.NewBatch(opt.Batch)
+	var halted error // the library went away: what follows is not stored and said once
+	done := 0
+	stored := func(it importers.Item, asked bool, id int64, err error) {
 		switch {
+		case halted != nil:
+			return // not stored either: "import stopped at" said so
 		case errors.Is(err, store.ErrExists):
 			rep.Existing = append(rep.Existing, id)
 			// A log or trace put beside a result imported before joins the stored run.
@@ -255,21 +256,35 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 			rep.Attached += len(attached)
 			kept = append(kept, alreadyStored{id, asked, it.Run.Label, it.Run.Role, attached})
 		case errors.Is(err, store.ErrUnreachable):
+			halted = err
 			rep.Errors = append(rep.Errors, fmt.Errorf("import stopped at %s: %w; the files stored ahead for the rest go with the next import or check --repair", it.Result.Name, err))
 		case stopsImport(err):
+			halted = err
 			rep.Errors = append(rep.Errors, fmt.Errorf("import stopped at %s: %w", it.Result.Name, err))
 		case err != nil:
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: not stored: %w", it.Result.Name, it.Index+1, err))
 		default:
 			rep.Added = append(rep.Added, id)
 		}
-		if opt.Progress != nil {
-			opt.Progress(i+1, len(items), it.Result.Name)
-		}
-		if stopsImport(err) {
-			break
+		done++
+		if opt.Progress != nil && halted == nil {
+			opt.Progress(done, len(items), it.Result.Name)
 		}
 	}
+	for i, it := range items {
+		if stopped(opt.Stop) || halted != nil {
+			break
+		}
+		asked := it.Run.Label != "" || opt.Label != "" || it.Run.Role != "" || opt.Role != "" ||
+			opt.Groups[runs[i].key(opt.LabelBy)] != (GroupChoice{}) || (opt.LabelBy != "" && opt.LabelBy != LabelByManifest)
+		it.Run.Bundle = bundle
+		armOf(it.Run, runs[i], names, opt)
+		it.Run.Precision, it.Run.PrecisionFrom = precisionOf(it, evidence)
+		batch.Add(store.NewRun{Run: it.Run, Fingerprint: Fingerprint(it.Run, it.Result.SHA256, it.Index), Index: it.Index,
+			Files: itemFiles(it, prep, evidence), Ready: ready.add(it.Run)},
+			func(id int64, err error) { stored(it, asked, id, err) })
+	}
+	batch.Flush()
 	if len(kept) > 0 {
 		rep.Already = append(rep.Already, alreadyLine(st, bundle, kept))
 	}
@@ -313,14 +328,31 @@ type prepared struct {
 }
 
 // prepareAhead hashes, compresses and stores the bundle's files on another core while this
-// one parses, each claimed for owner until ReleaseFiles. The returned function waits for that
-// work; the files' bytes are released once both are done.
+// one parses, each claimed for owner until ReleaseFiles, many to a transaction (up to
+// aheadFiles files or aheadBytes bytes). The returned function waits for that work; the
+// files' bytes are released once both are done.
 func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop <-chan struct{}) func(name string) prepared {
 	out := make(map[string]prepared, len(entries))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		var gone error // the library went away: nothing more is tried
+		var group []store.Put
+		var paths []string
+		size := 0
+		put := func() {
+			if len(group) == 0 {
+				return
+			}
+			ids, errs := st.PutFiles(group, owner, importers.Guard)
+			for i, p := range paths {
+				out[p] = prepared{sha: group[i].File.SHA256, id: ids[i], err: errs[i]}
+				if stopsImport(errs[i]) {
+					gone = errs[i]
+				}
+			}
+			group, paths, size = nil, nil, 0
+		}
 		for _, e := range entries {
 			switch {
 			case stopped(stop):
@@ -331,27 +363,34 @@ func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop
 				continue
 			}
 			f := importers.NewSourceFile(e.Path, e.Data)
-			var id int64
 			later := false
-			err := importers.Guard(e.Path, func() (err error) {
+			err := importers.Guard(e.Path, func() error {
 				f.SHA256 = hashDropping(e)
-				if later = !importers.Recognised(e); later {
-					return nil
-				}
-				id, err = st.PutFile(f, owner, e.Drop)
-				return err
+				later = !importers.Recognised(e)
+				return nil
 			})
-			out[e.Path] = prepared{sha: f.SHA256, id: id, err: err, later: later}
-			if stopsImport(err) {
-				gone = err
+			if err != nil || later {
+				out[e.Path] = prepared{sha: f.SHA256, err: err, later: later}
+				continue
+			}
+			group, paths, size = append(group, store.Put{File: f, Drop: e.Drop}), append(paths, e.Path), size+len(e.Data)
+			if len(group) >= aheadFiles || size >= aheadBytes {
+				put()
 			}
 		}
+		put()
 	}()
 	return func(name string) prepared {
 		<-done
 		return out[name]
 	}
 }
+
+// A transaction of files stored ahead holds at most aheadFiles files or aheadBytes bytes.
+const (
+	aheadFiles = 256
+	aheadBytes = 32 << 20
+)
 
 // hashDropping hashes a file a chunk at a time, letting a mapped file's pages go behind it.
 func hashDropping(e importers.Entry) string {
@@ -369,20 +408,39 @@ func hashDropping(e importers.Entry) string {
 
 const chunk = 16 << 20
 
-// storeItem stores a run whose bundle, label, role and precision are set.
-func storeItem(st *store.Store, it importers.Item, prep func(string) prepared, evidence map[string]*model.Evidence) (int64, error) {
-	run := it.Run
-	// Recomputing the statistics overlaps with writing the requests.
-	recomputed := make(chan struct{})
-	go func() {
-		if run.Sampled == nil { // a sample never stands for the run (model.Run.Used)
-			stats.Recompute(run)
-		}
-		close(recomputed)
-	}()
-	return st.AddRun(store.NewRun{Run: run, Fingerprint: Fingerprint(run, it.Result.SHA256, it.Index), Index: it.Index,
-		Files: itemFiles(it, prep, evidence), Ready: func() { <-recomputed }})
+// recomputer recomputes the statistics of queued runs one after another on another core,
+// ahead of the batch that writes their requests: Ready waits for a run's.
+type recomputer struct {
+	work chan recompute
 }
+
+type recompute struct {
+	run  *model.Run
+	done chan struct{}
+}
+
+// recomputeAhead starts a recomputer for up to n runs.
+func recomputeAhead(n int) *recomputer {
+	r := &recomputer{work: make(chan recompute, n)}
+	go func() {
+		for w := range r.work {
+			if w.run.Sampled == nil { // a sample never stands for the run (model.Run.Used)
+				stats.Recompute(w.run)
+			}
+			close(w.done)
+		}
+	}()
+	return r
+}
+
+// add queues a run and returns the wait for its statistics.
+func (r *recomputer) add(run *model.Run) func() {
+	w := recompute{run, make(chan struct{})}
+	r.work <- w
+	return func() { <-w.done }
+}
+
+func (r *recomputer) close() { close(r.work) }
 
 // itemFiles lists an item's files with their roles, the result first, each with the hash it
 // was stored ahead under and what it says (stored in the run's own transaction).

@@ -15,7 +15,39 @@ var (
 	bigOnce sync.Once
 	bigFile string
 	bigErr  error
+
+	smallOnce   sync.Once
+	smallFolder string
+	smallErr    error
 )
+
+// smallResults returns a folder of 1,000 small vLLM results (20 requests x 16 output tokens,
+// about 9 KB each, a seed each), generated once by scripts/genbig -count; $BENCH_FOLDER
+// reuses one.
+func smallResults(b *testing.B) string {
+	smallOnce.Do(func() {
+		if f := os.Getenv("BENCH_FOLDER"); f != "" {
+			smallFolder = f
+			return
+		}
+		dir, err := os.MkdirTemp("", "benchlens-bench")
+		if err != nil {
+			smallErr = err
+			return
+		}
+		smallFolder = filepath.Join(dir, "small")
+		out, err := exec.Command("go", "run", "../scripts/genbig", "-count", "1000", "-requests", "20",
+			"-output-len", "16", "-text-len", "40", "-out", smallFolder).CombinedOutput()
+		if err != nil {
+			smallErr = err
+			b.Logf("%s", out)
+		}
+	})
+	if smallErr != nil {
+		b.Fatal(smallErr)
+	}
+	return smallFolder
+}
 
 // detailedResult returns a vLLM --save-detailed result of 20,000 requests x 256 output tokens
 // (about 112 MB, 5.1 M gaps), generated once by scripts/genbig; $BENCH_FILE reuses one.
@@ -60,6 +92,41 @@ func BenchmarkImportDetailed(b *testing.B) {
 		{"postgres", pgtest.NewDatabase},
 	} {
 		b.Run(e.engine, func(b *testing.B) { benchmarkImport(b, file, info.Size(), e.location) })
+	}
+}
+
+// BenchmarkImportFolder imports a folder of 1,000 small results into a fresh library, as a CI
+// folder of many runs: the cost per run (transactions, pages written) rather than per byte.
+func BenchmarkImportFolder(b *testing.B) {
+	folder := smallResults(b)
+	names, err := os.ReadDir(folder)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range []struct {
+		engine   string
+		location func(testing.TB) string
+	}{
+		{"sqlite", func(b testing.TB) string { return filepath.Join(b.TempDir(), "lib.db") }},
+		{"postgres", pgtest.NewDatabase},
+	} {
+		b.Run(e.engine, func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				db := e.location(b)
+				b.StartTimer()
+				st, err := store.Open(db)
+				if err != nil {
+					b.Fatal(err)
+				}
+				rep := Import(st, []string{folder}, Options{})
+				st.Close()
+				if len(rep.Errors) > 0 || len(rep.Added) != len(names) {
+					b.Fatalf("import: %v added=%d of %d", rep.Errors, len(rep.Added), len(names))
+				}
+			}
+			b.ReportMetric(float64(len(names)*b.N)/b.Elapsed().Seconds(), "runs/s")
+		})
 	}
 }
 

@@ -12,7 +12,8 @@ import (
 )
 
 // A library replaced under an import (another library moved over its file) is noticed
-// before the next run is stored: the import stops with one line saying so, the library moved
+// before the next batch of runs is stored (here 10 runs a batch, the replacement coming after
+// the first): the import stops with one line saying so, the library moved
 // in keeps its runs and stays whole, and what the import had stored is saved beside the name.
 // Before, the import went on ("imported 82 runs", exit 0) into a file that no longer had a
 // name, and the library moved in was damaged by the import's -wal.
@@ -38,7 +39,7 @@ func TestLibraryReplacedUnderImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rep := Import(st, []string{bundle}, Options{Progress: func(done, total int, name string) {
+	rep := Import(st, []string{bundle}, Options{Batch: store.BatchLimits{Runs: 10}, Progress: func(done, total int, name string) {
 		if done == 10 {
 			if err := os.Rename(other, path); err != nil {
 				t.Error(err)

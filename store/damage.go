@@ -111,10 +111,12 @@ func (s *Store) begin() (*txn, error) {
 }
 
 // commit ends a write transaction, unless the library's file was replaced meanwhile: what it
-// wrote would be lost with the file the name no longer holds.
+// wrote would be lost with the file the name no longer holds. The transaction is rolled back
+// first then, so that saving what the file holds (present) has a connection to read it with.
 func (s *Store) commit(tx *txn) error {
-	if err := s.present(); err != nil {
-		return err
+	if s.guard != nil && s.guard.check() != nil {
+		tx.Rollback()
+		return s.present()
 	}
 	return tx.Commit()
 }

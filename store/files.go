@@ -100,29 +100,79 @@ type FileInfo struct {
 // file already stored whose bytes are missing (an older version's crash or full disk) gets
 // them back. ReleaseFiles drops the claims when the import is done.
 // drop, if set, is told as each chunk is stored, so a mapped file's pages can leave memory.
-func (s *Store) PutFile(f *model.SourceFile, owner string, drop func(upTo int)) (id int64, err error) {
-	err = s.again(func() (err error) {
-		id, err = s.putFile(f, owner, drop)
-		return err
-	})
-	return id, err
+func (s *Store) PutFile(f *model.SourceFile, owner string, drop func(upTo int)) (int64, error) {
+	ids, errs := s.PutFiles([]Put{{File: f, Drop: drop}}, owner, nil)
+	return ids[0], errs[0]
 }
 
-func (s *Store) putFile(f *model.SourceFile, owner string, drop func(upTo int)) (int64, error) {
+// Put is a file for PutFiles, with its drop (see PutFile).
+type Put struct {
+	File *model.SourceFile
+	Drop func(upTo int)
+}
+
+// PutFiles stores and claims files as PutFile does, in one transaction, each under a
+// savepoint: a commit per small file cost more than storing it. guard, if set, runs each
+// file's storing (a fault on a mapped file's bytes becomes that file's error); a file that
+// fails is undone alone. It returns each file's id or error; when the transaction cannot
+// commit, every file not refused on its own gets that error.
+func (s *Store) PutFiles(files []Put, owner string, guard func(name string, put func() error) error) (ids []int64, errs []error) {
+	ids, errs = make([]int64, len(files)), make([]error, len(files))
+	if guard == nil {
+		guard = func(_ string, put func() error) error { return put() }
+	}
+	if err := s.again(func() error {
+		return written(func(each bool) error { return s.putFiles(files, owner, guard, ids, errs, each) })
+	}); err != nil {
+		for i := range errs {
+			if errs[i] == nil {
+				ids[i], errs[i] = 0, err
+			}
+		}
+	}
+	return ids, errs
+}
+
+func (s *Store) putFiles(files []Put, owner string, guard func(string, func() error) error, ids []int64, errs []error, savepoints bool) error {
+	clear(ids)
+	clear(errs)
 	tx, err := s.begin()
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer tx.Rollback()
-	id, err := putFileDropping(tx, f, time.Now().UTC().Format(time.RFC3339), drop)
-	if err != nil {
-		return 0, err
+	tx.savepoints = savepoints
+	now := time.Now().UTC().Format(time.RFC3339)
+	for i, p := range files {
+		if err := tx.savepoint(); err != nil {
+			return err
+		}
+		err := guard(p.File.Name, func() error {
+			id, err := putFileDropping(tx, p.File, now, p.Drop)
+			if err != nil {
+				return err
+			}
+			ids[i] = id
+			_, err = tx.Exec(`INSERT INTO file_claims (file_id, owner, pid, host, claimed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+				id, owner, s.claimer(), s.claimHost, now)
+			return err
+		})
+		if lostConnection(err) {
+			return err
+		}
+		if err != nil {
+			ids[i], errs[i] = 0, err
+			if rerr := tx.rollbackTo(); errors.Is(rerr, errUndo) {
+				return rerr
+			} else if rerr != nil {
+				return fmt.Errorf("the transaction ended with %s's error: %w", p.File.Name, rerr)
+			}
+		}
+		if err := tx.keep(); err != nil {
+			return err
+		}
 	}
-	if _, err := tx.Exec(`INSERT INTO file_claims (file_id, owner, pid, host, claimed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-		id, owner, s.claimer(), s.claimHost, time.Now().UTC().Format(time.RFC3339)); err != nil {
-		return 0, err
-	}
-	return id, s.commit(tx)
+	return s.commit(tx)
 }
 
 // NewOwner names one import for PutFile's claims.
@@ -284,8 +334,8 @@ func putFileDropping(tx *txn, f *model.SourceFile, now string, drop func(int)) (
 		}
 		// The unique hash decides between writers storing the same file at once: the second
 		// waits for the first and, finding no row inserted, takes the first one's file.
-		err = tx.QueryRow(`INSERT INTO source_files (sha256, name, size, kind, imported_at) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (sha256) DO NOTHING RETURNING id`, f.SHA256, f.Name, f.Size, f.Kind, now).Scan(&id)
+		id, err = tx.insertID(`INSERT INTO source_files (sha256, name, size, kind, imported_at) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (sha256) DO NOTHING`, f.SHA256, f.Name, f.Size, f.Kind, now)
 		if errors.Is(err, sql.ErrNoRows) && attempt == 0 {
 			continue
 		}
@@ -331,11 +381,10 @@ func chunksWhole(tx *txn, id, size int64) (bool, error) {
 }
 
 func putChunks(tx *txn, id int64, data []byte, drop func(int)) error {
-	stmt, err := tx.Prepare(`INSERT INTO file_chunks (file_id, seq, compression, content) VALUES (?, ?, ?, ?)`)
+	stmt, err := tx.prepared(`INSERT INTO file_chunks (file_id, seq, compression, content) VALUES (?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
-	defer stmt.Close()
 	buf := make([]byte, s2.MaxEncodedLen(min(len(data), ChunkSize)))
 	for seq, off := 0, 0; off < len(data); seq, off = seq+1, off+ChunkSize {
 		end := min(off+ChunkSize, len(data))

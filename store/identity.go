@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"slices"
 
 	"benchlens/model"
@@ -9,15 +10,15 @@ import (
 // runFromFiles returns the stored run read from run index of the result file with this
 // SHA-256 and exactly these part files: the same bytes are the same run, whatever a parser
 // of another benchlens version made of them. 0 when there is none.
-func (s *Store) runFromFiles(resultSHA string, index int, partSHAs []string) (int64, error) {
-	ids, err := column[int64](s.db, `SELECT r.id FROM runs r JOIN source_files f ON f.id = r.source_id
+func runFromFiles(tx *txn, resultSHA string, index int, partSHAs []string) (int64, error) {
+	ids, err := column[int64](tx, `SELECT r.id FROM runs r JOIN source_files f ON f.id = r.source_id
 		WHERE f.sha256 = ? AND r.source_index = ? ORDER BY r.id`, resultSHA, index)
 	if err != nil {
 		return 0, err
 	}
 	want := slices.Sorted(slices.Values(partSHAs))
 	for _, id := range ids {
-		parts, err := column[string](s.db, `SELECT f.sha256 FROM run_files rf JOIN source_files f ON f.id = rf.source_id
+		parts, err := column[string](tx, `SELECT f.sha256 FROM run_files rf JOIN source_files f ON f.id = rf.source_id
 			WHERE rf.run_id = ? AND rf.role = 'part' ORDER BY f.sha256`, id)
 		if err != nil {
 			return 0, err
@@ -29,9 +30,19 @@ func (s *Store) runFromFiles(resultSHA string, index int, partSHAs []string) (in
 	return 0, nil
 }
 
-// column returns the single column of a query's rows.
+// column returns the single column of a query's rows. In a transaction the statement is
+// prepared once (column reads every row before it returns, so it is free for the next call).
 func column[T any](db queryer, query string, args ...any) ([]T, error) {
-	rows, err := db.Query(query, args...)
+	var rows *sql.Rows
+	var err error
+	if tx, ok := db.(*txn); ok && len(args) > 0 {
+		var st *sql.Stmt
+		if st, err = tx.prepared(query); err == nil {
+			rows, err = st.Query(args...)
+		}
+	} else {
+		rows, err = db.Query(query, args...)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -49,11 +60,13 @@ func column[T any](db queryer, query string, args ...any) ([]T, error) {
 
 // adoptFingerprint gives a run found by its files the fingerprint of the current scheme, so
 // the same run met later in another file (a grown JSONL, a sweep's summary) is found too. A
-// fingerprint another run holds already is left alone.
-func (s *Store) adoptFingerprint(id int64, fingerprint string) error {
-	_, err := s.db.Exec(`UPDATE runs SET fingerprint = ? WHERE id = ? AND fingerprint != ?`, fingerprint, id, fingerprint)
+// fingerprint another run holds already is left alone (a writer that took it meanwhile is
+// undone to the run's savepoint: PostgreSQL ends a transaction at its first failed statement).
+func adoptFingerprint(tx *txn, id int64, fingerprint string) error {
+	_, err := tx.Exec(`UPDATE runs SET fingerprint = ? WHERE id = ? AND fingerprint != ?
+		AND NOT EXISTS (SELECT 1 FROM runs WHERE fingerprint = ?)`, fingerprint, id, fingerprint, fingerprint)
 	if isUnique(err) {
-		return nil
+		return tx.rollbackTo()
 	}
 	return err
 }

@@ -42,7 +42,7 @@ func putManifest(tx *txn, text string) (int64, error) {
 		}
 		// As for files: of two writers storing the same manifest at once, the second waits
 		// for the first and takes its row.
-		err = tx.QueryRow(`INSERT INTO manifests (sha256, content) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING RETURNING id`, key, text).Scan(&id)
+		id, err = tx.insertID(`INSERT INTO manifests (sha256, content) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING`, key, text)
 		if errors.Is(err, sql.ErrNoRows) && attempt == 0 {
 			continue
 		}

@@ -42,28 +42,28 @@ type NewRun struct {
 // A run whose fingerprint is already stored, or that was read from the same files (the same
 // result file's SHA-256 and index, the same parts), returns that run's id and ErrExists, and
 // nothing changes but the fingerprint of a run found by its files (see adoptFingerprint).
+// Many runs share a transaction through a Batch.
 func (s *Store) AddRun(n NewRun) (id int64, err error) {
-	err = s.again(func() (err error) {
-		id, err = s.addRun(n)
-		return err
-	})
+	b := s.NewBatch(BatchLimits{Runs: 1})
+	b.Add(n, func(i int64, e error) { id, err = i, e })
+	b.Flush()
 	return id, err
 }
 
-func (s *Store) addRun(n NewRun) (int64, error) {
+// addRun writes a run in tx (within its savepoint). An error other than ErrExists leaves
+// writes the caller rolls back to the savepoint; ErrExists leaves none but the adopted
+// fingerprint.
+func (s *Store) addRun(tx *txn, n NewRun, now string) (int64, error) {
 	run, fingerprint, index, files := n.Run, n.Fingerprint, n.Index, n.Files
 	run.Label = NormLabel(run.Label)
 	if len(files) == 0 || files[0].Role != model.FileResult {
 		return 0, errors.New("AddRun: the first file must be the result")
 	}
-	if id, err := s.runWithFingerprint(fingerprint); err != nil || id != 0 {
+	if id, err := runWithFingerprint(tx, fingerprint); err != nil || id != 0 {
 		if err == nil {
 			err = ErrExists
 		}
 		return id, err
-	}
-	if err := s.Writable(); err != nil { // before reading further into a damaged file
-		return 0, err
 	}
 	var parts []string
 	for _, f := range files {
@@ -71,19 +71,16 @@ func (s *Store) addRun(n NewRun) (int64, error) {
 			parts = append(parts, f.File.SHA256)
 		}
 	}
-	existing, err := s.runFromFiles(files[0].File.SHA256, index, parts)
+	existing, err := runFromFiles(tx, files[0].File.SHA256, index, parts)
 	if err != nil {
 		return 0, err
 	}
 	if existing != 0 {
-		return existing, errors.Join(ErrExists, s.adoptFingerprint(existing, fingerprint))
+		if err := adoptFingerprint(tx, existing, fingerprint); err != nil {
+			return existing, errors.Join(ErrExists, err) // undone, and the run stays as it was
+		}
+		return existing, ErrExists
 	}
-	now := time.Now().UTC().Format(time.RFC3339)
-	tx, err := s.begin()
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback() // no-op after Commit
 	ids := make([]int64, len(files))
 	for i, f := range files {
 		if ids[i], err = putFile(tx, f.File, now); err != nil {
@@ -91,10 +88,8 @@ func (s *Store) addRun(n NewRun) (int64, error) {
 		}
 	}
 	// The run's id is chosen up front so its requests can be written before its row, which
-	// waits for the recomputed statistics; foreign keys are checked at commit.
-	if _, err := tx.Exec(tx.d.deferForeignKeys()); err != nil {
-		return 0, err
-	}
+	// waits for the recomputed statistics; foreign keys are checked at commit (the batch
+	// defers them).
 	var runID int64
 	if err := tx.QueryRow(tx.d.nextRunID()).Scan(&runID); err != nil {
 		return 0, err
@@ -115,15 +110,16 @@ func (s *Store) addRun(n NewRun) (int64, error) {
 	}
 	// The unique fingerprint decides between writers importing the same run at once: the
 	// second waits for the first and inserts nothing.
-	var inserted int64
-	err = tx.QueryRow(`INSERT INTO runs (id, fingerprint, source_id, source_index, bundle, label, role, tool, model, date,
+	_, err = tx.insertID(`INSERT INTO runs (id, fingerprint, source_id, source_index, bundle, label, role, tool, model, date,
 			header, summary, recomputed, extra, manifest, manifest_id, imported_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?) ON CONFLICT (fingerprint) DO NOTHING RETURNING id`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?) ON CONFLICT (fingerprint) DO NOTHING`,
 		runID, fingerprint, ids[0], index, run.Bundle, run.Label, string(run.Role), run.Tool, run.Model, run.Date,
-		cols.header, cols.summary, cols.recomputed, cols.extra, manifestID, now).Scan(&inserted)
+		cols.header, cols.summary, cols.recomputed, cols.extra, manifestID, now)
 	if errors.Is(err, sql.ErrNoRows) {
-		tx.Rollback()
-		existing, err := s.runWithFingerprint(fingerprint)
+		if err := tx.rollbackTo(); err != nil {
+			return 0, err
+		}
+		existing, err := runWithFingerprint(tx, fingerprint)
 		if err != nil {
 			return 0, err
 		}
@@ -140,10 +136,6 @@ func (s *Store) addRun(n NewRun) (int64, error) {
 			return 0, fmt.Errorf("storing what %s says: %w", f.File.Name, err)
 		}
 	}
-	if err := s.commit(tx); err != nil {
-		return 0, err
-	}
-	run.ID = runID
 	return runID, nil
 }
 
@@ -216,9 +208,9 @@ func linkFile(tx *txn, runID, fileID int64, role model.FileRole) (bool, error) {
 }
 
 // runWithFingerprint returns the id of the stored run with a fingerprint, or 0.
-func (s *Store) runWithFingerprint(fingerprint string) (int64, error) {
+func runWithFingerprint(tx *txn, fingerprint string) (int64, error) {
 	var id int64
-	err := s.db.QueryRow(`SELECT id FROM runs WHERE fingerprint = ?`, fingerprint).Scan(&id)
+	err := tx.QueryRow(`SELECT id FROM runs WHERE fingerprint = ?`, fingerprint).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -232,11 +224,10 @@ func insertRequests(tx *txn, runID int64, reqs []model.Request) error {
 	if tx.d.postgres {
 		return copyRequests(tx.session, runID, reqs)
 	}
-	stmt, err := tx.Prepare(`INSERT INTO requests (` + strings.Join(requestColumns, ", ") + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	stmt, err := tx.prepared(insertRequest)
 	if err != nil {
 		return err
 	}
-	defer stmt.Close()
 	var buf []byte
 	for i := range reqs {
 		r := &reqs[i]
@@ -255,6 +246,8 @@ func insertRequests(tx *txn, runID int64, reqs []model.Request) error {
 
 // requestColumns are the requests table's columns in the order both writers give them.
 var requestColumns = []string{"run_id", "idx", "input_len", "output_len", "ttft", "tpot", "latency", "start", "error", "itl"}
+
+var insertRequest = `INSERT INTO requests (` + strings.Join(requestColumns, ", ") + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // copyRequests writes a run's requests to PostgreSQL with COPY, in the transaction the
 // session holds: a statement per request would cost a round trip each.

@@ -26,6 +26,10 @@
 // Usage:
 //
 //	go run ./scripts/genbig -out big.json [-requests 20000] [-output-len 256]
+//	go run ./scripts/genbig -count 10000 -requests 20 -out DIR
+//
+// -count N writes N files (run-00001.json, …) into the folder -out, the i-th with seed+i, for
+// the import of a folder of many small results.
 package main
 
 import (
@@ -36,6 +40,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"time"
@@ -66,34 +71,53 @@ func main() {
 		statsFirst  = flag.Bool("stats-first", false, "write max_* and the latency statistics before the per-request arrays")
 		out         = flag.String("out", "", "output file (required)")
 		seed        = flag.Uint64("seed", 20250325, "PCG seed")
+		count       = flag.Int("count", 0, "write this many files, each of its own seed, into the folder -out")
 	)
 	flag.Parse()
-	if *out == "" || *nReq <= 0 || *outLen <= 0 || *concurrency <= 0 {
-		fmt.Fprintln(os.Stderr, "usage: genbig -out FILE [-requests N] [-output-len N]")
+	if *out == "" || *nReq <= 0 || *outLen <= 0 || *concurrency <= 0 || *count < 0 {
+		fmt.Fprintln(os.Stderr, "usage: genbig -out FILE [-requests N] [-output-len N] | genbig -count N -out DIR")
 		os.Exit(2)
 	}
-	rng := rand.New(rand.NewPCG(*seed, 0x9E3779B97F4A7C15))
-
-	reqs := simulate(rng, *nReq, *outLen, *inLen, *concurrency, *textLen, *failEvery)
-
-	f, err := os.Create(*out)
-	if err != nil {
+	one := func(path string, seed uint64) error {
+		rng := rand.New(rand.NewPCG(seed, 0x9E3779B97F4A7C15))
+		reqs := simulate(rng, *nReq, *outLen, *inLen, *concurrency, *textLen, *failEvery)
+		return writeFile(path, reqs, *concurrency, *statsFirst)
+	}
+	if *count == 0 {
+		if err := one(*out, *seed); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
+	}
+	for i := range *count {
+		if err := one(filepath.Join(*out, fmt.Sprintf("run-%05d.json", i+1)), *seed+uint64(i)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+}
+
+// writeFile writes one result file.
+func writeFile(path string, reqs []request, conc int, statsFirst bool) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	if err := write(w, reqs, *concurrency, *statsFirst); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	if err := write(w, reqs, conc, statsFirst); err != nil {
+		f.Close()
+		return err
 	}
 	if err := w.Flush(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		f.Close()
+		return err
 	}
-	if err := f.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	return f.Close()
 }
 
 // perf converts monotonic nanoseconds to seconds like Python's perf_counter.
