@@ -114,7 +114,9 @@ func readUTF16(f *format.File) (format.Parsed, error) {
 }
 
 func traceLayout(l trace.Layout) func(*format.File) bool {
-	return func(f *format.File) bool { return trace.Detect(f.Data) == l }
+	return func(f *format.File) bool {
+		return f.Sniffed("trace.Detect", func() any { return trace.Detect(f.Data) }).(trace.Layout) == l
+	}
 }
 
 func readTrace(f *format.File) (format.Parsed, error) {

@@ -29,6 +29,22 @@ type File struct {
 
 	lead    []byte
 	leadSet bool
+	sniffs  map[string]any
+}
+
+// Sniffed returns what sniff tells of the file, worked out once per file and key: several
+// rows of the registry ask the same question (nine ask trace.Detect), and each asking scanned
+// the head again, a third of a small result's import.
+func (f *File) Sniffed(key string, sniff func() any) any {
+	if v, ok := f.sniffs[key]; ok {
+		return v
+	}
+	v := sniff()
+	if f.sniffs == nil {
+		f.sniffs = map[string]any{}
+	}
+	f.sniffs[key] = v
+	return v
 }
 
 // Lead is the file without a UTF-8 byte-order mark and leading white space: where content
@@ -39,6 +55,17 @@ func (f *File) Lead() []byte {
 		f.leadSet = true
 	}
 	return f.lead
+}
+
+// SniffBytes is how much of a file's lead a sniffer reads (Head).
+const SniffBytes = 64 << 10
+
+// Head is the first SniffBytes of Lead: where a sniffer looks for the keys that tell its
+// format. A search of the whole lead cost a 112 MB result a scan of all of it for each
+// format's key, twice (Recognised, then identify): a third of its import.
+func (f *File) Head() []byte {
+	lead := f.Lead()
+	return lead[:min(len(lead), SniffBytes)]
 }
 
 // Base is the file's name without its folders.

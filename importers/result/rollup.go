@@ -37,7 +37,13 @@ func aiperfRollup(obj map[string]any) string {
 }
 
 // IsRollupCSV sniffs AIPerf's roll-up tables over runs.
-func IsRollupCSV(f *format.File) bool { return csvRollup(f.Lead()) != "" }
+func IsRollupCSV(f *format.File) bool {
+	lead := f.Lead()
+	if len(lead) > 0 && (lead[0] == '{' || lead[0] == '[') {
+		return false // JSON: no table, and no search of all of it for the sweep's Metadata
+	}
+	return csvRollup(lead) != ""
+}
 
 // ReadRollupCSV says which roll-up table the file is; it holds no run of its own.
 func ReadRollupCSV(f *format.File) (format.Parsed, error) {
