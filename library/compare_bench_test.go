@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"benchlens/analysis/compare"
+	"benchlens/internal/cputime"
 	"benchlens/model"
 	"benchlens/store"
 )
@@ -102,7 +103,7 @@ func sweepLibrary(b *testing.B) *store.Store {
 func BenchmarkCompareSweep(b *testing.B) {
 	st := sweepLibrary(b)
 	defer st.Close()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Self()
 	for b.Loop() {
 		rec, err := Compare(st, "base", "cand", compare.DefaultSettings)
 		if err != nil {
@@ -114,7 +115,7 @@ func BenchmarkCompareSweep(b *testing.B) {
 	}
 	// CPU time too: on a shared machine the wall time says more about the neighbours.
 	if cpu0 >= 0 {
-		b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 }
 
@@ -181,7 +182,7 @@ func BenchmarkCompareSLO(b *testing.B) {
 					if cached { // the arm's memo filled first, as the app's second look at a pair
 						compare.Compare(base, cand, set)
 					}
-					cpu0 := cpuTime()
+					cpu0 := cputime.Self()
 					for b.Loop() {
 						bb, cc := base, cand
 						if !cached { // as the command line compares: every statistic computed again
@@ -193,7 +194,7 @@ func BenchmarkCompareSLO(b *testing.B) {
 						}
 					}
 					if cpu0 >= 0 {
-						b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+						b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 					}
 				})
 			}
@@ -243,7 +244,7 @@ func BenchmarkCompareManyRuns(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			st := manyRunsLibrary(b, n)
 			defer st.Close()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Self()
 			for b.Loop() {
 				rec, err := Compare(st, "base", "cand", compare.DefaultSettings)
 				if err != nil {
@@ -254,7 +255,7 @@ func BenchmarkCompareManyRuns(b *testing.B) {
 				}
 			}
 			if cpu0 >= 0 {
-				b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot"
 
 	"benchlens/analysis/chart"
+	"benchlens/analysis/history"
 	"benchlens/analysis/report"
 	"benchlens/model"
 	"benchlens/store"
@@ -56,7 +57,11 @@ func Export(st *store.Store, format, dest string, opt ExportOptions) error {
 		var buf bytes.Buffer
 		switch format {
 		case FormatXLSX:
-			err = report.XLSX(&buf, entries, report.XLSXOptions{Requests: opt.Requests})
+			var hist []history.Report
+			if hist, err = exportHistories(st, entries); err != nil {
+				return err
+			}
+			err = report.XLSX(&buf, entries, report.XLSXOptions{Requests: opt.Requests, History: hist})
 		case FormatYAML:
 			err = report.YAMLEntries(&buf, entries)
 		case FormatMD:

@@ -2,6 +2,7 @@ package library
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -100,6 +101,53 @@ func ExplainHistory(st *store.Store, rep history.Report, runs []*model.Run, cset
 		history.Explain(cp, before, after, cset)
 	}
 	return rep, nil
+}
+
+// exportHistories are the series the exported comparisons' runs belong to (a run's manifest
+// series, else its label), each at the load points of the compared runs: the History sheet of
+// the comparisons' workbook. A series no longer than the compared runs of it has no history to
+// show and is left out.
+func exportHistories(st *store.Store, entries []report.Entry) ([]history.Report, error) {
+	compared := map[string]map[int64]bool{} // series → its compared runs
+	var names []string
+	for _, e := range entries {
+		for _, r := range e.Runs {
+			if r.IsWarmup() {
+				continue
+			}
+			name := cmp.Or(history.SeriesOf(r), r.Label)
+			if compared[name] == nil {
+				compared[name] = map[int64]bool{}
+				names = append(names, name)
+			}
+			compared[name][r.ID] = true
+		}
+	}
+	cset, err := Settings(st)
+	if err != nil {
+		return nil, err
+	}
+	var out []history.Report
+	for _, name := range names {
+		rep, runs, err := ReadHistory(st, name, history.DefaultSettings)
+		if err != nil {
+			return nil, err
+		}
+		if len(runs) <= len(compared[name]) {
+			continue
+		}
+		if rep, err = ExplainHistory(st, rep, runs, cset); err != nil {
+			return nil, err
+		}
+		var points []string
+		for _, r := range rep.Runs {
+			if compared[name][r.ID] && !slices.Contains(points, r.LoadPoint) {
+				points = append(points, r.LoadPoint)
+			}
+		}
+		out = append(out, rep.AtLoadPoints(points...))
+	}
+	return out, nil
 }
 
 // SeriesNames are the series the library holds: every label and every bundle.yaml series

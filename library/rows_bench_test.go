@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"benchlens/internal/cputime"
 	"benchlens/model"
 	"benchlens/store"
 )
@@ -33,7 +34,7 @@ func BenchmarkRows(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	cpu0 := cpuTime()
+	cpu0 := cputime.Self()
 	for b.Loop() {
 		rows, err := Rows(st)
 		if err != nil || len(rows) != 10000 {
@@ -41,6 +42,6 @@ func BenchmarkRows(b *testing.B) {
 		}
 	}
 	if cpu0 >= 0 {
-		b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 }

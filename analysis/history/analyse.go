@@ -327,3 +327,14 @@ func (rep Report) OnlyStage(stage string) Report {
 	}
 	return out
 }
+
+// AtLoadPoints is the report at the given load points only (their labels): their runs, change
+// points and outliers, the timeline left whole.
+func (rep Report) AtLoadPoints(points ...string) Report {
+	out := rep
+	out.Runs = slices.DeleteFunc(slices.Clone(rep.Runs), func(r RunInfo) bool { return !slices.Contains(points, r.LoadPoint) })
+	out.LoadPoints = slices.DeleteFunc(slices.Clone(rep.LoadPoints), func(p string) bool { return !slices.Contains(points, p) })
+	out.ChangePoints = slices.DeleteFunc(slices.Clone(rep.ChangePoints), func(cp ChangePoint) bool { return !slices.Contains(points, cp.LoadPoint) })
+	out.Outliers = slices.DeleteFunc(slices.Clone(rep.Outliers), func(o Outlier) bool { return !slices.Contains(points, o.LoadPoint) })
+	return out
+}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -18,84 +19,181 @@ const (
 )
 
 // HistoryXLSX writes a series' history as a workbook: the History sheet (a row per run: date,
-// load point, commit, image and each stage metric's median), under it a native line chart of
-// each stage metric over the runs at each load point, and the Change points sheet (each step
-// with its levels, test, verdict, causes, what changed and its triage).
+// load point, commit, image and each stage metric's median), beside it a native line chart of
+// each stage metric over the runs at each load point with its change points marked, and the
+// Change points sheet (each step with its levels, test, verdict, causes, what changed and its
+// triage).
 func HistoryXLSX(w io.Writer, rep history.Report) error {
 	f := excelize.NewFile()
 	defer f.Close()
 	if err := f.SetSheetName("Sheet1", SheetHistory); err != nil {
 		return err
 	}
+	if _, err := historyRuns(f, SheetHistory, 1, rep); err != nil {
+		return err
+	}
+	if _, err := f.NewSheet(SheetChangePoints); err != nil {
+		return err
+	}
+	if err := setRows(f, SheetChangePoints, 1, changePointRows(rep)); err != nil {
+		return err
+	}
+	return f.Write(w)
+}
+
+// writeHistories writes the History sheet of a comparisons' workbook: each series the
+// compared runs belong to in turn, its title, its change points and its runs with their charts.
+func writeHistories(f *excelize.File, reps []history.Report) error {
+	row := 1
+	for _, rep := range reps {
+		title := fmt.Sprintf("Series %s: %d runs at %s, ordered by %s; %d change points, %d outliers", rep.Series, len(rep.Runs),
+			strings.Join(rep.LoadPoints, ", "), rep.Order, len(rep.ChangePoints), len(rep.Outliers))
+		cps := changePointRows(rep)
+		if err := setRows(f, SheetHistory, row, append([][]any{{clip(title)}}, cps...)); err != nil {
+			return err
+		}
+		next, err := historyRuns(f, SheetHistory, row+len(cps)+2, rep)
+		if err != nil {
+			return err
+		}
+		row = next + 2
+	}
+	return nil
+}
+
+// historyRuns writes a series' runs into sheet from row on, grouped by load point so each
+// point's runs are one range a chart reads: run, date, load point, label, commit, image, each
+// stage metric's median, then each metric's value again at the first run after each of its
+// change points (the chart's marks). Beside the table, a native line chart of each stage
+// metric at each load point, the change points marked. It returns the first row below both.
+func historyRuns(f *excelize.File, sheet string, row int, rep history.Report) (int, error) {
 	header := []any{"run", "date", "load point", "label", "commit", "image"}
 	for _, m := range model.StageMetrics {
 		header = append(header, fmt.Sprintf("%s (%s)", m.Title, m.Unit))
 	}
+	for _, m := range model.StageMetrics {
+		header = append(header, m.Short+" change point")
+	}
+	header = append(header, "day") // the charts' time axis: the date without its time of day
+	steps := map[string]bool{}     // metric|point|first run
+	for _, cp := range rep.ChangePoints {
+		steps[fmt.Sprint(cp.Stage, "|", cp.LoadPoint, "|", cp.FirstRun)] = true
+	}
 	rows := [][]any{header}
-	// Runs grouped by load point, so each point's runs are one range a chart reads.
-	type span struct{ first, last int }
+	type span struct {
+		first, last int
+		lo, hi      []float64 // each metric's range at the point
+	}
 	spans := map[string]span{}
 	for _, p := range rep.LoadPoints {
-		first := len(rows) + 1
+		first := row + len(rows)
+		sp := span{first: first}
+		for range model.StageMetrics {
+			sp.lo, sp.hi = append(sp.lo, math.Inf(1)), append(sp.hi, math.Inf(-1))
+		}
 		for _, r := range rep.Runs {
 			if r.LoadPoint != p {
 				continue
 			}
-			row := []any{r.ID, r.Date, r.LoadPoint, r.Label, r.Commit, r.Image}
-			for _, m := range model.StageMetrics {
-				if v := r.Values[m.Key]; v != nil {
-					row = append(row, *v)
-				} else {
-					row = append(row, nil)
+			cells := []any{r.ID, r.Date, r.LoadPoint, r.Label, r.Commit, r.Image}
+			var marks []any
+			for k, m := range model.StageMetrics {
+				v := r.Values[m.Key]
+				var cell, mark any
+				if v != nil {
+					cell = *v
+					sp.lo[k], sp.hi[k] = math.Min(sp.lo[k], *v), math.Max(sp.hi[k], *v)
+					if steps[fmt.Sprint(m.Key, "|", p, "|", r.ID)] {
+						mark = *v
+					}
 				}
+				cells, marks = append(cells, cell), append(marks, mark)
 			}
-			rows = append(rows, row)
+			rows = append(rows, append(append(cells, marks...), dayOf(r.Date)))
 		}
-		spans[p] = span{first, len(rows)}
+		sp.last = row + len(rows) - 1
+		spans[p] = sp
 	}
-	for i, row := range rows {
-		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		if err := f.SetSheetRow(SheetHistory, cell, &row); err != nil {
-			return err
-		}
+	if err := setRows(f, sheet, row, rows); err != nil {
+		return 0, err
 	}
-	if err := f.SetColWidth(SheetHistory, "B", "C", 24); err != nil {
-		return err
+	if err := f.SetColWidth(sheet, "B", "C", 24); err != nil {
+		return 0, err
 	}
-	at := len(rows) + 3
+	n := len(model.StageMetrics)
+	valueCol, markCol, dayCol, chartCol := 7, 7+n, 7+2*n, 7+2*n+2 // the charts start a column right of the table
+	at := row
 	for _, p := range rep.LoadPoints {
 		sp := spans[p]
 		if sp.last < sp.first {
 			continue
 		}
 		for k, m := range model.StageMetrics {
-			col := 7 + k
-			cell, _ := excelize.CoordinatesToCellName(1+(k%2)*8, at+(k/2)*16)
+			cell, _ := excelize.CoordinatesToCellName(chartCol+(k%2)*8, at+(k/2)*historyChartRows)
+			// The value axis spans the values, not from zero: a 10 % step is plain to see.
+			var yMin, yMax *float64
+			if lo, hi := sp.lo[k], sp.hi[k]; lo <= hi {
+				pad := math.Max((hi-lo)*0.1, math.Abs(hi)*0.01)
+				yMin, yMax = ptr(axisRound(lo-pad, false)), ptr(axisRound(hi+pad, true))
+			}
 			ch := &excelize.Chart{
 				Type:      excelize.Line,
-				Dimension: excelize.ChartDimension{Width: 480, Height: 300},
+				Dimension: excelize.ChartDimension{Width: 480, Height: 360},
 				Title:     chartTitle(fmt.Sprintf("%s over the series · %s", m.Title, p)),
-				Legend:    excelize.ChartLegend{Position: "none"},
-				XAxis:     excelize.ChartAxis{Title: chartTitle("run date")},
-				YAxis:     excelize.ChartAxis{Title: chartTitle(m.Unit), MajorGridLines: true},
+				Legend:    excelize.ChartLegend{Position: "bottom"},
+				XAxis: excelize.ChartAxis{Title: chartTitle("night"), TickLabelSkip: max(1, (sp.last-sp.first+1)/6),
+					Alignment: excelize.Alignment{TextRotation: 90}},
+				YAxis: excelize.ChartAxis{Title: chartTitle(m.Unit), MajorGridLines: true, Minimum: yMin, Maximum: yMax},
 				Series: []excelize.ChartSeries{{
-					Name:       sheetRange(SheetHistory, col, 1, 1),
-					Categories: sheetRange(SheetHistory, 2, sp.first, sp.last),
-					Values:     sheetRange(SheetHistory, col, sp.first, sp.last),
+					Name:       sheetRange(sheet, valueCol+k, row, row),
+					Categories: sheetRange(sheet, dayCol, sp.first, sp.last),
+					Values:     sheetRange(sheet, valueCol+k, sp.first, sp.last),
 					Line:       excelize.LineOptions{Width: 1.5},
 					Marker:     excelize.ChartMarker{Symbol: "circle", Size: 4},
+				}, {
+					Name:       sheetRange(sheet, markCol+k, row, row),
+					Categories: sheetRange(sheet, dayCol, sp.first, sp.last),
+					Values:     sheetRange(sheet, markCol+k, sp.first, sp.last),
+					Line:       excelize.LineOptions{Type: excelize.LineNone},
+					Marker: excelize.ChartMarker{Symbol: "diamond", Size: 10,
+						Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"C62828"}}},
 				}},
+				ShowBlanksAs: "gap",
 			}
-			if err := f.AddChart(SheetHistory, cell, ch); err != nil {
-				return err
+			if err := f.AddChart(sheet, cell, ch); err != nil {
+				return 0, err
 			}
 		}
-		at += 16 * ((len(model.StageMetrics) + 1) / 2)
+		at += historyChartRows * ((n + 1) / 2)
 	}
-	if _, err := f.NewSheet(SheetChangePoints); err != nil {
-		return err
+	return max(row+len(rows), at), nil
+}
+
+// axisRound rounds an axis bound outwards to two significant digits, so the axis reads 44 to
+// 58, not 43.8127 to 57.9412.
+func axisRound(v float64, up bool) float64 {
+	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return v
 	}
-	cps := [][]any{{"stage", "load point", "first run", "first date", "last run before", "before", "after", "delta %", "p",
+	step := math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-1)
+	if up {
+		return math.Ceil(v/step) * step
+	}
+	return math.Floor(v/step) * step
+}
+
+// dayOf is a run's date without its time of day, when it starts with one.
+func dayOf(date string) string {
+	if len(date) >= 10 && date[4] == '-' && date[7] == '-' {
+		return date[:10]
+	}
+	return date
+}
+
+// changePointRows are a series' change points as a table: each step with its levels, test,
+// verdict, causes, what changed and its triage.
+func changePointRows(rep history.Report) [][]any {
+	rows := [][]any{{"stage", "load point", "first run", "first date", "last run before", "before", "after", "delta %", "p",
 		"status", "verdict", "causes", "changed", "triage", "triage note"}}
 	for _, cp := range rep.ChangePoints {
 		var causes []string
@@ -106,16 +204,21 @@ func HistoryXLSX(w io.Writer, rep history.Report) error {
 		if cp.Triage != nil {
 			state, note = cp.Triage.State, cp.Triage.Note
 		}
-		cps = append(cps, []any{cp.Stage, cp.LoadPoint, cp.FirstRun, cp.FirstDate, cp.LastRunBefore, cp.Before, cp.After,
-			cp.DeltaPct, cp.P, string(cp.Status), cp.Verdict, strings.Join(causes, ", "), changedText(cp.Changed), state, note})
+		rows = append(rows, []any{cp.Stage, cp.LoadPoint, cp.FirstRun, cp.FirstDate, cp.LastRunBefore, cp.Before, cp.After,
+			cp.DeltaPct, cp.P, string(cp.Status), clip(cp.Verdict), strings.Join(causes, ", "), clip(changedText(cp.Changed)), state, clip(note)})
 	}
-	for i, row := range cps {
-		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		if err := f.SetSheetRow(SheetChangePoints, cell, &row); err != nil {
+	return rows
+}
+
+// setRows writes rows into sheet from row on, a value per cell.
+func setRows(f *excelize.File, sheet string, row int, rows [][]any) error {
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, row+i)
+		if err := f.SetSheetRow(sheet, cell, &r); err != nil {
 			return err
 		}
 	}
-	return f.Write(w)
+	return nil
 }
 
 // changedText is what changed between a step's windows, "field before → after; …", by name.
@@ -187,3 +290,7 @@ func HistoryMarkdown(w io.Writer, rep history.Report) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// historyChartRows is the height of a series chart in rows: 360 px at the default 20 px a row,
+// and a row between charts.
+const historyChartRows = 19

@@ -13,6 +13,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"benchlens/analysis/compare"
+	"benchlens/analysis/history"
 	"benchlens/model"
 )
 
@@ -24,6 +25,9 @@ type XLSXOptions struct {
 	// Charts is how many comparisons get charts, from the first: 0 means DefaultCharts,
 	// a negative number none.
 	Charts int
+	// History adds a History sheet: the series the compared runs belong to, each with its
+	// change points and runs, and a native line chart of each stage metric.
+	History []history.Report
 }
 
 // DefaultCharts is the number of comparisons charted when XLSXOptions.Charts is 0.
@@ -205,6 +209,9 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 	if hasSLO(entries) {
 		names = append(names, SheetSLO)
 	}
+	if len(opt.History) > 0 {
+		names = append(names, SheetHistory)
+	}
 	names = append(names, SheetConditions, SheetEvidence)
 	if hasFamilies(entries) {
 		names = append(names, SheetFamilies)
@@ -251,6 +258,11 @@ func XLSX(w io.Writer, entries []Entry, opt XLSXOptions) error {
 		}
 		if err := sloCharts(f, st, spans, len(t.rows)+1); err != nil {
 			return fmt.Errorf("sheet %s: %w", SheetSLO, err)
+		}
+	}
+	if len(opt.History) > 0 {
+		if err := writeHistories(f, opt.History); err != nil {
+			return fmt.Errorf("sheet %s: %w", SheetHistory, err)
 		}
 	}
 	if hasFamilies(entries) {

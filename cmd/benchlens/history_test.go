@@ -320,3 +320,78 @@ func TestHistoryPNG(t *testing.T) {
 		}
 	}
 }
+
+// export --xlsx of a comparison whose runs are nights of a series adds the History sheet:
+// the series' change points and runs at the compared load point, a native line chart of
+// each stage metric with the change points marked as a series of their own.
+func TestExportXLSXHasTheSeriesHistory(t *testing.T) {
+	db := nightlyLibrary(t)
+	rep := historyJSON(t, db, "nightly-h100")
+	var step history.ChangePoint
+	for _, cp := range rep.ChangePoints {
+		if cp.Stage == model.TPOT {
+			step = cp
+		}
+	}
+	ids := func(runs []int64) string {
+		var s []string
+		for _, id := range runs {
+			s = append(s, itoa(id))
+		}
+		return "ids:" + strings.Join(s, ",")
+	}
+	if _, errOut, code := bl(t, "--db", db, "compare", "--baseline", ids(step.Windows.Before), "--candidate", ids(step.Windows.After), "--save"); code != 0 {
+		t.Fatalf("compare: %s", errOut)
+	}
+	book := filepath.Join(t.TempDir(), "comparison.xlsx")
+	if _, errOut, code := bl(t, "--db", db, "export", "--xlsx", book); code != 0 {
+		t.Fatalf("export: %s", errOut)
+	}
+	f, err := excelize.OpenFile(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if !slices.Contains(f.GetSheetList(), "History") {
+		t.Fatalf("no History sheet: %v", f.GetSheetList())
+	}
+	rows, _ := f.GetRows("History")
+	if len(rows) < 2 || !strings.HasPrefix(rows[0][0], "Series nightly-h100: 40 runs at ") || rows[1][0] != "stage" {
+		t.Fatalf("History sheet starts %v", rows[:min(2, len(rows))])
+	}
+	var header []string
+	marked := map[string]string{} // run → its TPOT mark
+	for _, r := range rows {
+		if len(r) > 0 && r[0] == "run" {
+			header = r
+			continue
+		}
+		if header != nil && len(r) > 0 {
+			if k := slices.Index(header, "TPOT change point"); k >= 0 && k < len(r) && r[k] != "" {
+				marked[r[0]] = r[k]
+			}
+		}
+	}
+	if len(marked) != 1 || marked[itoa(step.FirstRun)] == "" {
+		t.Errorf("TPOT marks %v, want one at run %d", marked, step.FirstRun)
+	}
+	zr, err := zip.OpenReader(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	lines := 0
+	for _, zf := range zr.File {
+		if strings.HasPrefix(zf.Name, "xl/charts/chart") {
+			rc, _ := zf.Open()
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			if strings.Contains(string(b), "lineChart>") && strings.Count(string(b), "<ser>") == 2 && strings.Contains(string(b), "&#39;History&#39;!") {
+				lines++
+			}
+		}
+	}
+	if lines != len(model.StageMetrics) {
+		t.Errorf("%d line charts of the series with their change points, want %d", lines, len(model.StageMetrics))
+	}
+}
