@@ -122,6 +122,7 @@ type App struct {
 
 	exportDir string          // the folder of the last export, offered again
 	dialogs   []dialog.Dialog // open, newest last (showDialog)
+	popped    *zoomChart      // the chart open large (popChart), if any
 }
 
 // New builds the app's window content for an open library.

@@ -12,15 +12,16 @@ type chartGrid struct {
 }
 
 const (
-	chartMinWidth = 420
-	chartAspect   = 0.62
+	chartMinWidth  = 420
+	chartAspect    = 0.62
+	chartMinHeight = 250 // a chart's title, axes and legend leave its data room (chart.Layout)
 )
 
 func (g *chartGrid) cells(n int, width float32) (cols int, cell fyne.Size) {
 	cols = max(1, int(width/chartMinWidth))
 	cols = min(cols, max(n, 1))
 	w := width / float32(cols)
-	return cols, fyne.NewSize(w, max(w*chartAspect, 210))
+	return cols, fyne.NewSize(w, max(w*chartAspect, chartMinHeight))
 }
 
 func (g *chartGrid) Layout(objs []fyne.CanvasObject, size fyne.Size) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -26,13 +27,19 @@ import (
 // stays until the new one is ready, so nothing flickers. A chart given its plot (setPlot)
 // reads out what lies under the mouse: each curve's value at the x (its point marked on the
 // curve), the bar's change with its interval and p, else the axes' values. The readout sits
-// beside the pointer inside the data area, never over the title.
+// beside the pointer inside the data area, never over the title. A click on a legend entry
+// hides its series (and shows it again); a click elsewhere opens the chart large (popChart),
+// and the right button offers to open, save or copy it.
 type chartView struct {
 	widget.BaseWidget
 	img     *canvas.Image
 	render  func(w, h int) (image.Image, error)
-	plot    *plot.Plot   // for readouts; nil without
+	plot    *plot.Plot   // as built, for readouts; nil without
 	read    chart.Reader // what the chart reads at the pointer
+	u       *App         // opens, saves and copies the chart; nil: a plain image
+	name    string       // the chart's key, in file names ("ttft_cdf")
+	hidden  []string     // the legend entries of the series hidden
+	zoom    *[4]float64  // the axes shown (x0, x1, y0, y1) in the pop-out; nil: the plot's
 	readout *canvas.Text
 	readBox *fyne.Container
 	marks   []*canvas.Circle // each curve's point under the pointer
@@ -48,6 +55,13 @@ type chartView struct {
 const markRadius = 4
 
 func newChartView(render func(w, h int) (image.Image, error)) *chartView {
+	c := makeChartView(render)
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// makeChartView is a chartView not yet extended, for a widget that embeds one (zoomChart).
+func makeChartView(render func(w, h int) (image.Image, error)) *chartView {
 	c := &chartView{img: canvas.NewImageFromImage(nil), render: render}
 	c.img.FillMode = canvas.ImageFillContain
 	c.img.ScaleMode = canvas.ImageScaleSmooth
@@ -57,7 +71,6 @@ func newChartView(render func(w, h int) (image.Image, error)) *chartView {
 	c.readBox = container.NewStack(bg, container.NewPadded(c.readout))
 	c.readBox.Hide()
 	c.overlay = container.NewWithoutLayout(c.readBox)
-	c.ExtendBaseWidget(c)
 	return c
 }
 
@@ -65,11 +78,38 @@ func (c *chartView) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(container.NewStack(c.img, c.overlay))
 }
 
-// setPlot shows p and reads it out under the mouse with r.
+// setPlot shows p, every series shown, and reads it out under the mouse with r.
 func (c *chartView) setPlot(p *plot.Plot, r chart.Reader) {
 	c.mu.Lock()
-	c.plot, c.read = p, r
+	c.plot, c.read, c.hidden = p, r, nil
 	c.mu.Unlock()
+	c.redraw()
+}
+
+// shown is the plot as drawn: without the hidden series, on the zoomed axes; nil without.
+func (c *chartView) shown() *plot.Plot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.shownLocked()
+}
+
+func (c *chartView) shownLocked() *plot.Plot {
+	p := c.plot
+	if p == nil {
+		return nil
+	}
+	if len(c.hidden) > 0 {
+		p = chart.Hide(p, c.hidden...)
+	}
+	if z := c.zoom; z != nil && *z != [4]float64{p.X.Min, p.X.Max, p.Y.Min, p.Y.Max} {
+		p = chart.Zoom(p, z[0], z[1], z[2], z[3])
+	}
+	return p
+}
+
+// redraw renders the plot as now shown.
+func (c *chartView) redraw() {
+	p := c.shown()
 	c.hideReadout()
 	c.setRender(func(w, h int) (image.Image, error) {
 		if p == nil {
@@ -79,17 +119,67 @@ func (c *chartView) setPlot(p *plot.Plot, r chart.Reader) {
 	})
 }
 
+// toggle hides the series of a legend entry, or shows it again.
+func (c *chartView) toggle(entry string) {
+	c.mu.Lock()
+	if i := slices.Index(c.hidden, entry); i >= 0 {
+		c.hidden = slices.Delete(c.hidden, i, i+1)
+	} else {
+		c.hidden = append(c.hidden, entry)
+	}
+	c.mu.Unlock()
+	c.redraw()
+}
+
+// pixels is a point of the widget in pixels of its image, and the image's size.
+func (c *chartView) pixels(pos fyne.Position) (fyne.Position, fyne.Size) {
+	c.mu.Lock()
+	size := c.rendered
+	c.mu.Unlock()
+	scale := c.scale()
+	return fyne.NewPos(pos.X*scale, pos.Y*scale), fyne.NewSize(size.Width*scale, size.Height*scale)
+}
+
+// Tapped hides or shows the series of the legend entry under the pointer; elsewhere it opens
+// the chart large.
+func (c *chartView) Tapped(e *fyne.PointEvent) {
+	p := c.shown()
+	if p == nil {
+		return
+	}
+	at, px := c.pixels(e.Position)
+	if entry, ok := chart.LegendAt(p, int(px.Width), int(px.Height), float64(at.X), float64(at.Y)); ok {
+		c.toggle(entry)
+		return
+	}
+	if c.u != nil && c.zoom == nil {
+		c.u.popChart(c)
+	}
+}
+
+// TappedSecondary offers the chart's actions.
+func (c *chartView) TappedSecondary(e *fyne.PointEvent) {
+	if c.u == nil || c.shown() == nil {
+		return
+	}
+	cnv := fyne.CurrentApp().Driver().CanvasForObject(c)
+	if cnv == nil {
+		return
+	}
+	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", c.u.chartActions(c)...), cnv, e.AbsolutePosition)
+}
+
 // MouseIn, MouseMoved and MouseOut make the chart a desktop.Hoverable: the readout follows the
 // mouse over the data area.
 func (c *chartView) MouseIn(e *desktop.MouseEvent) { c.MouseMoved(e) }
 
 func (c *chartView) MouseMoved(e *desktop.MouseEvent) {
 	c.mu.Lock()
-	p, r, size := c.plot, c.read, c.rendered
+	p, r, hidden := c.shownLocked(), c.read, slices.Clone(c.hidden)
 	c.mu.Unlock()
 	scale := c.scale() // the image has the widget's size in pixels
-	px := fyne.NewSize(size.Width*scale, size.Height*scale)
-	at := readoutAt(p, r, px, fyne.NewPos(e.Position.X*scale, e.Position.Y*scale))
+	pos, px := c.pixels(e.Position)
+	at := readoutAt(p, r, hidden, px, pos)
 	if at.text == "" {
 		c.hideReadout()
 		return
@@ -163,7 +253,9 @@ type mark struct {
 // series' value there (a CDF's quantiles: "12.3 ms · baseline p62 · candidate p71"; a
 // timeline's busy: "… (s) 41 · device 0 83% busy"), each marked on its curve; with bars, the
 // bar's change ("TPOT +4.3 % [+2.7, +6.1], p=0.008"); else "x-axis label: x · y-axis label: y".
-func readoutAt(p *plot.Plot, r chart.Reader, size fyne.Size, pos fyne.Position) reading {
+//
+// The series of hidden legend entries are not read out.
+func readoutAt(p *plot.Plot, r chart.Reader, hidden []string, size fyne.Size, pos fyne.Position) reading {
 	if p == nil || size.Width < 10 || size.Height < 10 {
 		return reading{}
 	}
@@ -179,6 +271,9 @@ func readoutAt(p *plot.Plot, r chart.Reader, size fyne.Size, pos fyne.Position) 
 		axis, _, _ := strings.Cut(p.X.Label.Text, " · ") // without the clipping note
 		out.text = axis + " " + model.Plain(x)
 		for _, sv := range r.Series(x) {
+			if slices.ContainsFunc(hidden, func(h string) bool { return entryNames(h, sv.Label) }) {
+				continue
+			}
 			out.text += " · " + sv.Label + " " + sv.Text
 			if mx, my, ok := chart.Pixel(p, w, h, x, sv.Y); ok {
 				col := sv.Color
@@ -196,6 +291,13 @@ func readoutAt(p *plot.Plot, r chart.Reader, size fyne.Size, pos fyne.Position) 
 		out.text = fmt.Sprintf("%s: %s · %s: %s", p.X.Label.Text, model.Plain(x), p.Y.Label.Text, model.Plain(y))
 	}
 	return out
+}
+
+// entryNames reports whether a legend entry's text names the series labelled label (its
+// label alone or followed by what the legend adds: "baseline: median 58.0 ms, n = 590").
+func entryNames(entry, label string) bool {
+	entry = strings.ReplaceAll(entry, "\u200b", "") // the legend unkerns "11"
+	return entry == label || strings.HasPrefix(entry, label+":") || strings.HasPrefix(entry, label+" ") || strings.HasPrefix(entry, label+",")
 }
 
 // MinSize keeps charts readable and still fits a 1024×700 window.

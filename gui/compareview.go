@@ -100,6 +100,7 @@ func newCompareView(u *App) *compareView {
 	var grid []fyne.CanvasObject
 	for _, k := range compareCharts {
 		c := newChartView(nil)
+		c.u, c.name = u, k
 		v.charts[k] = c
 		grid = append(grid, c)
 	}

@@ -44,6 +44,10 @@ func (u *App) escape() bool {
 func (u *App) onTypedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape {
 		u.escape()
+		return
+	}
+	if u.popped != nil { // a chart open large: + − 0 zoom it
+		u.popped.typedKey(ev.Name)
 	}
 }
 

@@ -52,15 +52,47 @@ func comparisonName(u *App, id int64) string {
 	if err != nil {
 		return ""
 	}
-	clean := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if r == '/' || r == '\\' || r == ':' || r == ' ' || r < 32 {
-				return '_'
-			}
-			return r
-		}, s)
+	return fileSafe(c.Baseline) + "-vs-" + fileSafe(c.Candidate)
+}
+
+// fileSafe is s for a file name: no path separators, colons, spaces or control characters.
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r == ' ' || r < 32 {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// folderField is a folder's path to type or paste, with "Choose…" beside it; it starts at dir,
+// else at the last export's folder, else at home.
+type folderField struct {
+	entry *widget.Entry
+	row   fyne.CanvasObject
+}
+
+func (u *App) folderField(dir string) folderField {
+	folder := widget.NewEntry()
+	if u.exportDir == "" {
+		u.exportDir, _ = os.UserHomeDir()
 	}
-	return clean(c.Baseline) + "-vs-" + clean(c.Candidate)
+	folder.SetText(u.exportDir)
+	if dir != "" {
+		folder.SetText(dir)
+	}
+	browse := widget.NewButton(lang.L("Choose…"), func() {
+		d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
+			if err == nil && l != nil {
+				folder.SetText(l.Path())
+			}
+		}, u.win)
+		if l, err := storage.ListerForURI(storage.NewFileURI(folder.Text)); err == nil {
+			d.SetLocation(l)
+		}
+		d.Show()
+	})
+	return folderField{folder, container.NewBorder(nil, nil, nil, browse, folder)}
 }
 
 // exportForm is what the export dialog was filled with, to open it again as it was when the
@@ -119,30 +151,13 @@ func showExportForm(u *App, f exportForm) {
 	}
 	requests := widget.NewCheck(lang.L("Include every request (xlsx)"), nil)
 	requests.SetChecked(f.requests)
-	folder := widget.NewEntry()
-	if u.exportDir == "" {
-		u.exportDir, _ = os.UserHomeDir()
-	}
-	folder.SetText(u.exportDir)
-	if f.folder != "" {
-		folder.SetText(f.folder)
-	}
-	browse := widget.NewButton(lang.L("Choose…"), func() {
-		d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
-			if err == nil && l != nil {
-				folder.SetText(l.Path())
-			}
-		}, u.win)
-		if l, err := storage.ListerForURI(storage.NewFileURI(folder.Text)); err == nil {
-			d.SetLocation(l)
-		}
-		d.Show()
-	})
+	ff := u.folderField(f.folder)
+	folder := ff.entry
 	u.showDialog(dialog.NewForm(lang.L("Export"), lang.L("Export"), lang.L("Cancel"), []*widget.FormItem{
 		widget.NewFormItem(lang.L("Format"), format),
 		widget.NewFormItem(lang.L("Comparisons"), scope),
 		widget.NewFormItem("", requests),
-		widget.NewFormItem(lang.L("Folder"), container.NewBorder(nil, nil, nil, browse, folder)),
+		widget.NewFormItem(lang.L("Folder"), ff.row),
 		widget.NewFormItem(lang.L("Name"), name),
 	}, func(ok bool) {
 		if !ok || name.Text == "" {
@@ -163,6 +178,18 @@ func showExportForm(u *App, f exportForm) {
 // file is replaced only after the analyst says so. A folder that cannot be written to is
 // said so in words, and retry (when set) opens the export dialog again as it was.
 func (u *App) exportTo(format, dest string, opt library.ExportOptions, retry func()) {
+	st := u.st
+	u.writeTo(dest, func(replace bool) error {
+		opt.Force = opt.Force || replace
+		return library.Export(st, format, dest, opt)
+	}, retry)
+}
+
+// writeTo runs write (off the UI thread) to make dest, as every export of the app does: the
+// library and its side files refused, an existing file replaced only after the analyst says
+// so (write is then told to replace it), a folder that cannot be written to said so in
+// words with retry (when set) opening the dialog again as it was.
+func (u *App) writeTo(dest string, write func(replace bool) error, retry func()) {
 	if err := library.CheckTarget(u.st.Path(), dest); err != nil {
 		u.showError(err)
 		return
@@ -170,21 +197,19 @@ func (u *App) exportTo(format, dest string, opt library.ExportOptions, retry fun
 	if fi, err := os.Stat(dest); err == nil && !fi.IsDir() {
 		u.showConfirm(lang.L("Replace?"), fmt.Sprintf(lang.L("%s exists. Replace it?"), dest), func(yes bool) {
 			if yes {
-				opt.Force = true
-				u.runExport(format, dest, opt, retry)
+				u.runExport(dest, func() error { return write(true) }, retry)
 			}
 		})
 		return
 	}
-	u.runExport(format, dest, opt, retry)
+	u.runExport(dest, func() error { return write(false) }, retry)
 }
 
 // runExport writes the export off the UI thread and reports the outcome.
-func (u *App) runExport(format, dest string, opt library.ExportOptions, retry func()) {
+func (u *App) runExport(dest string, write func() error, retry func()) {
 	u.setStatus(lang.L("Exporting…"))
-	st := u.st
 	go func() {
-		err := library.Export(st, format, dest, opt)
+		err := write()
 		onUI(func() {
 			if err != nil {
 				u.setStatus("")

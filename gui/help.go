@@ -35,6 +35,8 @@ var shortcuts = [][2]string{
 	{"Ctrl+1 … Ctrl+4", "Switch views"}, {"Ctrl+B", "Show or hide the library"},
 	{"Escape", "Close the dialog on top"}, {"Enter", "Compare the arm typed; in the picker, open the path typed"},
 	{"Shift+wheel", "Scroll a wide table sideways"},
+	{"Click a chart", "Open it large (right button: save or copy it)"}, {"Click a legend entry", "Hide or show its series"},
+	{"Wheel, + / −, 0", "Zoom the chart opened large, reset it"}, {"Drag", "Pan the chart opened large"},
 }
 
 // helpMenu is About, the causes' guide and the shortcuts.
@@ -70,7 +72,7 @@ func (u *App) showCauseGuide() {
 func (u *App) showShortcuts() {
 	b := newTableBuilder(2)
 	for _, s := range shortcuts {
-		b.row(bold(s[0]), widget.NewLabel(lang.L(s[1])))
+		b.row(bold(lang.L(s[0])), widget.NewLabel(lang.L(s[1]))) // keys read as they are, words translated
 	}
 	u.showDialog(dialog.NewCustom(lang.L("Keyboard shortcuts"), lang.L("Close"), b.build(nil), u.win))
 }

@@ -41,11 +41,38 @@ type historyView struct {
 	loaded    bool
 	explained bool // rep has its timeline and each step's evidence
 	selected  int  // index into rep.ChangePoints; -1 none
+	layout    *historyLayout
 	gen       int
 }
 
-// historyChartSize is the chart's drawing area.
-var historyChartSize = fyne.NewSize(520, 300) // fits beside the steps in a 1024 px window
+// historyChartMin is the least the chart is drawn at; it grows with the space it has.
+var historyChartMin = fyne.NewSize(400, 260) // fits beside the steps in a 1024 px window
+
+// historyLayout draws the chart at the size the view gives it, again when that changes.
+type historyLayout struct {
+	v    *historyView
+	size fyne.Size
+}
+
+func (l *historyLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Resize(size)
+	}
+	if size != l.size {
+		l.size = size
+		l.v.drawChart()
+	}
+}
+
+func (l *historyLayout) MinSize([]fyne.CanvasObject) fyne.Size { return historyChartMin }
+
+// chartSize is the size the chart is drawn at: its space, at least historyChartMin.
+func (v *historyView) chartSize() fyne.Size {
+	if v.layout == nil {
+		return historyChartMin
+	}
+	return fyne.NewSize(max(v.layout.size.Width, historyChartMin.Width), max(v.layout.size.Height, historyChartMin.Height))
+}
 
 func newHistoryView(u *App) *historyView {
 	v := &historyView{u: u, selected: -1, message: widget.NewLabel(""), detail: widget.NewLabel("")}
@@ -68,8 +95,7 @@ func newHistoryView(u *App) *historyView {
 	v.reject = widget.NewButton(lang.L("Reject step"), func() { v.triage(history.Rejected) })
 	v.open = widget.NewButton(lang.L("Compare its windows"), v.openComparison)
 	v.enableStep(false)
-	frame := canvas.NewRectangle(color.Transparent)
-	frame.SetMinSize(historyChartSize)
+	v.layout = &historyLayout{v: v}
 	// Three equal columns, each a label and its choice: the bar shrinks with the window (the
 	// app must fit 1024 px wide), a long load point's name is cut, never the window widened.
 	labelled := func(name string, sel *widget.Select) fyne.CanvasObject {
@@ -84,7 +110,7 @@ func newHistoryView(u *App) *historyView {
 	detail := container.NewVScroll(v.detail)
 	detail.SetMinSize(fyne.NewSize(0, 90))
 	stepBox := container.NewVBox(detail, v.note, container.NewBorder(nil, nil, container.NewHBox(v.accept, v.reject, v.open), exports))
-	split := container.NewHSplit(container.NewScroll(container.NewStack(frame, v.chart)), side)
+	split := container.NewHSplit(container.NewScroll(container.New(v.layout, v.chart)), side)
 	split.SetOffset(0.72)
 	body := container.NewBorder(container.NewVBox(top, v.message), stepBox, nil, nil, split)
 	v.content = body
@@ -198,14 +224,22 @@ func (v *historyView) current() (history.ChangePoint, bool) {
 	return v.rep.ChangePoints[v.selected], true
 }
 
+// drawChart draws the chosen metric and point at the chart's size.
+func (v *historyView) drawChart() {
+	if !v.loaded {
+		return
+	}
+	v.chart.Objects = historyChart(v.rep, v.metricKey(), v.point.Selected, v.selected, v.chartSize())
+	v.chart.Refresh()
+}
+
 // draw rebuilds the chart and the list of steps for the chosen metric and point.
 func (v *historyView) draw() {
 	if !v.loaded {
 		return
 	}
 	m, point := v.metricKey(), v.point.Selected
-	v.chart.Objects = historyChart(v.rep, m, point, v.selected)
-	v.chart.Refresh()
+	v.drawChart()
 	v.steps.Objects = nil
 	for i, cp := range v.rep.ChangePoints {
 		if cp.Stage != m.Key || cp.LoadPoint != point {
@@ -333,7 +367,7 @@ var (
 // median and a line over its spread, outliers in orange, each change point a vertical line
 // labelled with its change (grey once rejected, thick when selected), each condition change a
 // tick under the time axis naming what changed.
-func historyChart(rep history.Report, m model.StageMetric, point string, selected int) []fyne.CanvasObject {
+func historyChart(rep history.Report, m model.StageMetric, point string, selected int, size fyne.Size) []fyne.CanvasObject {
 	var runs []history.RunInfo
 	for _, r := range rep.Runs {
 		if r.LoadPoint == point {
@@ -354,7 +388,7 @@ func historyChart(rep history.Report, m model.StageMetric, point string, selecte
 		objs = append(objs, l)
 	}
 	const left, top, bottom, right = 60, 28, 70, 20
-	w, h := historyChartSize.Width-left-right, historyChartSize.Height-top-bottom
+	w, h := size.Width-left-right, size.Height-top-bottom
 	text(fmt.Sprintf("%s (%s) · %s", m.Title, m.Unit, point), left, 2, theme.Color(theme.ColorNameForeground), 13)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, r := range runs {

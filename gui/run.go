@@ -56,11 +56,13 @@ func newRunView(u *App) *runView {
 	for _, m := range runMetrics {
 		for _, kind := range []string{"cdf", "hist"} {
 			c := newChartView(nil)
+			c.u, c.name = u, "run-"+m.key+"_"+kind
 			v.charts[m.key+"_"+kind] = c
 			dist = append(dist, c)
 		}
 	}
 	v.util = newChartView(nil)
+	v.util.u, v.util.name = u, "run-utilisation"
 	v.utilNote = widget.NewLabel("")
 	v.utilNote.Wrapping = fyne.TextWrapWord
 	v.evidence = widget.NewLabel("")

@@ -47,6 +47,13 @@ func writeAll(libPath string, files []outFile, force bool) error {
 	return nil
 }
 
+// WriteFile writes one exported file (a chart the app saves) as every export is written:
+// never over the library or its side files, a folder or a special file, and whole or not
+// at all. An existing regular file is replaced: the app has asked first.
+func WriteFile(libPath, path string, data []byte) error {
+	return writeAll(libPath, []outFile{{path, data}}, true)
+}
+
 // CheckTarget is checkTarget for callers that ask the user themselves before replacing a
 // file (the app's "Replace?"): it refuses the library and its side files, and folders.
 func CheckTarget(libPath, path string) error { return checkTarget(libPath, path, true) }
