@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"benchlens/analysis/chart"
 	"benchlens/analysis/history"
 	"benchlens/library"
 	"benchlens/model"
@@ -110,7 +111,7 @@ func newHistoryView(u *App) *historyView {
 	detail := container.NewVScroll(v.detail)
 	detail.SetMinSize(fyne.NewSize(0, 90))
 	stepBox := container.NewVBox(detail, v.note, container.NewBorder(nil, nil, container.NewHBox(v.accept, v.reject, v.open), exports))
-	split := container.NewHSplit(container.NewScroll(container.New(v.layout, v.chart)), side)
+	split := container.NewHSplit(container.NewScroll(container.New(v.layout, v.chart, newTapArea(v.openLarge))), side)
 	split.SetOffset(0.72)
 	body := container.NewBorder(container.NewVBox(top, v.message), stepBox, nil, nil, split)
 	v.content = body
@@ -222,6 +223,40 @@ func (v *historyView) current() (history.ChangePoint, bool) {
 		return history.ChangePoint{}, false
 	}
 	return v.rep.ChangePoints[v.selected], true
+}
+
+// openLarge opens the series' chart large (popChart), drawn as the export draws it.
+func (v *historyView) openLarge() {
+	if !v.loaded {
+		return
+	}
+	m := v.metricKey()
+	p, err := chart.History(v.rep, m, v.point.Selected)
+	if err != nil {
+		return // no run has the metric at this point: nothing to enlarge
+	}
+	c := newChartView(nil)
+	c.u, c.name = v.u, "history-"+m.Key
+	c.setPlot(p, chart.Reader{})
+	v.u.popChart(c)
+}
+
+// tapArea is a transparent widget that runs tapped on a click.
+type tapArea struct {
+	widget.BaseWidget
+	tapped func()
+}
+
+func newTapArea(tapped func()) *tapArea {
+	t := &tapArea{tapped: tapped}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+func (t *tapArea) Tapped(*fyne.PointEvent) { t.tapped() }
+
+func (t *tapArea) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
 }
 
 // drawChart draws the chosen metric and point at the chart's size.

@@ -38,4 +38,15 @@ func TestHistoryChartFillsItsSpace(t *testing.T) {
 	eventually(t, "the chart wider with the window", func() bool {
 		return reach(v.chart.Objects) > first+300 && v.chart.Size().Height > 400
 	})
+	// A click opens it large, drawn as the export draws it.
+	ui(func() {
+		area, ok := find(v.content, func(*tapArea) bool { return true })
+		if !ok {
+			t.Fatal("the chart takes no click")
+		}
+		area.Tapped(&fyne.PointEvent{})
+	})
+	eventually(t, "the series chart open large", func() bool {
+		return u.popped != nil && u.popped.img.Image != nil && u.popped.img.Image.Bounds().Dx() > 1000 && shownText(u, "Reset zoom")
+	})
 }
