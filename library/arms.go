@@ -3,7 +3,7 @@ package library
 import (
 	"errors"
 	"fmt"
-	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,22 +23,8 @@ func LoadArm(st *store.Store, sel string) (compare.Arm, error) {
 	if err != nil {
 		return compare.Arm{Label: sel}, err
 	}
-	runs := make([]compare.RunData, len(ids))
-	// Runs load in parallel: unpacking millions of gaps is the bulk of a compare.
-	errs := make([]error, len(ids))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
-	for i, id := range ids {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			runs[i], errs[i] = LoadRun(st, id)
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	runs, err := loadRuns(st, ids)
+	if err != nil {
 		return compare.Arm{Label: sel}, err
 	}
 	return compare.NewArm(armLabel(sel, runs), runs), nil
@@ -59,6 +45,43 @@ func armLabel(sel string, runs []compare.RunData) string {
 		}
 	}
 	return runs[0].Run.Label
+}
+
+// armReaders is how many batches of an arm's runs are read at once: decoding the rows of
+// one batch while the engine reads the next.
+const armReaders = 2
+
+// loadRuns loads the runs with their samples and evidence in a few batched reads
+// (store.RunsWithRequests, store.SeriesEvidence), the batches on armReaders connections: an
+// arm of a thousand small runs costs its requests, not three statements per run.
+func loadRuns(st *store.Store, ids []int64) ([]compare.RunData, error) {
+	out := make([]compare.RunData, len(ids))
+	chunks := slices.Collect(slices.Chunk(ids, max(1, (len(ids)+armReaders-1)/armReaders)))
+	errs := make([]error, len(chunks))
+	var wg sync.WaitGroup
+	start := 0
+	for c, chunk := range chunks {
+		wg.Add(1)
+		go func(first int) {
+			defer wg.Done()
+			runs, err := st.RunsWithRequests(chunk)
+			if err != nil {
+				errs[c] = err
+				return
+			}
+			evs, err := st.SeriesEvidence(chunk)
+			if err != nil {
+				errs[c] = err
+				return
+			}
+			for i, r := range runs {
+				out[first+i] = runData(r, evs[r.ID])
+			}
+		}(start)
+		start += len(chunk)
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
 
 // LoadRun loads one run with its samples and the evidence of its files.
