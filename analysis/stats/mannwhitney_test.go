@@ -103,7 +103,7 @@ func ratioCIBySelection(a, b []float64, level float64, iterations int, seed uint
 
 func TestRatioCIAsBySelection(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	for _, n := range [][2]int{{1, 1}, {2, 3}, {100, 100}, {101, 57}} {
+	for _, n := range [][2]int{{1, 1}, {2, 3}, {64, 128}, {100, 100}, {101, 57}, {1000, 999}} {
 		a, b := make([]float64, n[0]), make([]float64, n[1])
 		for i := range a {
 			a[i] = float64(rng.IntN(20)) // ties
