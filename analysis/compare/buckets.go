@@ -25,14 +25,21 @@ func buckets(rec *Record, base, cand Arm, e edges, lens []float64, set Settings)
 		b.OneLength = true
 		b.Edges = []float64{lens[0], lens[0]}
 	}
-	for _, name := range names {
+	metrics := model.BucketMetrics()
+	deltas := make([]StageDelta, len(names)*len(metrics))
+	onAllCores(len(deltas), func(i int) {
+		if name, m := names[i/len(metrics)], metrics[i%len(metrics)]; name != bucketAll {
+			deltas[i] = compareStage(base, cand, m, name, e, set)
+		}
+	})
+	for n, name := range names {
 		row := BucketResult{Bucket: name, Stages: map[string]StageDelta{}}
-		for _, m := range model.BucketMetrics() {
+		for k, m := range metrics {
 			if name == bucketAll {
 				row.Stages[m.Key] = rec.Perf[m.Key] // the overall comparison, before adjustment
 				continue
 			}
-			row.Stages[m.Key] = compareStage(base, cand, m, name, e, set)
+			row.Stages[m.Key] = deltas[n*len(metrics)+k]
 		}
 		b.Rows = append(b.Rows, row)
 	}

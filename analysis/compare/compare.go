@@ -37,8 +37,10 @@ func compareOne(base, cand Arm, set Settings) (Record, Arm, Arm) {
 	arms := []Arm{base, cand}
 	prepare(arms, e)
 	base, cand = arms[0], arms[1]
-	for _, m := range model.StageMetrics {
-		rec.Perf[m.Key] = compareStage(base, cand, m, bucketAll, e, set)
+	perf := make([]StageDelta, len(model.StageMetrics))
+	onAllCores(len(perf), func(i int) { perf[i] = compareStage(base, cand, model.StageMetrics[i], bucketAll, e, set) })
+	for i, m := range model.StageMetrics {
+		rec.Perf[m.Key] = perf[i]
 	}
 	rec.Tails = tails(base, cand)
 	prefill, decode := stageBetter(rec.Perf, model.StagePrefill), stageBetter(rec.Perf, model.StageDecode)

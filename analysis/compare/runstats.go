@@ -2,9 +2,7 @@ package compare
 
 import (
 	"math"
-	"runtime"
 	"slices"
-	"sync"
 
 	"benchlens/analysis/stats"
 	"benchlens/model"
@@ -62,22 +60,10 @@ func prepare(arms []Arm, e edges) {
 			todo = append(todo, job{a, i})
 		}
 	}
-	jobs := make(chan job)
-	var wg sync.WaitGroup
-	for range max(1, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				j.a.stats[j.i] = computeRunStats(j.a.Runs[j.i].Run, e)
-			}
-		}()
-	}
-	for _, j := range todo {
-		jobs <- j
-	}
-	close(jobs)
-	wg.Wait()
+	onAllCores(len(todo), func(k int) {
+		j := todo[k]
+		j.a.stats[j.i] = computeRunStats(j.a.Runs[j.i].Run, e)
+	})
 	for _, j := range todo {
 		if j.a.memo != nil {
 			j.a.memo.mu.Lock()

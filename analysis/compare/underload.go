@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"benchlens/analysis/slo"
 	"benchlens/analysis/stats"
@@ -69,22 +67,7 @@ func underLoad(rec *Record, base, cand Arm, set Settings) {
 func judgeArm(a Arm, objective model.SLO) map[*model.Run]slo.RunResult {
 	return a.Remember("slo "+objective.String(), func() any {
 		out := make([]slo.RunResult, len(a.Runs))
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range max(1, runtime.GOMAXPROCS(0)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					out[i] = RunSLO(a.Runs[i], objective)
-				}
-			}()
-		}
-		for i := range a.Runs {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
+		onAllCores(len(a.Runs), func(i int) { out[i] = RunSLO(a.Runs[i], objective) })
 		m := make(map[*model.Run]slo.RunResult, len(out))
 		for i, rd := range a.Runs {
 			m[rd.Run] = out[i]
