@@ -130,9 +130,10 @@ func engineSources(rd RunData) []engineSource {
 	return out
 }
 
-// engineValue is the run's value of a setting: the first source that says.
-func (e engineSetting) value(rd RunData) string {
-	for _, s := range engineSources(rd) {
+// value is a run's value of a setting, from its sources (engineSources, read once per run
+// for every setting): the first source that says.
+func (e engineSetting) value(sources []engineSource) string {
+	for _, s := range sources {
 		if v := e.read(s); v != "" {
 			return v
 		}
@@ -145,9 +146,10 @@ func (e engineSetting) value(rd RunData) string {
 func engineConfig(rec *Record, base, cand Arm, change model.Change) []string {
 	rec.EngineConfig = map[string]Field{}
 	var env []string
+	bs, cs := armSources(base), armSources(cand)
 	for _, e := range engineSettings {
-		bv, bMixed := engineArmValue(e, base)
-		cv, cMixed := engineArmValue(e, cand)
+		bv, bMixed := engineArmValue(e, bs)
+		cv, cMixed := engineArmValue(e, cs)
 		if bv == "" && cv == "" {
 			continue // no file says: not listed
 		}
@@ -172,11 +174,21 @@ func engineConfig(rec *Record, base, cand Arm, change model.Change) []string {
 	return env
 }
 
-// engineArmValue is an arm's value of a setting: known when every run that says agrees.
-func engineArmValue(e engineSetting, a Arm) (string, bool) {
+// armSources are the engineSources of each of an arm's runs.
+func armSources(a Arm) [][]engineSource {
+	out := make([][]engineSource, len(a.Runs))
+	for i, rd := range a.Runs {
+		out[i] = engineSources(rd)
+	}
+	return out
+}
+
+// engineArmValue is an arm's value of a setting, from its runs' sources (armSources): known
+// when every run that says agrees.
+func engineArmValue(e engineSetting, runs [][]engineSource) (string, bool) {
 	seen := map[string]bool{}
-	for _, rd := range a.Runs {
-		if v := e.value(rd); v != "" {
+	for _, src := range runs {
+		if v := e.value(src); v != "" {
 			seen[v] = true
 		}
 	}

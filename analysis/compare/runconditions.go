@@ -24,8 +24,9 @@ func RunConditions(rd RunData) map[string]string {
 	if p.resolved != "" {
 		out["resolved_backend"] = p.resolved
 	}
+	sources := engineSources(rd)
 	for _, e := range engineSettings {
-		if v := e.value(rd); v != "" {
+		if v := e.value(sources); v != "" {
 			out[e.name] = v
 		}
 	}
