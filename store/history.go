@@ -85,7 +85,7 @@ func (s *Store) SeriesRuns(label string, inManifest func(model.Manifest) bool) (
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(cols); i += workers {
-				out[i], errs[i] = cols[i].decode()
+				out[i], errs[i] = cols[i].decode(nil)
 				if m, shared := manifests[cols[i].manifestID]; shared && errs[i] == nil {
 					out[i].Manifest = m
 				}

@@ -43,8 +43,9 @@ func (s *Store) Runs() ([]*model.Run, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			manifests := map[string]model.Manifest{}
 			for i := w; i < len(cols); i += workers {
-				out[i], errs[i] = cols[i].decode()
+				out[i], errs[i] = cols[i].decode(manifests)
 				cols[i] = runCols{} // the text is not needed again
 			}
 		}()
@@ -80,7 +81,7 @@ func scanRun(row scanner) (*model.Run, error) {
 	if err := c.scan(row); err != nil {
 		return nil, err
 	}
-	return c.decode()
+	return c.decode(nil)
 }
 
 // runCols are a run's columns as read, its JSON not yet decoded.
@@ -93,15 +94,29 @@ func (c *runCols) scan(row scanner) error {
 	return row.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.header, &c.summary, &c.recomputed, &c.extra, &c.manifest)
 }
 
-func (c *runCols) decode() (*model.Run, error) {
+// decode decodes a run's JSON columns. Runs read together share a manifest (the manifests
+// table holds it once): manifests, when not nil, keeps each text decoded once, the runs naming
+// one map that nothing changes.
+func (c *runCols) decode(manifests map[string]model.Manifest) (*model.Run, error) {
 	r := model.NewRun("")
-	for _, col := range []struct {
+	m, shared := manifests[c.manifest]
+	cols := []struct {
 		text string
 		dst  any
-	}{{c.header, r}, {c.summary, &r.Summary}, {c.recomputed, &r.Recomputed}, {c.extra, &r.Extra}, {c.manifest, &r.Manifest}} {
+	}{{c.header, r}, {c.summary, &r.Summary}, {c.recomputed, &r.Recomputed}, {c.extra, &r.Extra}, {c.manifest, &r.Manifest}}
+	if shared {
+		cols = cols[:4]
+	}
+	for _, col := range cols {
 		if err := json.Unmarshal([]byte(col.text), col.dst); err != nil {
 			return nil, fmt.Errorf("run %d: damaged record: %w", c.id, err)
 		}
+	}
+	switch {
+	case shared:
+		r.Manifest = m
+	case manifests != nil:
+		manifests[c.manifest] = r.Manifest
 	}
 	r.ID, r.Bundle, r.Label, r.Role = c.id, c.bundle, c.label, model.Role(c.role)
 	return r, nil

@@ -38,13 +38,14 @@ func (s *Store) runsChunk(ids []int64) ([]*model.Run, error) {
 		return nil, err
 	}
 	byID := make(map[int64]*model.Run, len(ids))
+	manifests := map[string]model.Manifest{}
 	for rows.Next() {
 		var c runCols
 		if err := c.scan(rows); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		r, err := c.decode()
+		r, err := c.decode(manifests)
 		if err != nil {
 			rows.Close()
 			return nil, err
