@@ -58,10 +58,7 @@ if [[ -n "$old_dir" ]]; then
 	(cd "$old_dir" && go build -o "$tmp/benchlens-old" ./cmd/benchlens)
 fi
 
-peers=(python jsonload)
-if "$python" -c 'import orjson' 2>/dev/null; then
-	peers+=(orjson)
-fi
+bench_peers
 py_status="ok"
 # go_import NAME BINARY ROUND: one import into a fresh library; 1 when it fails.
 go_import() {
@@ -78,14 +75,7 @@ for ((i = 1; i <= runs; i++)); do
 		tail -n 20 "$tmp/python-$i.log" >&2
 	fi
 	rm -f "$tmp/python-$i.db"
-	bench_time jsonload "$tmp/jsonload-$i.log" "$python" -c 'import json, sys
-with open(sys.argv[1], "rb") as f:
-    json.load(f)' "$file" || echo "json.load failed (run $i)" >&2
-	if [[ " ${peers[*]} " == *" orjson "* ]]; then
-		bench_time orjson "$tmp/orjson-$i.log" "$python" -c 'import orjson, sys
-with open(sys.argv[1], "rb") as f:
-    orjson.loads(f.read())' "$file" || echo "orjson failed (run $i)" >&2
-	fi
+	bench_bare "$file" "$i" || true
 	if ((go_ok)) && ! go_import go "$tmp/benchlens" "$i"; then
 		go_ok=0
 		go_status="IMPORT FAILED"
@@ -108,23 +98,24 @@ echo
 echo "file: $file"
 echo "size: $file_bytes bytes = $file_mib MiB; $(bench_load) after the rounds"
 echo "status: go $go_status, python $py_status"
-rows=("benchlens (Go):go" "python+pandas:python" "json.load (bare):jsonload")
-[[ " ${peers[*]} " == *" orjson "* ]] && rows+=("orjson.loads (bare):orjson")
+rows=("benchlens (Go):go" "python+pandas:python")
+bare_note=""
+bench_bare_rows
 [[ -n "$old_dir" ]] && rows+=("benchlens, old $old_rev:old")
 bench_table go "${rows[@]}"
-[[ " ${peers[*]} " == *" orjson "* ]] || echo "(orjson is not installed: no orjson row; the bare json.load row stands for the parse alone)"
+[[ -z "$bare_note" ]] || echo "$bare_note"
 echo
 
 status=0
 if [[ "$go_status" == ok && "$py_status" == ok ]]; then
 	ratio="$(bench_ratio "$(bench_stat python 1 min)" "$(bench_stat go 1 min)")"
-	bench_pass "import 112 MB: python+pandas / Go (min wall)" "${ratio%x}" ">=" 25 || status=1
-	bench_pass "import 112 MB: Go min wall s" "$(bench_stat go 1 min)" "<=" 0.5 || status=1
+	bench_pass "import $file_mib MiB: python+pandas / Go (min wall)" "${ratio%x}" ">=" 25 || status=1
+	bench_pass "import $file_mib MiB: Go min wall s" "$(bench_stat go 1 min)" "<=" 0.5 || status=1
 	go_rss="$(bench_rss go)"
 	if [[ "$go_rss" == n/a ]]; then
 		echo "Go peak RSS < 3x file size: not measured (no /usr/bin/time)"
 	else
-		bench_pass "import 112 MB: Go peak RSS MiB" "$go_rss" "<=" "$(awk -v f="$file_mib" 'BEGIN {printf "%.1f", 3*f}')" || status=1
+		bench_pass "import $file_mib MiB: Go peak RSS MiB" "$go_rss" "<=" "$(awk -v f="$file_mib" 'BEGIN {printf "%.1f", 3*f}')" || status=1
 	fi
 else
 	echo "ratio python/go: n/a (go: $go_status, python: $py_status)"

@@ -43,10 +43,7 @@ if [[ -n "$old_dir" ]]; then
 	(cd "$old_dir" && go build -o "$tmp/benchlens-old" ./cmd/benchlens)
 fi
 
-peers=(python jsonload)
-if "$python" -c 'import orjson' 2>/dev/null; then
-	peers+=(orjson)
-fi
+bench_peers
 status=0
 go_import() { # NAME BINARY DIR ROUND
 	local db="$tmp/$1-$4.db"
@@ -60,14 +57,7 @@ go_import() { # NAME BINARY DIR ROUND
 for ((i = 1; i <= runs; i++)); do
 	echo "round $i/$runs ($(bench_load))"
 	bench_time python "$tmp/python-$i.log" "$python" scripts/pandas_trace.py "$trace" || { echo "pandas_trace.py failed:" >&2; tail -n 5 "$tmp/python-$i.log" >&2; status=1; }
-	bench_time jsonload "$tmp/jsonload-$i.log" "$python" -c 'import json, sys
-with open(sys.argv[1], "rb") as f:
-    json.load(f)' "$trace" || status=1
-	if [[ " ${peers[*]} " == *" orjson "* ]]; then
-		bench_time orjson "$tmp/orjson-$i.log" "$python" -c 'import orjson, sys
-with open(sys.argv[1], "rb") as f:
-    orjson.loads(f.read())' "$trace" || status=1
-	fi
+	bench_bare "$trace" "$i" || status=1
 	go_import go "$tmp/benchlens" "$tmp/run" "$i"
 	go_import alone "$tmp/benchlens" "$tmp/alone" "$i"
 	if [[ -n "$old_dir" ]]; then
@@ -77,13 +67,14 @@ done
 
 echo
 echo "trace: $trace ($(stat -L -c %s "$trace") bytes), $(bench_load) after the rounds"
-rows=("benchlens import (Go):go" "python json.load + pandas:python" "json.load (bare):jsonload")
-[[ " ${peers[*]} " == *" orjson "* ]] && rows+=("orjson.loads (bare):orjson")
+rows=("benchlens import (Go):go" "python json.load + pandas:python")
+bare_note=""
+bench_bare_rows
 [[ -n "$old_dir" ]] && rows+=("benchlens import, old $old_rev:old")
 rows+=("benchlens import, result alone:alone")
 bench_table go "${rows[@]}"
-[[ " ${peers[*]} " == *" orjson "* ]] || echo "(orjson is not installed: no orjson row)"
+[[ -z "$bare_note" ]] || echo "$bare_note"
 echo
 ratio_min="$(bench_ratio "$(bench_stat python 1 min)" "$(bench_stat go 1 min)")"
-bench_pass "trace 100 MB: python+pandas / Go (min wall)" "${ratio_min%x}" ">=" 5 || status=1
+bench_pass "trace $(awk -v b="$(stat -L -c %s "$trace")" 'BEGIN {printf "%.0f", b/1048576}') MiB: python+pandas / Go (min wall)" "${ratio_min%x}" ">=" 5 || status=1
 exit "$status"

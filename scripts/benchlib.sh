@@ -52,6 +52,38 @@ bench_time() {
 	return "$rc"
 }
 
+# bench_peers: sets peers to the Python series every side-by-side script times: its pandas
+# pipeline (python), a bare json.load (jsonload), and orjson.loads when orjson is installed.
+bench_peers() {
+	peers=(python jsonload)
+	if "$python" -c 'import orjson' 2>/dev/null; then
+		peers+=(orjson)
+	fi
+}
+
+# bench_bare FILE ROUND: one round of the bare parses of FILE (json.load, orjson if installed).
+bench_bare() {
+	bench_time jsonload "$tmp/jsonload-$2.log" "$python" -c 'import json, sys
+with open(sys.argv[1], "rb") as f:
+    json.load(f)' "$1" || { echo "json.load failed (round $2)" >&2; return 1; }
+	if [[ " ${peers[*]} " == *" orjson "* ]]; then
+		bench_time orjson "$tmp/orjson-$2.log" "$python" -c 'import orjson, sys
+with open(sys.argv[1], "rb") as f:
+    orjson.loads(f.read())' "$1" || { echo "orjson failed (round $2)" >&2; return 1; }
+	fi
+}
+
+# bench_bare_rows: the table rows of the bare parses (for bench_table), and a note when orjson
+# is missing.
+bench_bare_rows() {
+	rows+=("json.load (bare):jsonload")
+	if [[ " ${peers[*]} " == *" orjson "* ]]; then
+		rows+=("orjson.loads (bare):orjson")
+	else
+		bare_note="(orjson is not installed: no orjson row; the bare json.load row stands for the parse alone)"
+	fi
+}
+
 # bench_stat NAME COL min|median: column COL (1 wall, 2 CPU) of NAME's rounds, or n/a.
 bench_stat() {
 	[[ -s "$tmp/$1.times" ]] || { echo n/a; return; }

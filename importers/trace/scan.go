@@ -64,18 +64,13 @@ func (p *jparser) scanEvent(pos int) (int, bool) {
 		if !ok {
 			return 0, false
 		}
-		i = skipWS(d, i)
-		if i >= len(d) {
+		var done bool
+		if i, done, ok = sep(d, i, '}'); !ok {
 			return 0, false
 		}
-		switch d[i] {
-		case ',':
-			i = skipWS(d, i+1)
-		case '}':
+		if done {
 			p.event(e)
-			return i + 1, true
-		default:
-			return 0, false
+			return i, true
 		}
 		if ignorable(e, seen) {
 			p.left = true
@@ -151,19 +146,27 @@ func (p *jparser) scanArgs(i int, e *evt) (int, bool) {
 		if !ok {
 			return 0, false
 		}
-		i = skipWS(d, i)
-		if i >= len(d) {
-			return 0, false
-		}
-		switch d[i] {
-		case ',':
-			i = skipWS(d, i+1)
-		case '}':
-			return i + 1, true
-		default:
-			return 0, false
+		var done bool
+		if i, done, ok = sep(d, i, '}'); !ok || done {
+			return i, ok
 		}
 	}
+}
+
+// sep reads what follows a member or element: ',' (the offset of the next one) or the closer
+// (done, the offset after it).
+func sep(d []byte, i int, closer byte) (next int, done, ok bool) {
+	i = skipWS(d, i)
+	if i >= len(d) {
+		return 0, false, false
+	}
+	switch d[i] {
+	case ',':
+		return skipWS(d, i+1), false, true
+	case closer:
+		return i + 1, true, true
+	}
+	return 0, false, false
 }
 
 // rawKey reads an object key at data[i] and the ':' after it, returning the key's bytes and
@@ -292,17 +295,9 @@ func (p *jparser) skip(i, depth int) (int, bool) {
 			if i, ok = p.skip(i, depth+1); !ok {
 				return 0, false
 			}
-			i = skipWS(d, i)
-			if i >= len(d) {
-				return 0, false
-			}
-			switch d[i] {
-			case ',':
-				i = skipWS(d, i+1)
-			case closer:
-				return i + 1, true
-			default:
-				return 0, false
+			var done bool
+			if i, done, ok = sep(d, i, closer); !ok || done {
+				return i, ok
 			}
 		}
 	case c == 't':
