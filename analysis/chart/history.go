@@ -88,6 +88,7 @@ func History(rep history.Report, m model.StageMetric, point string) (*plot.Plot,
 		lg.series(s.label, nil, sc)
 	}
 	p.Y.Padding, p.X.Padding = vg.Points(4), vg.Points(4)
+	p.X.Tick.Marker = wholeTicks{8} // runs are counted: no "2.5"th run
 	lo, hi := p.Y.Min, p.Y.Max
 	for _, cp := range rep.ChangePoints {
 		x, ok := pos[cp.FirstRun]

@@ -93,3 +93,23 @@ func TestUseWideFontWenQuanYi(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A count axis (runs in series order) is labelled at whole numbers only.
+func TestWholeTicks(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{0.8, 5.2, "1 2 3 4 5"},
+		{0, 30, "0 5 10 15 20 25 30"},
+		{0.5, 400, "50 100 150 200 250 300 350 400"},
+	} {
+		var got []string
+		for _, tk := range (wholeTicks{8}).Ticks(tc.lo, tc.hi) {
+			got = append(got, tk.Label)
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%v..%v: %v, want %s", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}

@@ -160,6 +160,25 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
+// wholeTicks label about n ticks of a count (runs in series order) at whole steps of 1, 2 or 5
+// times a power of ten; fitTicks thins them where they would touch.
+type wholeTicks struct{ n int }
+
+func (t wholeTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || !finite(lo) || !finite(hi) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	step := 1.0
+	for i := 0; (hi-lo)/step > float64(t.n); i++ {
+		step *= []float64{2, 2.5, 2}[i%3] // 1, 2, 5, 10, 20, 50 …
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return ticks
+}
+
 // boxThumb is a filled (or outlined) square legend icon.
 type boxThumb struct {
 	fill    color.Color
