@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"benchlens/internal/cputime"
 	"benchlens/internal/pgtest"
 	"benchlens/store"
 )
@@ -111,6 +112,7 @@ func BenchmarkImportFolder(b *testing.B) {
 		{"postgres", pgtest.NewDatabase},
 	} {
 		b.Run(e.engine, func(b *testing.B) {
+			cpu0 := cputime.Self()
 			for b.Loop() {
 				b.StopTimer()
 				db := e.location(b)
@@ -126,12 +128,15 @@ func BenchmarkImportFolder(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(len(names)*b.N)/b.Elapsed().Seconds(), "runs/s")
+			b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
 
 func benchmarkImport(b *testing.B, file string, size int64, location func(testing.TB) string) {
 	b.SetBytes(size)
+	cpu0 := cputime.Self()
+	defer func() { b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op") }()
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
 		db := location(b)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -385,16 +386,86 @@ func putChunks(tx *txn, id int64, data []byte, drop func(int)) error {
 	if err != nil {
 		return err
 	}
-	buf := make([]byte, s2.MaxEncodedLen(min(len(data), ChunkSize)))
-	for seq, off := 0, 0; off < len(data); seq, off = seq+1, off+ChunkSize {
-		end := min(off+ChunkSize, len(data))
-		chunk := s2.Encode(buf, data[off:end])
-		if _, err := stmt.Exec(id, seq, codec, chunk); err != nil {
+	seq := 0
+	for c := range compressed(data) {
+		if _, err := stmt.Exec(id, seq, codec, c.block); err != nil {
+			c.release()
 			return err
 		}
+		c.release()
 		if drop != nil {
-			drop(end)
+			drop(c.end)
 		}
+		seq++
 	}
 	return nil
+}
+
+// compressedChunk is one chunk's block, to release once written.
+type compressedChunk struct {
+	block   []byte
+	end     int // offset in the file after the chunk
+	release func()
+}
+
+// compressed yields the S2 blocks of data's chunks in order. A file of several chunks has the
+// next one compressed on another core while this one is written (S2 and SQLite take about as
+// long each), in one of two buffers. A fault reading data there (a mapped file truncated
+// meanwhile) panics in the caller's goroutine, as it would have without it: the caller's guard
+// (importers.Guard) turns it into the file's error.
+func compressed(data []byte) func(yield func(compressedChunk) bool) {
+	return func(yield func(compressedChunk) bool) {
+		if len(data) <= ChunkSize {
+			if len(data) > 0 {
+				yield(compressedChunk{s2.Encode(make([]byte, s2.MaxEncodedLen(len(data))), data), len(data), func() {}})
+			}
+			return
+		}
+		type result struct {
+			c     compressedChunk
+			fault any
+		}
+		free := make(chan []byte, 2)
+		for range 2 {
+			free <- make([]byte, s2.MaxEncodedLen(ChunkSize))
+		}
+		out, stop := make(chan result), make(chan struct{})
+		defer close(stop)
+		go func() {
+			defer close(out)
+			defer func() {
+				if p := recover(); p != nil {
+					select {
+					case out <- result{fault: p}:
+					case <-stop:
+					}
+				}
+			}()
+			old := debug.SetPanicOnFault(true)
+			defer debug.SetPanicOnFault(old)
+			for off := 0; off < len(data); off += ChunkSize {
+				var buf []byte
+				select {
+				case buf = <-free:
+				case <-stop:
+					return
+				}
+				end := min(off+ChunkSize, len(data))
+				block := s2.Encode(buf, data[off:end])
+				select {
+				case out <- result{c: compressedChunk{block, end, func() { free <- buf }}}:
+				case <-stop:
+					return
+				}
+			}
+		}()
+		for r := range out {
+			if r.fault != nil {
+				panic(r.fault)
+			}
+			if !yield(r.c) {
+				return
+			}
+		}
+	}
 }
