@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"benchlens/internal/cputime"
 	"benchlens/internal/kinetogen"
 )
 
@@ -170,10 +171,14 @@ func BenchmarkParse100MB(b *testing.B) {
 	data := bigKineto(100 << 20)
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
+	cpu0 := cputime.Self()
 	for b.Loop() {
 		if _, err := Parse("big.json", data, 0); err != nil {
 			b.Fatal(err)
 		}
+	}
+	if cpu0 >= 0 {
+		b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 }
 
