@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"benchlens/analysis/chart"
+	"benchlens/analysis/compare"
 	"benchlens/analysis/history"
 	"benchlens/library"
 	"benchlens/model"
@@ -31,6 +32,7 @@ type historyView struct {
 	content fyne.CanvasObject
 
 	series, metric, point *widget.Select
+	wantMetric            string          // the metric the analyst chose, kept while a reload lacks it
 	chart                 *fyne.Container // the drawing, rebuilt on each change
 	steps                 *fyne.Container // a button per change point of the metric and point
 	detail                *widget.Label
@@ -85,7 +87,7 @@ func newHistoryView(u *App) *historyView {
 	for _, m := range model.StageMetrics {
 		metrics = append(metrics, m.Title)
 	}
-	v.metric = widget.NewSelect(metrics, func(string) { v.selected = -1; v.draw() })
+	v.metric = widget.NewSelect(metrics, func(title string) { v.wantMetric, v.selected = title, -1; v.draw() })
 	v.metric.SetSelectedIndex(0)
 	v.point = widget.NewSelect(nil, func(string) { v.selected = -1; v.draw() })
 	v.chart = container.NewWithoutLayout()
@@ -183,6 +185,17 @@ func (v *historyView) load() {
 	}()
 }
 
+// settingsChanged reads the series again when the SLO it was judged against is no longer the
+// library's: its SLO metrics follow the Settings view.
+func (v *historyView) settingsChanged(set compare.Settings) {
+	if !v.explained {
+		return
+	}
+	if o, err := model.ParseSLO(set.SLO); err == nil && o.String() != v.rep.SLO {
+		v.load()
+	}
+}
+
 // show puts a series' history on screen, keeping the metric, the point and the step chosen
 // where the new history still has them.
 func (v *historyView) show(rep history.Report) {
@@ -203,6 +216,21 @@ func (v *historyView) show(rep history.Report) {
 		v.message.SetText(fmt.Sprintf(lang.L("%d runs, %d change points, %d outliers; reading the evidence of each step…"),
 			len(rep.Runs), len(rep.ChangePoints), len(rep.Outliers)))
 	}
+	// The SLO metrics are listed once the series has them (with its evidence, when the
+	// library sets an SLO); the metric chosen comes back when they do.
+	var titles []string
+	for _, m := range rep.Metrics() {
+		titles = append(titles, m.Title)
+	}
+	if !slices.Equal(titles, v.metric.Options) {
+		v.metric.Options = titles
+		if slices.Contains(titles, v.wantMetric) {
+			v.metric.Selected = v.wantMetric
+		} else if !slices.Contains(titles, v.metric.Selected) {
+			v.metric.Selected = titles[0]
+		}
+		v.metric.Refresh()
+	}
 	prev := v.point.Selected
 	v.point.Options = rep.LoadPoints
 	if !slices.Contains(rep.LoadPoints, prev) && len(rep.LoadPoints) > 0 {
@@ -212,10 +240,15 @@ func (v *historyView) show(rep history.Report) {
 	v.draw()
 }
 
-// metricKey is the chosen stage metric.
+// metricKey is the chosen metric: a stage metric, or an SLO metric of a series judged
+// against the library's SLO.
 func (v *historyView) metricKey() model.StageMetric {
-	i := max(0, v.metric.SelectedIndex())
-	return model.StageMetrics[i]
+	ms := v.rep.Metrics()
+	i := v.metric.SelectedIndex()
+	if i < 0 || i >= len(ms) {
+		i = 0
+	}
+	return ms[i]
 }
 
 func (v *historyView) current() (history.ChangePoint, bool) {

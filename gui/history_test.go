@@ -3,6 +3,7 @@ package gui
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,5 +121,25 @@ func TestHistoryViewExports(t *testing.T) {
 		if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
 			t.Errorf("%s: %v", path, err)
 		}
+	}
+}
+
+// An SLO set in the Settings view gives the series its attainment and goodput: listed as
+// metrics once the evidence is read, the attainment's step drawn where TPOT stepped and the
+// slow night its outlier.
+func TestHistoryViewSLOMetrics(t *testing.T) {
+	u := historyApp(t)
+	v := u.history
+	ui(func() { u.settings.slo.SetText("tpot<=12.6") })
+	eventually(t, "the SLO metrics listed", func() bool {
+		return v.explained && slices.Contains(v.metric.Options, "SLO attainment")
+	})
+	ui(func() { v.metric.SetSelected("SLO attainment") })
+	chart := get(func() string { return drawnText(v.chart) })
+	if !strings.Contains(chart, "SLO attainment (%)") || !strings.Contains(chart, "SLO attainment -100.0 %") {
+		t.Errorf("the attainment chart: %s", chart)
+	}
+	if dots := get(func() map[string]int { return circles(v.chart.Objects) }); dots["outlier"] != 1 {
+		t.Errorf("dots %v, want the slow night as the outlier", dots)
 	}
 }

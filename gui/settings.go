@@ -160,6 +160,9 @@ func (v *settingsView) onChanged() {
 	if v.u.compare != nil {
 		v.u.compare.settingsChanged()
 	}
+	if v.u.history != nil {
+		v.u.history.settingsChanged(s)
+	}
 }
 
 // editedKeys are the settings this view edits; the others keep the library's values.

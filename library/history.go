@@ -12,6 +12,7 @@ import (
 	"benchlens/analysis/compare"
 	"benchlens/analysis/history"
 	"benchlens/analysis/report"
+	"benchlens/analysis/slo"
 	"benchlens/internal/textsafe"
 	"benchlens/model"
 	"benchlens/store"
@@ -64,9 +65,21 @@ func ReadHistory(st *store.Store, name string, set history.Settings) (history.Re
 	return rep, runs, applyTriage(st, &rep)
 }
 
-// ExplainHistory is a report of ReadHistory with the timeline of condition changes and each
-// change point judged by a comparison of its windows. The report given is not changed.
+// ExplainHistory is a report of ReadHistory with, when the settings set an SLO, each run's
+// attainment and goodput under it and their change points (rule 14 in rule 13), the timeline
+// of condition changes, and each change point judged by a comparison of its windows. The
+// report given is not changed.
 func ExplainHistory(st *store.Store, rep history.Report, runs []*model.Run, cset compare.Settings) (history.Report, error) {
+	if objective, _ := model.ParseSLO(cset.SLO); len(objective) > 0 {
+		judged, err := seriesSLO(st, runs, objective)
+		if err != nil {
+			return rep, err
+		}
+		rep = rep.WithSLO(objective, judged, rep.Settings)
+		if err := applyTriage(st, &rep); err != nil {
+			return rep, err
+		}
+	}
 	conds, err := seriesConditions(st, runs)
 	if err != nil {
 		return rep, err
@@ -207,7 +220,7 @@ func ExportHistoryCharts(st *store.Store, rep history.Report, dir string) ([]str
 	var files []outFile
 	var shown []string
 	for i, point := range rep.LoadPoints {
-		for _, m := range model.StageMetrics {
+		for _, m := range rep.Metrics() {
 			p, err := chart.History(rep, m, point)
 			if err != nil {
 				continue // no run has the metric at this point
@@ -225,6 +238,26 @@ func ExportHistoryCharts(st *store.Store, rep history.Report, dir string) ([]str
 		return nil, err
 	}
 	return shown, nil
+}
+
+// seriesSLO judges each run of a series against the SLO (compare.RunSLO: its attainment and
+// goodput over the requests rule 2 keeps), its requests read for the whole series at once.
+func seriesSLO(st *store.Store, runs []*model.Run, objective model.SLO) (map[int64]slo.RunResult, error) {
+	ids := make([]int64, len(runs))
+	for i, r := range runs {
+		ids[i] = r.ID
+	}
+	reqs, err := st.SeriesRequests(ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]slo.RunResult, len(runs))
+	for _, r := range runs {
+		withRequests := *r // the series' runs are shared: a copy carries the requests
+		withRequests.Requests = reqs[r.ID]
+		out[r.ID] = compare.RunSLO(compare.RunData{Run: &withRequests}, objective)
+	}
+	return out, nil
 }
 
 // seriesConditions reads each run's conditions (compare.RunConditions) from its files'

@@ -105,26 +105,64 @@ func (s *Store) SeriesRuns(label string, inManifest func(model.Manifest) bool) (
 	return kept, nil
 }
 
-// SeriesEvidence returns the evidence of every file of the given runs, per run in file order,
-// each with its file's name: one query for a whole series, not a round trip per night.
-func (s *Store) SeriesEvidence(runs []int64) (map[int64][]model.Evidence, error) {
-	out := map[int64][]model.Evidence{}
-	const chunk = 2000 // ids per query: well under either engine's limit on a statement
-	for from := 0; from < len(runs); from += chunk {
-		ids := make([]string, 0, chunk)
-		for _, id := range runs[from:min(len(runs), from+chunk)] {
-			ids = append(ids, strconv.FormatInt(id, 10))
-		}
-		if err := s.seriesEvidence(ids, out); err != nil {
+// SeriesRequests returns the per-request samples of the given runs, per run in their
+// original order: one query a few thousand runs at a time, not a round trip per night.
+func (s *Store) SeriesRequests(runs []int64) (map[int64][]model.Request, error) {
+	out := map[int64][]model.Request{}
+	for from := 0; from < len(runs); from += seriesChunk {
+		if err := s.seriesRequests(idList(runs[from:min(len(runs), from+seriesChunk)]), out); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func (s *Store) seriesEvidence(ids []string, out map[int64][]model.Evidence) error {
+func (s *Store) seriesRequests(ids string, out map[int64][]model.Request) error {
+	rows, err := s.db.Query(`SELECT run_id, input_len, output_len, ttft, tpot, latency, start, error, itl
+		FROM requests WHERE run_id IN (` + ids + `) ORDER BY run_id, idx`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var run int64
+		r, err := scanRequest(rows, &run)
+		if err != nil {
+			return err
+		}
+		out[run] = append(out[run], r)
+	}
+	return rows.Err()
+}
+
+// seriesChunk is how many run ids one query names: well under either engine's limit on a
+// statement.
+const seriesChunk = 2000
+
+// idList is run ids as SQL's list of them: integers, never text from outside.
+func idList(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(s, ",")
+}
+
+// SeriesEvidence returns the evidence of every file of the given runs, per run in file order,
+// each with its file's name: one query for a whole series, not a round trip per night.
+func (s *Store) SeriesEvidence(runs []int64) (map[int64][]model.Evidence, error) {
+	out := map[int64][]model.Evidence{}
+	for from := 0; from < len(runs); from += seriesChunk {
+		if err := s.seriesEvidence(idList(runs[from:min(len(runs), from+seriesChunk)]), out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) seriesEvidence(ids string, out map[int64][]model.Evidence) error {
 	rows, err := s.db.Query(`SELECT rf.run_id, e.file_id, f.name, e.data FROM evidence e JOIN run_files rf ON rf.source_id = e.file_id
-		JOIN source_files f ON f.id = e.file_id WHERE rf.run_id IN (` + strings.Join(ids, ",") + `) ORDER BY rf.run_id, e.file_id`)
+		JOIN source_files f ON f.id = e.file_id WHERE rf.run_id IN (` + ids + `) ORDER BY rf.run_id, e.file_id`)
 	if err != nil {
 		return err
 	}

@@ -132,21 +132,31 @@ func (s *Store) Requests(runID int64) ([]model.Request, error) {
 	defer rows.Close()
 	var out []model.Request
 	for rows.Next() {
-		var in, outLen sql.NullInt64
-		var ttft, tpot, lat, start sql.NullFloat64
-		var r model.Request
-		var itl []byte
-		if err := rows.Scan(&in, &outLen, &ttft, &tpot, &lat, &start, &r.Error, &itl); err != nil {
+		r, err := scanRequest(rows)
+		if err != nil {
 			return nil, err
-		}
-		r.InputLen, r.OutputLen = intOrUnknown(in), intOrUnknown(outLen)
-		r.TTFT, r.TPOT, r.Latency, r.Start = floatOrNaN(ttft), floatOrNaN(tpot), floatOrNaN(lat), floatOrNaN(start)
-		if itl != nil {
-			r.ITL = UnpackGaps(itl)
 		}
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// scanRequest reads a request from its columns (input_len, output_len, ttft, tpot, latency,
+// start, error, itl), after the lead columns given.
+func scanRequest(rows *sql.Rows, lead ...any) (model.Request, error) {
+	var in, outLen sql.NullInt64
+	var ttft, tpot, lat, start sql.NullFloat64
+	var r model.Request
+	var itl []byte
+	if err := rows.Scan(append(lead, &in, &outLen, &ttft, &tpot, &lat, &start, &r.Error, &itl)...); err != nil {
+		return r, err
+	}
+	r.InputLen, r.OutputLen = intOrUnknown(in), intOrUnknown(outLen)
+	r.TTFT, r.TPOT, r.Latency, r.Start = floatOrNaN(ttft), floatOrNaN(tpot), floatOrNaN(lat), floatOrNaN(start)
+	if itl != nil {
+		r.ITL = UnpackGaps(itl)
+	}
+	return r, nil
 }
 
 func intOrUnknown(n sql.NullInt64) int {

@@ -23,6 +23,9 @@ type Report struct {
 	Outliers     []Outlier         `json:"outliers"`
 	Timeline     []ConditionChange `json:"timeline"`
 	Settings     Settings          `json:"settings"`
+	// SLO is the objective the runs' attainment and goodput were judged against (rule 14),
+	// when the library sets one: their change points are among the others.
+	SLO string `json:"slo,omitempty"`
 }
 
 // RunInfo is one run of the series, with its value of each stage metric (the median the
@@ -151,8 +154,31 @@ func Find(name string, runs []*model.Run, conditions []map[string]string, set Se
 		}
 		rep.Runs = append(rep.Runs, info)
 	}
-	// Each stage metric at each load point is its own search: they run on every core, their
-	// findings kept in point and metric order.
+	rep.search(points, model.StageMetrics, set)
+	if conditions != nil {
+		rep = rep.WithConditions(runs, conditions)
+	}
+	return rep
+}
+
+// WithConditions is the report with its timeline of condition changes, from each run's
+// conditions (RunConditions of compare) in the order of runs: for a report found without
+// them, so a long series is on screen before its evidence is read.
+func (rep Report) WithConditions(runs []*model.Run, conditions []map[string]string) Report {
+	cond := map[int64]map[string]string{}
+	for i, r := range runs {
+		if i < len(conditions) {
+			cond[r.ID] = conditions[i]
+		}
+	}
+	rep.Timeline = timeline(rep, cond)
+	return rep
+}
+
+// search finds the change points and outliers of each metric at each load point, adding them
+// to the report's. Each search is its own: they run on every core, their findings kept in
+// point and metric order.
+func (rep *Report) search(points []Point, metrics []model.StageMetric, set Settings) {
 	type search struct {
 		p Point
 		m model.StageMetric
@@ -160,7 +186,7 @@ func Find(name string, runs []*model.Run, conditions []map[string]string, set Se
 	}
 	var searches []search
 	for _, p := range points {
-		for _, m := range model.StageMetrics {
+		for _, m := range metrics {
 			searches = append(searches, search{p: p, m: m})
 		}
 	}
@@ -184,24 +210,6 @@ func Find(name string, runs []*model.Run, conditions []map[string]string, set Se
 		rep.Outliers = append(rep.Outliers, s.outliers...)
 		rep.ChangePoints = append(rep.ChangePoints, s.changePoints...)
 	}
-	if conditions != nil {
-		rep = rep.WithConditions(runs, conditions)
-	}
-	return rep
-}
-
-// WithConditions is the report with its timeline of condition changes, from each run's
-// conditions (RunConditions of compare) in the order of runs: for a report found without
-// them, so a long series is on screen before its evidence is read.
-func (rep Report) WithConditions(runs []*model.Run, conditions []map[string]string) Report {
-	cond := map[int64]map[string]string{}
-	for i, r := range runs {
-		if i < len(conditions) {
-			cond[r.ID] = conditions[i]
-		}
-	}
-	rep.Timeline = timeline(rep, cond)
-	return rep
 }
 
 // found is what one search finds.
@@ -310,7 +318,7 @@ func timeline(rep Report, cond map[int64]map[string]string) []ConditionChange {
 // "throughput", or a stage: prefill, decode, both) only.
 func (rep Report) OnlyStage(stage string) Report {
 	keep := func(key string) bool {
-		m, ok := model.StageMetricOf(key)
+		m, ok := MetricOf(key)
 		return ok && (m.Key == stage || string(m.Stage) == stage || (stage == "throughput" && m.Key == model.Throughput))
 	}
 	out := rep

@@ -104,7 +104,7 @@ var leading = []string{"engine_version", "driver_version", "base_stack_version",
 // (run 41): engine_version vLLM 0.13.0 → 0.14.0, resolved_backend FLASH_ATTN → TRITON_ATTN
 // (fallback, line 88: "…"); windows: not_established (environment_differs)".
 func verdictLine(cp ChangePoint) string {
-	m, _ := model.StageMetricOf(cp.Stage)
+	m, _ := MetricOf(cp.Stage)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %+.1f %% at %s from %s (run %d)", m.Short, cp.DeltaPct, cp.LoadPoint, day(cp.FirstDate), cp.FirstRun)
 	keys := slices.Sorted(maps.Keys(cp.Changed))

@@ -9,7 +9,6 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"benchlens/analysis/history"
-	"benchlens/model"
 )
 
 // Sheets of a series' history workbook.
@@ -67,11 +66,12 @@ func writeHistories(f *excelize.File, reps []history.Report) error {
 // change points (the chart's marks). Beside the table, a native line chart of each stage
 // metric at each load point, the change points marked. It returns the first row below both.
 func historyRuns(f *excelize.File, sheet string, row int, rep history.Report) (int, error) {
+	metrics := rep.Metrics()
 	header := []any{"run", "date", "load point", "label", "commit", "image"}
-	for _, m := range model.StageMetrics {
+	for _, m := range metrics {
 		header = append(header, fmt.Sprintf("%s (%s)", m.Title, m.Unit))
 	}
-	for _, m := range model.StageMetrics {
+	for _, m := range metrics {
 		header = append(header, m.Short+" change point")
 	}
 	header = append(header, "day") // the charts' time axis: the date without its time of day
@@ -88,7 +88,7 @@ func historyRuns(f *excelize.File, sheet string, row int, rep history.Report) (i
 	for _, p := range rep.LoadPoints {
 		first := row + len(rows)
 		sp := span{first: first}
-		for range model.StageMetrics {
+		for range metrics {
 			sp.lo, sp.hi = append(sp.lo, math.Inf(1)), append(sp.hi, math.Inf(-1))
 		}
 		for _, r := range rep.Runs {
@@ -97,7 +97,7 @@ func historyRuns(f *excelize.File, sheet string, row int, rep history.Report) (i
 			}
 			cells := []any{r.ID, r.Date, r.LoadPoint, r.Label, r.Commit, r.Image}
 			var marks []any
-			for k, m := range model.StageMetrics {
+			for k, m := range metrics {
 				v := r.Values[m.Key]
 				var cell, mark any
 				if v != nil {
@@ -120,7 +120,7 @@ func historyRuns(f *excelize.File, sheet string, row int, rep history.Report) (i
 	if err := f.SetColWidth(sheet, "B", "C", 24); err != nil {
 		return 0, err
 	}
-	n := len(model.StageMetrics)
+	n := len(metrics)
 	valueCol, markCol, dayCol, chartCol := 7, 7+n, 7+2*n, 7+2*n+2 // the charts start a column right of the table
 	at := row
 	for _, p := range rep.LoadPoints {
@@ -128,7 +128,7 @@ func historyRuns(f *excelize.File, sheet string, row int, rep history.Report) (i
 		if sp.last < sp.first {
 			continue
 		}
-		for k, m := range model.StageMetrics {
+		for k, m := range metrics {
 			cell, _ := excelize.CoordinatesToCellName(chartCol+(k%2)*8, at+(k/2)*historyChartRows)
 			// The value axis spans the values, not from zero: a 10 % step is plain to see.
 			var yMin, yMax *float64
@@ -253,7 +253,7 @@ func HistoryMarkdown(w io.Writer, rep history.Report) error {
 	} else {
 		b.WriteString("| stage | load point | from | change | p | windows | triage |\n|---|---|---|---:|---:|---|---|\n")
 		for _, cp := range rep.ChangePoints {
-			m, _ := model.StageMetricOf(cp.Stage)
+			m, _ := history.MetricOf(cp.Stage)
 			tri := "-"
 			if cp.Triage != nil {
 				tri = cp.Triage.State

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"benchlens/analysis/history"
@@ -21,7 +22,7 @@ import (
 // comparison of its windows, with its outliers and condition changes.
 func (c *cli) historyCmd(args []string) int {
 	fs := c.flags("history", "SERIES [--stage S] [--format text|json] [--xlsx FILE] [--md FILE] [--png DIR]")
-	stage := fs.String("stage", "", "only this stage metric (ttft, tpot, itl, e2el, e2e_throughput) or stage (prefill, decode, both)")
+	stage := fs.String("stage", "", "only this metric ("+strings.Join(stageNames()[:len(stageNames())-3], ", ")+") or stage (prefill, decode, both)")
 	format := fs.String("format", "text", "text or json")
 	accept := fs.Int64("accept", 0, "accept the change points that start at this run (of --stage, when given): known steps")
 	reject := fs.Int64("reject", 0, "reject the change points that start at this run (of --stage, when given)")
@@ -52,7 +53,7 @@ func (c *cli) historyCmd(args []string) int {
 		return exitUsage
 	}
 	if *stage != "" && !knownStage(*stage) {
-		fmt.Fprintf(c.stderr, "benchlens: history: unknown stage %q (ttft, tpot, itl, e2el, e2e_throughput, prefill, decode, both)\n", *stage)
+		fmt.Fprintf(c.stderr, "benchlens: history: unknown stage %q (%s)\n", *stage, strings.Join(stageNames(), ", "))
 		return exitUsage
 	}
 	return c.withLibrary(func(st *store.Store) int {
@@ -139,11 +140,15 @@ func interspersed(args []string, valued map[string]bool) []string {
 	return append(flags, rest...)
 }
 
-func knownStage(s string) bool {
-	if _, ok := model.StageMetricOf(s); ok {
-		return true
+func knownStage(s string) bool { return slices.Contains(stageNames(), s) || s == "throughput" }
+
+// stageNames are what --stage takes: each metric's key (the SLO metrics' too), then each stage.
+func stageNames() []string {
+	var out []string
+	for _, m := range append(slices.Clone(model.StageMetrics), history.SLOMetrics...) {
+		out = append(out, m.Key)
 	}
-	return s == string(model.StagePrefill) || s == string(model.StageDecode) || s == string(model.StageBoth) || s == "throughput"
+	return append(out, string(model.StagePrefill), string(model.StageDecode), string(model.StageBoth))
 }
 
 // historyText is the history for a terminal: the steps with their verdicts, the outliers and

@@ -395,3 +395,44 @@ func TestExportXLSXHasTheSeriesHistory(t *testing.T) {
 		t.Errorf("%d line charts of the series with their change points, want %d", lines, len(model.StageMetrics))
 	}
 }
+
+// With an SLO set, the series carries each night's attainment and goodput under it, and their
+// steps are change points as a stage metric's are: a TPOT limit the decode regression of night
+// 28 breaks steps both down there, and the slow night 8 is their outlier, not a step.
+func TestHistorySLOMetrics(t *testing.T) {
+	db := nightlyLibrary(t)
+	if _, errOut, code := bl(t, "--db", db, "settings", "slo=tpot<=12.6"); code != 0 {
+		t.Fatalf("settings: %s", errOut)
+	}
+	rep := historyJSON(t, db, "nightly-h100")
+	if rep.SLO != "tpot<=12.6" {
+		t.Errorf("slo %q", rep.SLO)
+	}
+	var tpot int64
+	steps := map[string]history.ChangePoint{}
+	for _, cp := range rep.ChangePoints {
+		steps[cp.Stage] = cp
+		if cp.Stage == model.TPOT {
+			tpot = cp.FirstRun
+		}
+	}
+	for _, key := range []string{"slo_attainment", "goodput"} {
+		cp, ok := steps[key]
+		if !ok || cp.FirstRun != tpot || cp.DeltaPct > -50 || !cp.Worse || cp.Verdict == "" {
+			t.Errorf("%s: step %+v, want one down at run %d, explained", key, cp, tpot)
+		}
+		if v := rep.Runs[0].Values[key]; v == nil {
+			t.Errorf("run %d has no %s", rep.Runs[0].ID, key)
+		}
+	}
+	outliers := map[string]int64{}
+	for _, o := range rep.Outliers {
+		outliers[o.Stage] = o.Run
+	}
+	if outliers["slo_attainment"] == 0 || outliers["slo_attainment"] != outliers[model.TPOT] {
+		t.Errorf("outliers %v: the slow night is not the attainment's outlier", outliers)
+	}
+	if only := historyJSON(t, db, "nightly-h100", "--stage", "slo_attainment"); len(only.ChangePoints) != 1 {
+		t.Errorf("--stage slo_attainment: %d change points", len(only.ChangePoints))
+	}
+}
