@@ -61,6 +61,17 @@ func TestHistoryRacingImportersSameChangePoints(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("team library after the race:\n%s\nlibrary file:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// With an SLO, the attainment and goodput read from the team library's requests step
+	// where the file's do.
+	for _, db := range []string{file, team} {
+		if _, errOut, code := bl(t, "--db", db, "settings", "slo=tpot<=12.6"); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	want, got = historyShape(historyJSON(t, file, "nightly-h100")), historyShape(historyJSON(t, team, "nightly-h100"))
+	if !slices.Equal(got, want) || !strings.Contains(strings.Join(got, "\n"), "step slo_attainment") {
+		t.Errorf("with an SLO, team library:\n%s\nlibrary file:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
 
 // historyShape is a history with run ids read as their dates: what must not depend on the
