@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -156,6 +157,29 @@ func TestPutFilesUndoesOneFile(t *testing.T) {
 		}
 		if files, claims, chunks := count(t, s, "source_files"), count(t, s, "file_claims"), count(t, s, "file_chunks"); files != 3 || claims != 3 || chunks != 3 {
 			t.Errorf("%d files, %d claims, %d chunks stored; want 3 each", files, claims, chunks)
+		}
+	})
+}
+
+// insertID tells a row kept out by its conflict (sql.ErrNoRows) from a new one (its id), in
+// both engines: SQLite is asked without RETURNING, and its count of changed rows decides.
+func TestInsertIDKeptOutByConflict(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		tx, err := s.begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		const q = `INSERT INTO manifests (sha256, content) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING`
+		first, err := tx.insertID(q, "k1", "a")
+		if err != nil || first == 0 {
+			t.Fatalf("first insert: %d, %v", first, err)
+		}
+		if id, err := tx.insertID(q, "k1", "b"); !errors.Is(err, sql.ErrNoRows) {
+			t.Errorf("the same key again: %d, %v; want sql.ErrNoRows", id, err)
+		}
+		if id, err := tx.insertID(q, "k2", "c"); err != nil || id == first || id == 0 {
+			t.Errorf("another key: %d, %v", id, err)
 		}
 	})
 }
