@@ -429,8 +429,8 @@ func causesText(rec compare.Record) string {
 	for _, n := range rec.Notes {
 		lines = append(lines, "· "+n)
 	}
-	for _, w := range rec.Warnings {
-		lines = append(lines, "⚠ "+w)
+	for _, w := range report.SortedWarnings(rec.Warnings) {
+		lines = append(lines, "⚠ "+report.WarningWords(w).In(words()))
 	}
 	if len(lines) == 0 {
 		lines = append(lines, lang.L("No cause against the attribution."))

@@ -146,8 +146,8 @@ func (v *runView) display(rd compare.RunData, evs []model.Evidence) {
 	if w := r.ToolWarmup; w != nil {
 		add("Tool's warm-up", fmt.Sprintf("%d warm-up, %d cool-down requests excluded by the tool (%s)", w.Requests, w.Cooldown, w.Setting))
 	}
-	for _, w := range r.Warnings {
-		add("Warning", w)
+	for _, w := range report.SortedWarnings(r.Warnings) {
+		add("Warning", report.WarningWords(w).In(words()))
 	}
 	add("Load", fmt.Sprintf("rate %s req/s, max concurrency %s, burstiness %s", r.RequestRate.Readable(), r.MaxConcurrency.Readable(), r.Burstiness.Readable()))
 	add("Throughput", fmt.Sprintf("%s req/s, %s output tok/s, %s total tok/s", r.RequestThroughput.Readable(), r.OutputThroughput.Readable(), r.TotalTokenThroughput.Readable()))

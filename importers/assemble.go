@@ -106,7 +106,11 @@ func Assemble(entries []Entry) ([]Item, []error) {
 		}
 		run.IdentifiedBy = what + " of " + f.p.Part.Tool + ", without " + their + " summary"
 		mergePart(run, f.p.Part)
-		run.Warnings = append(run.Warnings, what+" without "+their+" summary file")
+		if f.p.Part.What == "" {
+			run.Warnings = append(run.Warnings, model.Warn(model.WarnRecordsAlone))
+		} else {
+			run.Warnings = append(run.Warnings, model.Warn(model.WarnNoSummary, what))
+		}
 		items = append(items, &Item{Run: run, Result: f.file})
 		runDirs[path.Dir(f.file.Name)] = true
 	}

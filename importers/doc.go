@@ -45,7 +45,9 @@
 //     reports the file as rejected). A result format's Parse may say the same for one file
 //     (Parsed.Why: an AIPerf roll-up over runs).
 //
-// Warnings (Parsed.Warnings) go to every run of the file, or to its evidence. Errors need
+// Warnings (Parsed.Warnings) go to every run of the file, or to its evidence: each a
+// model.Warning, a code of model.WarningCodes with its arguments (model.Warn), worded in every
+// language at the edge; a reader's note not given a code yet is model.Note. Errors need
 // not name the file: the registry adds it; a line or byte offset is the reader's to give
 // (position.Error).
 //

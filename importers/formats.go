@@ -141,13 +141,13 @@ func readTorchNPU(files []*format.File) (format.Parsed, error) {
 	}
 	t, warnings, err := trace.ReadCapture(cf, files[0].MaxBytes)
 	if err != nil {
-		return format.Parsed{Warnings: warnings}, err
+		return format.Parsed{Warnings: model.Notes(warnings)}, err
 	}
 	name := t.Source
 	if len(t.Files) > 1 {
 		name = "torch_npu export"
 	}
-	return format.Parsed{Evidence: &model.Evidence{Trace: t, Format: name, Facts: trace.Facts(t)}, Warnings: warnings}, nil
+	return format.Parsed{Evidence: &model.Evidence{Trace: t, Format: name, Facts: trace.Facts(t)}, Warnings: model.Notes(warnings)}, nil
 }
 
 func isServerLog(f *format.File) bool { return serverlog.Sniff(f.Lead()) }
@@ -173,5 +173,5 @@ func readUtilisation(f *format.File) (format.Parsed, error) {
 	if err != nil {
 		return format.Parsed{}, err
 	}
-	return format.Parsed{Evidence: &model.Evidence{Utilisation: u, Format: u.Tool, Facts: utilisation.Facts(u)}, Warnings: warnings}, nil
+	return format.Parsed{Evidence: &model.Evidence{Utilisation: u, Format: u.Tool, Facts: utilisation.Facts(u)}, Warnings: model.Notes(warnings)}, nil
 }

@@ -116,7 +116,7 @@ func TestCaptureReadsItsFilesTogether(t *testing.T) {
 				names = append(names, f.Base())
 			}
 			reads = append(reads, names)
-			return format.Parsed{Evidence: &model.Evidence{Format: "test capture of " + strings.Join(names, "+")}, Warnings: []string{"read together"}}, nil
+			return format.Parsed{Evidence: &model.Evidence{Format: "test capture of " + strings.Join(names, "+")}, Warnings: []model.Warning{model.Note("read together")}}, nil
 		},
 	}
 	single := func(f *format.File) (format.Parsed, error) {
@@ -149,7 +149,7 @@ func TestCaptureReadsItsFilesTogether(t *testing.T) {
 		if ev.Kind != model.KindTrace {
 			t.Errorf("%s: kind %q", ev.Format, ev.Kind)
 		}
-		formats = append(formats, r.Files[0].Name+": "+ev.Format+" "+strings.Join(ev.Warnings, ","))
+		formats = append(formats, r.Files[0].Name+": "+ev.Format+" "+strings.Join(model.WarningsEnglish(ev.Warnings), ","))
 	}
 	want := []string{
 		"b/run/loose/steps.csv: alone ",

@@ -104,7 +104,7 @@ func Entries(st *store.Store, ids []int64, withRequests bool) ([]report.Entry, e
 			return nil, err
 		}
 		for _, g := range gone {
-			rec.Warnings = append(rec.Warnings, fmt.Sprintf("run %d is no longer in the library (%s): the verdict is as saved; the run's own rows and charts are left out", g.ID, g.Why))
+			rec.Warnings = append(rec.Warnings, model.Warn(model.WarnRunGone, g.ID, g.Why))
 		}
 		c.BaselineRuns, c.CandidateRuns = present(c.BaselineRuns, gone), present(c.CandidateRuns, gone)
 		if !hasRecipe(rec.Reproduce) && len(c.BaselineRuns) > 0 && len(c.CandidateRuns) > 0 { // saved before records carried it

@@ -187,9 +187,9 @@ func TestWrappersAndTables(t *testing.T) {
 	}
 }
 
-func hasWarning(ws []string, sub string) bool {
+func hasWarning(ws []model.Warning, sub string) bool {
 	for _, w := range ws {
-		if strings.Contains(w, sub) {
+		if strings.Contains(w.English(), sub) {
 			return true
 		}
 	}

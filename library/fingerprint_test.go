@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"benchlens/model"
 	"benchlens/store"
 )
 
@@ -120,7 +121,7 @@ func TestFingerprintIgnoresUnlistedFields(t *testing.T) {
 	}
 	r, _ := st.Run(rep.Added[0])
 	want := Fingerprint(r, "sha", 0)
-	r.IdentifiedBy, r.Era, r.Warnings, r.Extra = "another signal", "another era", []string{"new"}, nil
+	r.IdentifiedBy, r.Era, r.Warnings, r.Extra = "another signal", "another era", []model.Warning{model.Note("new")}, nil
 	if got := Fingerprint(r, "sha", 0); got != want {
 		t.Errorf("fingerprint changed with fields outside the identity")
 	}

@@ -3,6 +3,8 @@ package library
 import (
 	"strings"
 	"testing"
+
+	"benchlens/model"
 )
 
 // TestNaNToolStatisticsDroppedSilently: a tool statistic written as NaN (vLLM writes numpy's nan
@@ -20,7 +22,7 @@ func TestNaNToolStatisticsDroppedSilently(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "the tool wrote NaN for itl p99, ttft std: left unknown"
-	if !strings.Contains(strings.Join(run.Warnings, "\n"), want) {
+	if !strings.Contains(strings.Join(model.WarningsEnglish(run.Warnings), "\n"), want) {
 		t.Errorf("warnings %q, want %q", run.Warnings, want)
 	}
 	if run.Summary["ttft"]["std"].Known() {

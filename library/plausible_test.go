@@ -32,7 +32,7 @@ func TestImplausibleValuesAreFlagged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		all := strings.Join(run.Warnings, "\n")
+		all := strings.Join(model.WarningsEnglish(run.Warnings), "\n")
 		for _, w := range want[run.Label] {
 			if !strings.Contains(all, w) {
 				t.Errorf("%s: warnings %q lack %q", run.Label, run.Warnings, w)
@@ -69,7 +69,7 @@ func TestInfiniteOrHugeToolStatisticFlagged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := strings.Join(run.Warnings, "\n")
+	all := strings.Join(model.WarningsEnglish(run.Warnings), "\n")
 	for _, w := range []string{"the tool's ttft std is +Inf ms", "the tool's itl p99 is 1e+300 ms", "the tool's tpot median is 86400001.00 ms"} {
 		if !strings.Contains(all, w) {
 			t.Errorf("warnings %q lack %q", run.Warnings, w)
@@ -96,7 +96,7 @@ func TestAllFailedRunHasNoZeroLatencies(t *testing.T) {
 	if len(run.Summary) != 0 || run.Completed != 0 || run.Failed != 8 {
 		t.Errorf("summary %v, completed %v, failed %v", run.Summary, run.Completed, run.Failed)
 	}
-	if !strings.Contains(strings.Join(run.Warnings, "\n"), "no request succeeded") {
+	if !strings.Contains(strings.Join(model.WarningsEnglish(run.Warnings), "\n"), "no request succeeded") {
 		t.Errorf("warnings %q", run.Warnings)
 	}
 }

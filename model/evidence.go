@@ -20,7 +20,7 @@ type Evidence struct {
 	// read for: an npu-smi table's driver and devices, a profiler's GPUs or stack versions.
 	Facts       *Facts       `json:"facts,omitempty"`
 	Environment *EnvEvidence `json:"environment,omitempty"` // collect_env, check_env, nvidia-smi topo / -q, pip list
-	Warnings    []string     `json:"warnings,omitempty"`
+	Warnings    []Warning    `json:"warnings,omitempty"`
 }
 
 // ServerMetrics is what a model server's own metrics said over a window, as a benchmark tool

@@ -3,13 +3,16 @@
 //
 //   - the closed sets, each a type whose values are the text stored and printed: Status,
 //     CauseCode, CheckState and ConditionState (verdict.go), Role and FileRole (role.go),
-//     ChangePath (manifest.go), ShapeClass, BackendStatus (evidence.go), Era;
+//     ChangePath (manifest.go), ShapeClass, BackendStatus (evidence.go), Era, and the
+//     warning codes (WarningCodes, warning.go: a warning is a code and its arguments, its
+//     English wording beside the code);
 //   - the stage metrics, one table (StageMetrics, metric.go): a new stage metric is one row
 //     there, and the comparison, the reports, the charts and the views all list it;
 //   - how a figure reads for people (Plain, Num.Readable).
 //
-// A new cause code or status is a constant beside the others and an entry in CauseCodes or
-// Statuses, with its words in every language the front ends speak.
+// A new cause code, status or warning code is a constant beside the others and an entry in
+// CauseCodes, Statuses or warningKinds, with its words in every language the front ends speak
+// (analysis/report's catalog; a test fails without them).
 package model
 
 import (

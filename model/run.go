@@ -17,15 +17,6 @@ const (
 // Stats maps a statistic (mean, median, std, min, max, p50, p99, p99.9 …) to its value in ms.
 type Stats map[string]Num
 
-// Run warnings about the data itself start with one of these, so a comparison can put them in
-// its checklist: values no measurement can give, characters lost to a wrong encoding, and a
-// run its own tool judged invalid (MLPerf LoadGen's "Result is : INVALID").
-const (
-	ImplausiblePrefix = "implausible values: "
-	EncodingPrefix    = "not valid UTF-8: "
-	InvalidPrefix     = "the tool judged the run invalid: "
-)
-
 // Phases of a run: a measured run (PhaseMeasured, stored as "") or a warm-up run.
 const (
 	PhaseWarmup   = "warmup"
@@ -106,7 +97,7 @@ type Run struct {
 	Metadata map[string]string `json:"metadata,omitempty"` // --metadata pairs
 	Extra    map[string]any    `json:"extra,omitempty"`    // every other key the file held
 	Manifest Manifest          `json:"manifest,omitempty"`
-	Warnings []string          `json:"warnings,omitempty"` // what the importer noticed
+	Warnings []Warning         `json:"warnings,omitempty"` // what the importer noticed
 
 	Requests []Request `json:"-"`
 }
@@ -141,21 +132,17 @@ func (r *Run) SetStat(metric, stat string, ms float64) {
 	r.Summary[metric][stat] = Num(ms)
 }
 
-// nanWarning starts the one warning that lists the tool's NaN statistics.
-const nanWarning = "the tool wrote NaN for "
-
-// noteNaN adds name to the run's warning of NaN statistics, in sorted order.
+// noteNaN adds name to the run's one warning of NaN statistics, in sorted order.
 func (r *Run) noteNaN(name string) {
-	const tail = ": left unknown"
 	for i, w := range r.Warnings {
-		if list, ok := strings.CutPrefix(w, nanWarning); ok {
-			names := append(strings.Split(strings.TrimSuffix(list, tail), ", "), name)
+		if w.Code == WarnToolNaN && len(w.Args) == 1 {
+			names := append(strings.Split(w.Args[0], ", "), name)
 			slices.Sort(names)
-			r.Warnings[i] = nanWarning + strings.Join(names, ", ") + tail
+			r.Warnings[i].Args = []string{strings.Join(names, ", ")}
 			return
 		}
 	}
-	r.Warnings = append(r.Warnings, nanWarning+name+tail)
+	r.Warnings = append(r.Warnings, Warn(WarnToolNaN, name))
 }
 
 // NewRun returns a run with every optional number unknown.

@@ -270,6 +270,22 @@ ALTER TABLE runs ADD COLUMN manifest_id INTEGER;
 UPDATE runs SET manifest_id = (SELECT m.id FROM manifests m WHERE m.sha256 = benchlens_sha256(runs.manifest)), manifest = '';
 CREATE INDEX runs_manifest ON runs(manifest_id);
 `,
+	// 11: warnings are data (model.Warning: a code, its arguments, its English text beside
+	// them). A run's or an evidence file's warning stored as text becomes code legacy with the
+	// text as its argument, which the reader matches to the code whose wording it is
+	// (model.LegacyWarning), so an old run's implausible values still reach the checklist.
+	// Only rows whose warnings are text are rewritten; saved comparisons keep their records as
+	// saved (their text warnings are read the same way).
+	`
+UPDATE runs SET header = json_set(header, '$.warnings', json((SELECT json_group_array(
+		CASE WHEN w.type = 'text' THEN json_object('code', 'legacy', 'args', json_array(w.value)) ELSE json(w.value) END ORDER BY w.key)
+	FROM json_each(runs.header, '$.warnings') w)))
+WHERE header LIKE '%"warnings":["%' AND json_valid(header) AND json_type(header, '$.warnings') = 'array';
+UPDATE evidence SET data = json_set(data, '$.warnings', json((SELECT json_group_array(
+		CASE WHEN w.type = 'text' THEN json_object('code', 'legacy', 'args', json_array(w.value)) ELSE json(w.value) END ORDER BY w.key)
+	FROM json_each(evidence.data, '$.warnings') w)))
+WHERE data LIKE '%"warnings":["%' AND json_valid(data) AND json_type(data, '$.warnings') = 'array';
+`,
 }
 
 // pgMigrations replace, for a team library, the migrations that PostgreSQL does otherwise.
@@ -293,6 +309,16 @@ INSERT INTO manifests (sha256, content)
 ALTER TABLE runs ADD COLUMN manifest_id INTEGER REFERENCES manifests(id);
 UPDATE runs SET manifest_id = m.id, manifest = '' FROM manifests m WHERE m.sha256 = encode(sha256(convert_to(runs.manifest, 'UTF8')), 'hex');
 CREATE INDEX runs_manifest ON runs(manifest_id);
+`,
+	10: `
+UPDATE runs SET header = jsonb_set(header::jsonb, '{warnings}', (SELECT jsonb_agg(
+		CASE WHEN jsonb_typeof(w) = 'string' THEN jsonb_build_object('code', 'legacy', 'args', jsonb_build_array(w)) ELSE w END ORDER BY n)
+	FROM jsonb_array_elements(runs.header::jsonb -> 'warnings') WITH ORDINALITY AS x(w, n)))::text
+WHERE header LIKE '%"warnings":["%' AND jsonb_typeof(header::jsonb -> 'warnings') = 'array';
+UPDATE evidence SET data = jsonb_set(data::jsonb, '{warnings}', (SELECT jsonb_agg(
+		CASE WHEN jsonb_typeof(w) = 'string' THEN jsonb_build_object('code', 'legacy', 'args', jsonb_build_array(w)) ELSE w END ORDER BY n)
+	FROM jsonb_array_elements(evidence.data::jsonb -> 'warnings') WITH ORDINALITY AS x(w, n)))::text
+WHERE data LIKE '%"warnings":["%' AND jsonb_typeof(data::jsonb -> 'warnings') = 'array';
 `,
 }
 

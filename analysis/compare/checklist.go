@@ -91,7 +91,7 @@ func (r Record) Checklist() []Check {
 		}
 	}
 	if len(r.DataQuality) > 0 {
-		data := r.DataQuality[0]
+		data := r.DataQuality[0].English()
 		if n := len(r.DataQuality) - 1; n > 0 {
 			data += fmt.Sprintf(" (and %d more)", n)
 		}
@@ -361,24 +361,6 @@ func (r Record) stageMismatchNotes() []string {
 	for _, n := range r.Notes {
 		if strings.HasPrefix(n, "stage mismatch") {
 			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// dataQuality gathers the runs' warnings about their own data, naming arm and run.
-func dataQuality(base, cand Arm) []string {
-	var out []string
-	for _, arm := range []struct {
-		name string
-		a    Arm
-	}{{"baseline", base}, {"candidate", cand}} {
-		for _, rd := range arm.a.Runs {
-			for _, w := range rd.Run.Warnings {
-				if strings.HasPrefix(w, model.ImplausiblePrefix) || strings.HasPrefix(w, model.EncodingPrefix) || strings.HasPrefix(w, model.InvalidPrefix) {
-					out = append(out, fmt.Sprintf("%s run %d: %s", arm.name, rd.Run.ID, w))
-				}
-			}
 		}
 	}
 	return out

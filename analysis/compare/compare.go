@@ -151,8 +151,9 @@ func measurement(rec *Record, base, cand Arm, set Settings) []Cause {
 		}
 		for _, rd := range a.Runs {
 			if sm := rd.Run.Sampled; sm != nil {
-				m.Sampled = append(m.Sampled, fmt.Sprintf("%s run %d: per-request records are a sample (%d of %d successful requests; %s); the tool's statistics are used",
-					side, rd.Run.ID, sm.Records, sm.Population, sm.Why))
+				w := model.Warn(model.WarnRunSampled, side, rd.Run.ID, sm.Records, sm.Population, sm.Why)
+				m.Sampled = append(m.Sampled, w.English())
+				rec.Warnings = append(rec.Warnings, w)
 			}
 			if cs := coldStart(rd.Run, set.ColdStartRatio); cs != "" {
 				m.ColdStarts = append(m.ColdStarts, fmt.Sprintf("%s run %d: %s", side, rd.Run.ID, cs))
@@ -175,7 +176,6 @@ func measurement(rec *Record, base, cand Arm, set Settings) []Cause {
 		reasons = append(reasons, "cold-start TTFT spike after the declared warm-up: "+strings.Join(m.ColdStarts, "; "))
 	}
 	rec.Measurement = m
-	rec.Warnings = append(rec.Warnings, m.Sampled...)
 	w := Field{Baseline: m.WarmupIters[0], Candidate: m.WarmupIters[1], State: model.ConditionSame}
 	if warmupCount(w.Baseline) != warmupCount(w.Candidate) {
 		w.State = model.ConditionDiffers

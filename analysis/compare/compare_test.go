@@ -210,7 +210,7 @@ func TestTracesFromDifferentDevicesWarn(t *testing.T) {
 		rd.Traces[0].Device = "Tesla V100-SXM2-16GB rank 1"
 	}
 	rec := compare.Compare(b, c, compare.DefaultSettings)
-	if len(rec.Warnings) != 1 || !strings.Contains(rec.Warnings[0], "A100-PG509-200 vs Tesla V100") {
+	if len(rec.Warnings) != 1 || !strings.Contains(rec.Warnings[0].English(), "A100-PG509-200 vs Tesla V100") {
 		t.Errorf("warnings %v", rec.Warnings)
 	}
 }

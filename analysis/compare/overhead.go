@@ -285,7 +285,7 @@ func hotspot(rec *Record, base, cand Arm, set Settings) {
 	h.ShapeDetail = append(prefix("baseline ", bd), prefix("candidate ", cd)...)
 	h.TopOps.Baseline, h.TopOps.Candidate = topOps(base, 5), topOps(cand, 5)
 	if bd, cd := traceDevices(base), traceDevices(cand); bd != "" && cd != "" && bd != cd {
-		rec.Warnings = append(rec.Warnings, fmt.Sprintf("the profiler traces come from different devices (%s vs %s): their times do not compare", bd, cd))
+		rec.Warnings = append(rec.Warnings, model.Warn(model.WarnTraceDevices, bd, cd))
 	}
 	if len(h.TopOps.Baseline) > 0 && len(h.TopOps.Candidate) > 0 {
 		h.Moved = "no"

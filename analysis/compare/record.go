@@ -33,10 +33,12 @@ type Record struct {
 	Reproduce    reproduce.Recipe      `json:"reproduce" yaml:"reproduce"` // the rerun recipe of each arm
 	// Benchlens is the build that judged the comparison, set when it is saved.
 	Benchlens *version.Info `json:"benchlens,omitempty" yaml:"benchlens,omitempty"`
-	Warnings  []string      `json:"warnings,omitempty" yaml:"warnings,omitempty"`
+	// Warnings are what the comparison noticed (profiler traces of different devices, sampled
+	// runs, a run deleted since it was saved), each a code with its English text beside it.
+	Warnings []model.Warning `json:"warnings,omitempty" yaml:"warnings,omitempty"`
 	// DataQuality lists the runs' warnings about their data (implausible values, replaced
 	// characters), each naming its arm and run.
-	DataQuality []string `json:"data_quality,omitempty" yaml:"data_quality,omitempty"`
+	DataQuality []RunWarning `json:"data_quality,omitempty" yaml:"data_quality,omitempty"`
 	// Rule 9, for arms that ran several load points: each matched point's own verdict, where
 	// each status holds, and the points one arm ran alone.
 	LoadPoints []LoadPointResult `json:"load_points,omitempty" yaml:"load_points,omitempty"`

@@ -68,8 +68,8 @@ func writeSection(w io.Writer, e model.Evidence, m model.Manifest, fp model.Fing
 		return ""
 	}
 	writeFacts(w, e.Facts)
-	for _, warn := range e.Warnings {
-		fmt.Fprintf(w, "  warning: %s\n", q(warn))
+	for _, warn := range SortedWarnings(e.Warnings) {
+		fmt.Fprintf(w, "  warning: %s\n", q(warn.English()))
 	}
 	return kind
 }

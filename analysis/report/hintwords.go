@@ -7,16 +7,19 @@ import (
 
 // HintWords is a "next time" hint in words: its key's wording with its arguments, an argument
 // that names an arm ("baseline", "candidate") worded too.
-func HintWords(h model.Hint) Words {
-	args := make([]any, len(h.Args))
-	for i, a := range h.Args {
+func HintWords(h model.Hint) Words { return Say(h.Key, argWords(h.Args)...) }
+
+// argWords are a hint's or a warning's arguments, an arm's name worded, the rest as they are.
+func argWords(as []string) []any {
+	args := make([]any, len(as))
+	for i, a := range as {
 		if _, ok := hintArgWords[a]; ok {
 			args[i] = Say(a)
 		} else {
 			args[i] = a
 		}
 	}
-	return Say(h.Key, args...)
+	return args
 }
 
 // HintsWords are a check's hints in words, "; " between them.

@@ -410,8 +410,11 @@ func evidenceTable(entries []Entry) *table {
 		for _, n := range r.Notes {
 			row("note", "", "", nil, nil, nil, nil, nil, nil, nil, n, "")
 		}
-		for _, w := range r.Warnings {
-			row("warning", "", "", nil, nil, nil, nil, nil, nil, nil, w, "")
+		for _, w := range SortedWarnings(r.Warnings) {
+			row("warning", string(w.Code), "", nil, nil, nil, nil, nil, nil, nil, w.English(), "")
+		}
+		for _, w := range r.DataQuality {
+			row("data_quality", string(w.Warning.Code), w.Arm, w.Run, nil, nil, nil, nil, nil, nil, w.Warning.English(), "")
 		}
 	}
 	return t

@@ -62,8 +62,8 @@ func Text(w io.Writer, rec compare.Record) error {
 	for _, n := range rec.Notes {
 		fmt.Fprintf(&b, "  note: %s\n", n)
 	}
-	for _, w := range rec.Warnings {
-		fmt.Fprintf(&b, "  warning: %s\n", w)
+	for _, w := range SortedWarnings(rec.Warnings) {
+		fmt.Fprintf(&b, "  warning: %s\n", w.English())
 	}
 	if len(rec.Path.Evidence) > 0 {
 		fmt.Fprintln(&b, "\nbackend lines")

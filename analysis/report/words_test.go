@@ -7,7 +7,7 @@ import (
 	"benchlens/model"
 )
 
-// Every status, cause code and check state of the record, and every key of the catalog, has
+// Every status, cause code, check state and warning code of the record, and every key of the catalog, has
 // words in every language: a code added to model without its words fails here.
 func TestEveryCodeHasWords(t *testing.T) {
 	var keys []string
@@ -19,6 +19,9 @@ func TestEveryCodeHasWords(t *testing.T) {
 	}
 	for _, c := range model.CheckStates {
 		keys = append(keys, CheckWords(c).Key)
+	}
+	for _, c := range model.WarningCodes {
+		keys = append(keys, WarningWords(model.Warning{Code: c}).Key)
 	}
 	for k := range catalog {
 		keys = append(keys, k)
@@ -110,5 +113,39 @@ func TestChecklistHintsAreData(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no hints")
+	}
+}
+
+// A warning is worded from its code per language, its English the same as the record's text
+// beside the code, an arm among its arguments worded too.
+func TestWarningWordsPerLanguage(t *testing.T) {
+	for _, c := range model.WarningCodes {
+		if en := catalog[warningKey(c)][English]; en != c.EnglishFormat() {
+			t.Errorf("%s: English %q, the code's own %q", c, en, c.EnglishFormat())
+		}
+	}
+	for _, tc := range []struct {
+		w      model.Warning
+		en, zh string
+	}{
+		{model.Warn(model.WarnImplausible, "ttft mean 0 ms"), "implausible values: ttft mean 0 ms", "数值不可能来自测量：ttft mean 0 ms"},
+		{model.Warn(model.WarnRunSampled, "candidate", 7, 46, 100, "--output-sampling"),
+			"candidate run 7: per-request records are a sample (46 of 100 successful requests; --output-sampling); the tool's statistics are used",
+			"候选运行 7：逐请求记录只是样本（成功请求 100 个中的 46 个；--output-sampling）；使用工具的统计"},
+		{model.Note("a reader's own words"), "a reader's own words", "a reader's own words"},
+	} {
+		if got := WarningWords(tc.w).In(English); got != tc.en || got != tc.w.English() {
+			t.Errorf("%s in English: %q, want %q", tc.w.Code, got, tc.en)
+		}
+		if got := WarningWords(tc.w).In(Chinese); got != tc.zh {
+			t.Errorf("%s in Chinese: %q, want %q", tc.w.Code, got, tc.zh)
+		}
+	}
+	rw := compare.RunWarning{Arm: "baseline", Run: 3, Warning: model.Warn(model.WarnToolInvalid, "MLPerf LoadGen result INVALID")}
+	if got, want := RunWarningWords(rw).In(English), rw.English(); got != want {
+		t.Errorf("run warning in English: %q, want %q", got, want)
+	}
+	if got, want := RunWarningWords(rw).In(Chinese), "基线运行 3：工具判定该运行无效：MLPerf LoadGen result INVALID"; got != want {
+		t.Errorf("run warning in Chinese: %q, want %q", got, want)
 	}
 }

@@ -38,7 +38,7 @@ type runDetail struct {
 	Metadata     map[string]string      `json:"metadata"`
 	Extra        map[string]any         `json:"extra"`
 	Manifest     model.Manifest         `json:"manifest"`
-	Warnings     []string               `json:"warnings"`
+	Warnings     []model.Warning        `json:"warnings"`
 	Requests     requestsInfo           `json:"requests"`
 	Files        []store.FileInfo       `json:"files"`
 	Evidence     []model.Evidence       `json:"evidence"`
@@ -206,8 +206,8 @@ func writeDetail(w io.Writer, d runDetail) {
 			fmt.Fprintf(w, "  %s = %s\n", q(k), q(fmt.Sprint(d.Metadata[k])))
 		}
 	}
-	for _, warn := range d.Warnings {
-		fmt.Fprintf(w, "\nwarning: %s\n", q(warn))
+	for _, warn := range report.SortedWarnings(d.Warnings) {
+		fmt.Fprintf(w, "\nwarning: %s\n", q(warn.English()))
 	}
 	for _, x := range d.FilesDisagree {
 		fmt.Fprintf(w, "\nits files disagree: %s\n", q(x))

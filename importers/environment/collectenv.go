@@ -236,7 +236,7 @@ func (d *doc) rocmName() {
 	if len(d.ev.Devices) == 0 {
 		dv := d.device("0")
 		dv.Line = d.gpuName.N
-		d.warn("the GPU line names no count and no topology lists the GPUs: taken as one device")
+		d.warn(model.Warn(model.WarnOneDevice))
 	}
 	for i := range d.ev.Devices {
 		if d.ev.Devices[i].Name == "" {

@@ -120,7 +120,7 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("NUL: %v", err)
 	}
 	ev, warnings, err := Parse("x", []byte("PyTorch version: N/A\nIs debug build: N/A\n"))
-	if err != nil || ev == nil || len(warnings) != 1 || !strings.Contains(warnings[0], "states none") {
+	if err != nil || ev == nil || len(warnings) != 1 || !strings.Contains(warnings[0].English(), "states none") {
 		t.Errorf("empty dump: %v %v %v", ev, warnings, err)
 	}
 	if _, _, err := Parse("x", []byte("hello\n")); err == nil {

@@ -102,7 +102,7 @@ func Read(f *format.File) (format.Parsed, error) {
 
 // Parse reads a dump Detect named. A dump that states none of the facts benchlens reads is
 // kept with a warning; bytes no text holds refuse it, at their offset.
-func Parse(name string, data []byte) (*model.EnvEvidence, []string, error) {
+func Parse(name string, data []byte) (*model.EnvEvidence, []model.Warning, error) {
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		return nil, nil, &position.Error{Line: bytes.Count(data[:i], []byte("\n")) + 1, Offset: i, Err: errors.New("a NUL byte: not a text dump")}
 	}
@@ -126,10 +126,10 @@ func Parse(name string, data []byte) (*model.EnvEvidence, []string, error) {
 	}
 	d.finish()
 	if !utf8.Valid(data) {
-		d.warn("not valid UTF-8: characters were replaced")
+		d.warn(model.Warn(model.WarnCharsReplaced))
 	}
 	if len(d.ev.Facts) == 0 && len(d.ev.Devices) == 0 {
-		d.warn(fmt.Sprintf("%s states none of the facts benchlens reads (driver, stack, devices, NUMA)", d.ev.Tool))
+		d.warn(model.Warn(model.WarnNoFacts, d.ev.Tool))
 	}
 	return d.ev, d.warnings, nil
 }
@@ -144,7 +144,7 @@ type line struct {
 type doc struct {
 	lines    []line
 	ev       *model.EnvEvidence
-	warnings []string
+	warnings []model.Warning
 	pkgs     map[string]model.Line // normalised package name → version and line
 	conda    map[string]model.Line // the same from conda's list, used where pip's lacks one
 
@@ -175,7 +175,7 @@ func newDoc(data []byte) *doc {
 	return d
 }
 
-func (d *doc) warn(s string) { d.warnings = append(d.warnings, s) }
+func (d *doc) warn(w model.Warning) { d.warnings = append(d.warnings, w) }
 
 // fact records a fact unless the value is one the tools print for "absent" or the fact is
 // already stated.

@@ -43,7 +43,7 @@ func TestGolden(t *testing.T) {
 			got := struct {
 				Tool     string             `json:"detected"`
 				Evidence *model.EnvEvidence `json:"evidence"`
-				Warnings []string           `json:"warnings,omitempty"`
+				Warnings []model.Warning    `json:"warnings,omitempty"`
 			}{Detect(data), ev, warnings}
 			goldenfile.JSON(t, filepath.Join("testdata", "golden", strings.TrimSuffix(filepath.Base(name), ".txt")+".json"), got)
 		})

@@ -100,7 +100,7 @@ type Parsed struct {
 	Why string
 	// Warnings are what the reader noticed and let through. The registry adds them to every
 	// run of the file, or to its evidence.
-	Warnings []string
+	Warnings []model.Warning
 	// Phases are a phase list's records: which result files beside it were warm-up runs and
 	// which were measured (METHOD.md rule 12).
 	Phases []Phase
@@ -135,9 +135,9 @@ type Part struct {
 	// (AISBench's time points in db_data/<db_name>). Resolve is given their bytes (nil for
 	// one the bundle lacks) before the part joins its run, and says what it could not read.
 	Refs    []string
-	Resolve func(files map[string][]byte) (warnings []string)
+	Resolve func(files map[string][]byte) (warnings []model.Warning)
 	// Warnings are what reading the part noticed; they go to its run.
-	Warnings []string
+	Warnings []model.Warning
 }
 
 // Unread is the Parse of a format benchlens recognises and keeps beside the runs without

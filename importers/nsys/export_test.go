@@ -88,7 +88,7 @@ func TestGolden(t *testing.T) {
 				Trace    *model.TraceEvidence `json:"trace"`
 				Timeline *goldenTimeline      `json:"timeline"`
 				Facts    *model.Facts         `json:"facts"`
-				Warnings []string             `json:"warnings"`
+				Warnings []model.Warning      `json:"warnings"`
 			}{ev, tl, facts, warnings})
 		})
 	}

@@ -20,7 +20,7 @@ type reader struct {
 	gpuMem   map[int64]int64
 	used     map[int64]bool // devices that ran device work
 	stepWins []stepWin
-	warnings []string
+	warnings []model.Warning
 	dupCalls bool // the 2.x schema: every runtime call listed twice under one correlation id
 }
 
@@ -87,7 +87,7 @@ func (r *reader) addCalls(byName map[int64]*agg) error {
 		}
 		if n.Int64 > 0 {
 			r.tot.Call("cudaStreamSynchronize", int(n.Int64), t.Int64)
-			r.warnings = append(r.warnings, "no runtime API rows: the syncs are the SYNCHRONIZATION records")
+			r.warnings = append(r.warnings, model.Warn(model.WarnNsysSyncRecords))
 		}
 	}
 	return nil

@@ -150,7 +150,7 @@ const (
 )
 
 // readDB reads the export at path.
-func readDB(path string) (*model.TraceEvidence, *model.Facts, []string, error) {
+func readDB(path string) (*model.TraceEvidence, *model.Facts, []model.Warning, error) {
 	db, err := open(path)
 	if err != nil {
 		return nil, nil, nil, err
@@ -259,7 +259,7 @@ func orUnknown(s string) string {
 }
 
 // ReadExportFile reads an export from a file on disk, for tools and benchmarks.
-func ReadExportFile(path string) (*model.TraceEvidence, *model.Facts, []string, error) {
+func ReadExportFile(path string) (*model.TraceEvidence, *model.Facts, []model.Warning, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, nil, err

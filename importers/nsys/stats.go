@@ -153,7 +153,7 @@ type stats struct {
 	order    []string
 	steps    int
 	ranges   map[string]int // NVTX range → instances
-	warnings []string
+	warnings []model.Warning
 	apiSeen  bool
 	sizes    map[string]int64 // copy direction → bytes, from a size report
 }
@@ -294,11 +294,11 @@ func (s *stats) finish() *model.TraceEvidence {
 	}
 	ev.Steps = s.steps
 	if !s.apiSeen && s.reports[repKern] {
-		s.warnings = append(s.warnings, fmt.Sprintf("no cuda_api_sum report: launches and syncs unmeasured (at most one launch per kernel instance: %d)", s.tot.Kernels()))
+		s.warnings = append(s.warnings, model.Warn(model.WarnNsysNoAPI, s.tot.Kernels()))
 	}
 	s.tot.Fill(ev, s.apiSeen)
 	ev.Files = s.order
-	s.warnings = append(s.warnings, "an nsys stats summary: totals only, no timeline (busy share and idle gaps unmeasured)")
+	s.warnings = append(s.warnings, model.Warn(model.WarnNsysTotalsOnly))
 	return ev
 }
 

@@ -67,7 +67,7 @@ func TestStatsGolden(t *testing.T) {
 			p, err := ReadStats(files)
 			g := struct {
 				Trace    *model.TraceEvidence `json:"trace,omitempty"`
-				Warnings []string             `json:"warnings"`
+				Warnings []model.Warning      `json:"warnings"`
 				Error    string               `json:"error,omitempty"`
 			}{Warnings: p.Warnings}
 			if err != nil {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
+
+	"benchlens/model"
 )
 
 // stepWin is one step's host window (ns), from its NVTX range.
@@ -93,7 +96,7 @@ func (r *reader) steps() error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", tNVTX, err)
 		}
-		r.warnings = append(r.warnings, fmt.Sprintf("no NVTX range names a step number: the %d %q ranges are taken as the steps", len(r.stepWins), best))
+		r.warnings = append(r.warnings, model.Warn(model.WarnNsysStepRanges, len(r.stepWins), strconv.Quote(best)))
 	}
 	sort.Slice(r.stepWins, func(i, j int) bool { return r.stepWins[i].n < r.stepWins[j].n })
 	return nil

@@ -267,7 +267,7 @@ func (r *reader) devicePass(ev *model.TraceEvidence) error {
 		r.tot.Memset(int(memset.n), memset.ns)
 	}
 	if graphed > 0 {
-		r.warnings = append(r.warnings, fmt.Sprintf("%d kernels were replayed from CUDA graphs (graphNodeId set): one cudaGraphLaunch launched them", graphed))
+		r.warnings = append(r.warnings, model.Warn(model.WarnNsysGraphReplay, graphed))
 	}
 	if line == nil {
 		return nil

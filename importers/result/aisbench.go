@@ -101,7 +101,7 @@ func ReadAISBenchJSON(f *format.File) (format.Parsed, error) {
 	run := model.NewRun(toolAISBench)
 	run.Era = eraAISBench
 	run.IdentifiedBy = "metrics keyed by stage with Benchmark Duration (AISBench's performances/<model>/<dataset>.json)"
-	var warnings []string
+	var warnings []model.Warning
 	get := func(keys ...string) (float64, string, bool) {
 		for _, k := range keys {
 			x, ok := jsonx.Object(obj[k])[stage]
@@ -110,7 +110,7 @@ func ReadAISBenchJSON(f *format.File) (format.Parsed, error) {
 			}
 			val, unit, ok := aisbenchValue(x)
 			if !ok {
-				warnings = append(warnings, fmt.Sprintf("%s (%s): %s is not a number with a unit; left out", k, stage, describe(x)))
+				warnings = append(warnings, model.Warn(model.WarnNotNumber, k, stage, describe(x)))
 				return 0, "", false
 			}
 			return val, unit, true
@@ -223,7 +223,7 @@ func ReadAISBenchCSV(f *format.File) (format.Parsed, error) {
 	byStage := map[string][]cell{}
 	other := map[string]map[string]map[string]any{} // stage → row → stat → value
 	stages := map[string]bool{}
-	var warnings []string
+	var warnings []model.Warning
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -263,7 +263,7 @@ func ReadAISBenchCSV(f *format.File) (format.Parsed, error) {
 				case "us":
 					x /= 1000
 				default:
-					warnings = append(warnings, fmt.Sprintf("line %d: %s %s in %q, not a time unit; left out", line, row, col, unit))
+					warnings = append(warnings, model.Warn(model.WarnNoTimeUnit, line, row, col, strconv.Quote(unit)))
 					continue
 				}
 				byStage[stage] = append(byStage[stage], cell{metric, stat, x})
@@ -376,25 +376,25 @@ func ReadAISBenchDetails(f *format.File) (format.Parsed, error) {
 		part.Refs = append(part.Refs, "db_data/"+db)
 	}
 	sort.Strings(part.Refs)
-	part.Resolve = func(files map[string][]byte) []string {
+	part.Resolve = func(files map[string][]byte) []model.Warning {
 		points := map[string]map[int64][]float64{}
-		var warnings []string
+		var warnings []model.Warning
 		for _, ref := range part.Refs {
 			data := files[ref]
 			if data == nil {
-				warnings = append(warnings, "AISBench's time points are in "+ref+", which is not in the bundle: the requests' times are unknown and the tool's statistics are used")
+				warnings = append(warnings, model.Warn(model.WarnTimePointsGone, ref))
 				continue
 			}
 			arrays, err := readNumpyStore(ref, data)
 			if err != nil {
-				warnings = append(warnings, err.Error())
+				warnings = append(warnings, model.Warn(model.WarnPartUnread, err))
 				continue
 			}
 			points[path.Base(ref)] = arrays
 		}
 		part.Requests = aisbenchRequests(recs, points)
 		if part.Requests == nil && len(recs) > 0 {
-			warnings = append(warnings, fmt.Sprintf("%d per-request records without their time points: only the tool's statistics are used", len(recs)))
+			warnings = append(warnings, model.Warn(model.WarnNoTimePoints, len(recs)))
 		}
 		return warnings
 	}

@@ -33,7 +33,7 @@ func ReadSummaryCSV(f *format.File) (format.Parsed, error) {
 	r.FieldsPerRecord = -1
 
 	obj := map[string]any{}
-	var warnings []string
+	var warnings []model.Warning
 	var header []string // columns of the current section
 	section, blanks, prev := 0, 0, 0
 	aiperf := false
@@ -99,7 +99,7 @@ func ReadSummaryCSV(f *format.File) (format.Parsed, error) {
 		}
 		if old, dup := obj[key]; dup {
 			if fmt.Sprint(old) != fmt.Sprint(m) {
-				warnings = append(warnings, fmt.Sprintf("line %d: %q repeats with other values; the first row was kept", line, rec[0]))
+				warnings = append(warnings, model.Warn(model.WarnRowRepeats, line, strconv.Quote(rec[0])))
 			}
 			continue // genai-perf can write the goodput row twice
 		}

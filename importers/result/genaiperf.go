@@ -113,8 +113,7 @@ func readNVMetrics(run *model.Run, obj map[string]any, aiperf bool) (map[string]
 		setExtra(run, "sample_counts", counts)
 	}
 	if mislabelled {
-		run.Warnings = append(run.Warnings, "non-time metrics are labelled requests/sec "+
-			"(perf_analyzer _add_units bug); units were taken from the metric names")
+		run.Warnings = append(run.Warnings, model.Warn(model.WarnUnitsFromNames))
 	}
 	return known, nil
 }

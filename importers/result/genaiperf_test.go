@@ -95,7 +95,7 @@ func TestGenAIPerfSummary(t *testing.T) {
 	if run.Summary["output_sequence_length"] != nil || run.Extra["output_sequence_length"] == nil {
 		t.Error("output_sequence_length (labelled requests/sec) must stay out of the ms summary")
 	}
-	if len(run.Warnings) != 1 || !strings.Contains(run.Warnings[0], "_add_units") {
+	if len(run.Warnings) != 1 || !strings.Contains(run.Warnings[0].English(), "_add_units") {
 		t.Errorf("warnings %q", run.Warnings)
 	}
 

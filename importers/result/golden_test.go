@@ -65,7 +65,7 @@ type golden struct {
 	// Evidence is what a file of the results' families that is evidence says (an MLPerf system
 	// description, an inference-perf prometheus report).
 	Evidence *model.Evidence `json:"evidence,omitempty"`
-	Warnings []string        `json:"warnings,omitempty"`
+	Warnings []model.Warning `json:"warnings,omitempty"`
 	Error    string          `json:"error,omitempty"`
 }
 

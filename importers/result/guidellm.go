@@ -345,8 +345,7 @@ func guidellmMeasured(run *model.Run, bench map[string]any, reqs []guidellmReq) 
 	if warm+cool > 0 {
 		run.ToolWarmup = &model.Warmup{Requests: warm, Cooldown: cool, InFile: true,
 			Setting: guidellmPhaseSetting(bench)}
-		run.Warnings = append(run.Warnings, fmt.Sprintf("%d warm-up and %d cool-down request records lie outside "+
-			"GuideLLM's measurement window and are left out, as the tool left them out of its statistics", warm, cool))
+		run.Warnings = append(run.Warnings, model.Warn(model.WarnOutsideWindow, warm, cool))
 	}
 	return out
 }

@@ -42,7 +42,7 @@ func TestWrapperKeyDisagreeing(t *testing.T) {
 	data := `{"4": {"version": "2023-08-31", "model": "m", "num_concurrent_requests": 8, "results_ttft_s_quantiles_p50": 0.5},
 	          "16": {"version": "2023-08-31", "model": "m", "results_ttft_s_quantiles_p50": 0.7}}`
 	runs := parseRuns(t, "by_concurrency.json", []byte(data), 2)
-	if runs[0].MaxConcurrency != 8 || len(runs[0].Warnings) != 1 || !strings.Contains(runs[0].Warnings[0], `key "4"`) {
+	if runs[0].MaxConcurrency != 8 || len(runs[0].Warnings) != 1 || !strings.Contains(runs[0].Warnings[0].English(), `key "4"`) {
 		t.Errorf("run 1: concurrency %v, warnings %q", runs[0].MaxConcurrency, runs[0].Warnings)
 	}
 	if runs[1].MaxConcurrency != 16 || len(runs[1].Warnings) != 0 {

@@ -269,9 +269,9 @@ func ReadInferencePerfPrometheus(f *format.File) (format.Parsed, error) {
 			sm.Gauges[k] = model.Num(x)
 		}
 	}
-	var warnings []string
+	var warnings []model.Warning
 	if sm.Window != "all stages" {
-		warnings = append(warnings, "the server's own metrics over the PromQL query's window, which need not be the stage's: server-side evidence, not the run's result")
+		warnings = append(warnings, model.Warn(model.WarnServerMetricsWindow))
 	}
 	return format.Parsed{Evidence: &model.Evidence{ServerMetrics: sm, Format: sm.Source}, Warnings: warnings}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -174,7 +175,7 @@ func ReadMLPerfSummary(f *format.File) (format.Parsed, error) {
 		"Performance constraints satisfied": kv["Performance constraints satisfied"], "Min duration satisfied": kv["Min duration satisfied"],
 		"Min queries satisfied": kv["Min queries satisfied"], "Early stopping satisfied": kv["Early stopping satisfied"]})
 	for _, n := range notes {
-		run.Warnings = append(run.Warnings, "LoadGen: "+n)
+		run.Warnings = append(run.Warnings, model.Warn(model.WarnLoadGenNote, n))
 	}
 	return format.Parsed{Runs: []*model.Run{run}}, nil
 }
@@ -247,7 +248,7 @@ func mlperfCommon(run *model.Run, name, scenario, sut, mode string, targetQPS, s
 	effective := scenario
 	if strings.EqualFold(p.scenario, "Interactive") && strings.EqualFold(scenario, "Server") {
 		effective = "Interactive"
-		run.Warnings = append(run.Warnings, "MLPerf Interactive scenario: LoadGen prints Scenario : Server (its tighter latency limits are the difference); the folder names it")
+		run.Warnings = append(run.Warnings, model.Warn(model.WarnMLPerfInteractive))
 	}
 	if effective != "" {
 		setExtra(run, "mlperf_scenario", effective)
@@ -260,7 +261,7 @@ func mlperfCommon(run *model.Run, name, scenario, sut, mode string, targetQPS, s
 		run.RequestRate = targetQPS // Poisson arrivals at the target QPS: the load point
 	case "offline":
 		run.RequestRate = model.Num(math.Inf(1)) // every sample in one query
-		run.Warnings = appendOnce(run.Warnings, "MLPerf Offline scenario: no TTFT or TPOT (LoadGen issues every sample in one query and times whole samples only)")
+		run.Warnings = appendOnce(run.Warnings, model.Warn(model.WarnMLPerfOfflineTimes))
 	}
 	if samplesPerQuery.Known() && strings.EqualFold(scenario, "offline") {
 		setExtra(run, "samples_per_query", float64(samplesPerQuery))
@@ -276,13 +277,13 @@ func mlperfCommon(run *model.Run, name, scenario, sut, mode string, targetQPS, s
 	}
 }
 
-func appendOnce(xs []string, s string) []string {
-	for _, x := range xs {
-		if x == s {
-			return xs
+func appendOnce(ws []model.Warning, w model.Warning) []model.Warning {
+	for _, x := range ws {
+		if x.Code == w.Code && slices.Equal(x.Args, w.Args) {
+			return ws
 		}
 	}
-	return append(xs, s)
+	return append(ws, w)
 }
 
 // mlperfValidity turns "Result is : INVALID" into the warning the verdict shows, naming the
@@ -300,11 +301,11 @@ func mlperfValidity(run *model.Run, validity string, checks map[string]string) {
 			unmet = append(unmet, k+": No")
 		}
 	}
-	w := model.InvalidPrefix + "MLPerf LoadGen result INVALID"
+	why := "MLPerf LoadGen result INVALID"
 	if len(unmet) > 0 {
-		w += " (" + strings.Join(unmet, "; ") + ")"
+		why += " (" + strings.Join(unmet, "; ") + ")"
 	}
-	run.Warnings = appendOnce(run.Warnings, w)
+	run.Warnings = appendOnce(run.Warnings, model.Warn(model.WarnToolInvalid, why))
 }
 
 // ReadMLPerfDetail reads mlperf_log_detail.txt: a part that completes the summary beside it
@@ -312,7 +313,7 @@ func mlperfValidity(run *model.Run, validity string, checks map[string]string) {
 // own when the summary is missing (every result_* figure is in it too).
 func ReadMLPerfDetail(f *format.File) (format.Parsed, error) {
 	ev := map[string]any{}
-	var flagged []string
+	var flagged []model.Warning
 	line := 0
 	for rest := f.Data; len(rest) > 0; {
 		var l []byte
@@ -336,11 +337,11 @@ func ReadMLPerfDetail(f *format.File) (format.Parsed, error) {
 		}
 		meta := jsonx.Object(obj["metadata"])
 		if meta["is_error"] == true || meta["is_warning"] == true {
-			kind := "warning"
+			code := model.WarnLoadGenWarning
 			if meta["is_error"] == true {
-				kind = "error"
+				code = model.WarnLoadGenError
 			}
-			flagged = append(flagged, fmt.Sprintf("LoadGen %s (detail line %d): %s %v", kind, line, key, jsonx.Plain(obj["value"])))
+			flagged = append(flagged, model.Warn(code, line, key, jsonx.Plain(obj["value"])))
 		}
 		if key == "loaded_qsl_set" || key == "loadgen_file_sha1" || key == "loadgen_git_log_message" {
 			continue // large and of no use here
@@ -358,7 +359,7 @@ func ReadMLPerfDetail(f *format.File) (format.Parsed, error) {
 }
 
 // mlperfDetailFill completes a run from the detail log's events; what the summary set stays.
-func mlperfDetailFill(run *model.Run, name string, ev map[string]any, flagged []string) {
+func mlperfDetailFill(run *model.Run, name string, ev map[string]any, flagged []model.Warning) {
 	num := func(k string) model.Num {
 		x, ok := jsonx.Float(ev[k])
 		if !ok {

@@ -78,7 +78,7 @@ func flagImplausible(run *model.Run) {
 		}
 	}
 	for _, f := range found {
-		run.Warnings = append(run.Warnings, model.ImplausiblePrefix+f)
+		run.Warnings = append(run.Warnings, model.Warn(model.WarnImplausible, f))
 	}
 }
 
@@ -154,5 +154,5 @@ func dropNoSuccessLatencies(run *model.Run) {
 		return
 	}
 	run.Summary = map[string]model.Stats{}
-	run.Warnings = append(run.Warnings, "no request succeeded: the tool's latency statistics (zeros, not measurements) are left out")
+	run.Warnings = append(run.Warnings, model.Warn(model.WarnNoSuccess))
 }

@@ -104,8 +104,7 @@ func parseJSON(f *format.File) (format.Parsed, error) {
 		}
 	}
 	if dec.Replaced > 0 {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%s%s from byte %d: %d strings had characters replaced; save it as UTF-8 (it may be Latin-1)",
-			model.EncodingPrefix, textsafe.Quote(name), dec.FirstReplaced, dec.Replaced))
+		p.Warnings = append(p.Warnings, model.Warn(model.WarnEncoding, textsafe.Quote(name), dec.FirstReplaced, dec.Replaced))
 	}
 	return p, nil
 }

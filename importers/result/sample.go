@@ -27,7 +27,6 @@ func markSample(run *model.Run) {
 		}
 	}
 	if run.Sampled != nil {
-		run.Warnings = append(run.Warnings, fmt.Sprintf("per-request records are a sample (%d of %d successful requests): "+
-			"the tool's statistics are used, not statistics recomputed from the sample", run.Sampled.Records, run.Sampled.Population))
+		run.Warnings = append(run.Warnings, model.Warn(model.WarnSampled, run.Sampled.Records, run.Sampled.Population))
 	}
 }

@@ -61,7 +61,7 @@ func parseWrapper(name string, obj map[string]any, keys []string) ([]*model.Run,
 			case !r.MaxConcurrency.Known():
 				r.MaxConcurrency = model.Num(n)
 			case r.MaxConcurrency.F() != float64(n):
-				r.Warnings = append(r.Warnings, fmt.Sprintf("wrapped under key %q but the result says max_concurrency %v; the result's own value is kept", k, r.MaxConcurrency.F()))
+				r.Warnings = append(r.Warnings, model.Warn(model.WarnWrapperKey, strconv.Quote(k), r.MaxConcurrency.F()))
 			}
 			setExtra(r, "wrapper_key", k)
 		}
