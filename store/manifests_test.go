@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"benchlens/internal/pgtest"
 	"benchlens/model"
 )
 
@@ -63,13 +62,7 @@ func TestManifestStoredOnce(t *testing.T) {
 // distinct manifest, in either engine; check finds nothing, the runs read as before, and a
 // backup and a copy carry the shared rows.
 func TestManifestMigration(t *testing.T) {
-	for _, e := range []struct {
-		name     string
-		location func(testing.TB) string
-	}{
-		{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "lib.db") }},
-		{"postgres", pgtest.NewDatabase},
-	} {
+	for _, e := range testEngines {
 		t.Run(e.name, func(t *testing.T) {
 			loc := e.location(t)
 			SchemaVersion = 9

@@ -19,15 +19,18 @@ import (
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
+// testEngines name each engine with where a test makes a new library of it.
+var testEngines = []struct {
+	name     string
+	location func(testing.TB) string
+}{
+	{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "lib.db") }},
+	{"postgres", pgtest.NewDatabase},
+}
+
 // engines runs a test on a new, empty library in each engine.
 func engines(t *testing.T, test func(t *testing.T, s *Store)) {
-	for _, e := range []struct {
-		name     string
-		location func(testing.TB) string
-	}{
-		{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "lib.db") }},
-		{"postgres", pgtest.NewDatabase},
-	} {
+	for _, e := range testEngines {
 		t.Run(e.name, func(t *testing.T) {
 			s, err := Open(e.location(t))
 			if err != nil {

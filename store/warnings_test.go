@@ -2,12 +2,10 @@ package store
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"benchlens/internal/pgtest"
 	"benchlens/model"
 )
 
@@ -16,13 +14,7 @@ import (
 // (an old run's implausible values still reach the checklist), any other as legacy with its
 // text, in their order; no row keeps text warnings and check finds nothing.
 func TestWarningsMigration(t *testing.T) {
-	for _, e := range []struct {
-		name     string
-		location func(testing.TB) string
-	}{
-		{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "lib.db") }},
-		{"postgres", pgtest.NewDatabase},
-	} {
+	for _, e := range testEngines {
 		t.Run(e.name, func(t *testing.T) {
 			loc := e.location(t)
 			s := openAtSchema(t, loc, 10)
