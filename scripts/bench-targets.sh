@@ -11,6 +11,7 @@
 #   BENCH_TIME   -benchtime of each round (default 1x)
 #   BENCH_OLD    also run the benchmarks of this revision, alternately
 #   BENCH_ONLY   only the figures matching this regular expression ("compare|xlsx")
+#   BENCHLENS_BENCH_LIBRARY  the 100,000-run library to list (else scripts/genlib makes one)
 #   BENCH_KEEP=1 keep the temporary directory
 #
 # Exit status: 1 when a benchmark failed or missed its target, else 0.
@@ -28,7 +29,9 @@ targets=(
 	"compare 100 v 100 runs|library|^BenchmarkCompareManyRuns\$/^100\$|s|<=|0.3|"
 	"compare 1,000 v 1,000 runs|library|^BenchmarkCompareManyRuns\$/^1000\$|s|<|1|"
 	"compare 2 arms x 5 runs, 25 M gaps|library|^BenchmarkCompareBigArms\$|s|<|1|"
+	"compare 2,500 v 2,500 runs|library|^BenchmarkCompareManyRuns\$/^2500\$|s|<|2|"
 	"list 10,000 runs (runs, sidebar)|library|^BenchmarkRows\$|s|<|1|issue: 100,000 runs in < 1 s"
+	"list 100,000 runs (runs)|library|^BenchmarkRowsLibrary\$|s|<|1|the library of BENCHLENS_BENCH_LIBRARY, else scripts/genlib's"
 	"first frame, 1,000 runs|gui|^BenchmarkFirstFrame1000Runs\$|s|<|1|"
 	"change points over 10,000 runs|analysis/history|^BenchmarkDetect10000\$|s|<|1|"
 	"xlsx of 100 comparisons|analysis/report|^BenchmarkXLSX100\$|s|<=|0.3|"
@@ -86,6 +89,19 @@ tstat() {
 		}'
 }
 
+# big_library: the 100,000-run library BenchmarkRowsLibrary lists: BENCHLENS_BENCH_LIBRARY,
+# else one made by scripts/genlib (50 series of 2,000 runs; minutes on a busy machine).
+big_library() {
+	[[ -z "${BENCHLENS_BENCH_LIBRARY:-}" && -d scripts/genlib ]] || return 0
+	echo "generating a library of 100,000 runs (scripts/genlib) ..."
+	if go run ./scripts/genlib -out "$tmp/lib100k.db" -series 50 -per 2000 >"$tmp/genlib.log" 2>&1; then
+		export BENCHLENS_BENCH_LIBRARY="$tmp/lib100k.db"
+	else
+		echo "scripts/genlib failed: the 100,000-run listing is not measured" >&2
+		tail -n 3 "$tmp/genlib.log" >&2
+	fi
+}
+
 status=0
 echo "$(bench_load) at the start"
 for i in "${!targets[@]}"; do
@@ -104,6 +120,7 @@ for i in "${!targets[@]}"; do
 		build_test "$old_dir" "$pkg" "$old_bin"
 		has_bench "$old_bin" "$pattern" || old_bin=""
 	fi
+	[[ "$pattern" == *BenchmarkRowsLibrary* ]] && big_library
 	failed=0
 	for ((r = 1; r <= runs; r++)); do
 		run_bench "t$i" "$bin" "./$pkg" "$pattern" "$unit" "$r" || failed=1
@@ -111,6 +128,10 @@ for i in "${!targets[@]}"; do
 			run_bench "old$i" "$old_bin" "$old_dir/$pkg" "$pattern" "$unit" "$r" || true
 		fi
 	done
+	if [[ "$(tstat "t$i" 1 min %.3f)" == n/a ]] && ((!failed)); then
+		echo "$figure: not measured: ${pattern//[\^\$]/} ran nothing in this tree (target $op $target $unit)"
+		continue
+	fi
 	# runs/s: higher is better, so the best round is the max
 	best=min fmt=%.3f
 	[[ "$op" == ">=" ]] && best=max
