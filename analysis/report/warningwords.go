@@ -3,18 +3,12 @@ package report
 import (
 	"slices"
 
-	"benchlens/analysis/compare"
 	"benchlens/model"
 )
 
 // WarningWords is a warning in words: its code's wording with its arguments (an argument that
 // names an arm worded too).
 func WarningWords(w model.Warning) Words { return Say(warningKey(w.Code), argWords(w.Args)...) }
-
-// RunWarningWords is a run's warning about its data in words, naming its arm and run.
-func RunWarningWords(w compare.RunWarning) Words {
-	return Say("%s run %d: %s", Say(w.Arm), w.Run, WarningWords(w.Warning))
-}
 
 // SortedWarnings are warnings in the order they are listed (model.SortWarnings), the data's
 // own first; the slice given is left as it is.
@@ -69,7 +63,7 @@ var warningZh = map[model.WarningCode]string{
 }
 
 func init() {
-	table := map[string]wording{"%s run %d: %s": {"%s run %d: %s", "%s运行 %d：%s"}}
+	table := map[string]wording{}
 	for _, c := range model.WarningCodes {
 		if zh, ok := warningZh[c]; ok {
 			table[warningKey(c)] = wording{c.EnglishFormat(), zh}

@@ -141,11 +141,4 @@ func TestWarningWordsPerLanguage(t *testing.T) {
 			t.Errorf("%s in Chinese: %q, want %q", tc.w.Code, got, tc.zh)
 		}
 	}
-	rw := compare.RunWarning{Arm: "baseline", Run: 3, Warning: model.Warn(model.WarnToolInvalid, "MLPerf LoadGen result INVALID")}
-	if got, want := RunWarningWords(rw).In(English), rw.English(); got != want {
-		t.Errorf("run warning in English: %q, want %q", got, want)
-	}
-	if got, want := RunWarningWords(rw).In(Chinese), "基线运行 3：工具判定该运行无效：MLPerf LoadGen result INVALID"; got != want {
-		t.Errorf("run warning in Chinese: %q, want %q", got, want)
-	}
 }
