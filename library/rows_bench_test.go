@@ -2,6 +2,7 @@ package library
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -39,6 +40,29 @@ func BenchmarkRows(b *testing.B) {
 		rows, err := Rows(st)
 		if err != nil || len(rows) != 10000 {
 			b.Fatal(len(rows), err)
+		}
+	}
+	if cpu0 >= 0 {
+		b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+	}
+}
+
+// BenchmarkRowsLibrary lists a library named by BENCHLENS_BENCH_LIBRARY (skipped without
+// it), such as scripts/genlib's 100,000 runs (issue 29 item 4), every row as `runs` reads it.
+func BenchmarkRowsLibrary(b *testing.B) {
+	path := os.Getenv("BENCHLENS_BENCH_LIBRARY")
+	if path == "" {
+		b.Skip("BENCHLENS_BENCH_LIBRARY names no library (go run ./scripts/genlib -out … -series 50 -per 2000)")
+	}
+	st, err := store.OpenWith(path, store.Options{Existing: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	cpu0 := cputime.Self()
+	for b.Loop() {
+		if _, err := Rows(st); err != nil {
+			b.Fatal(err)
 		}
 	}
 	if cpu0 >= 0 {

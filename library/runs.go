@@ -9,19 +9,26 @@ import (
 )
 
 // Rows lists the library's runs as `runs` and the app's sidebar show them, each with the
-// short evidence of its files. When the evidence cannot be read the rows come without it,
-// beside the error.
+// short evidence of its files.
 func Rows(st *store.Store) ([]RunRow, error) {
-	runs, err := st.Runs()
-	if err != nil {
-		return nil, err
-	}
-	evidence, err := st.EvidenceSummaries()
-	rows := make([]RunRow, len(runs))
-	for i, r := range runs {
-		rows[i] = Row(r, evidence[r.ID])
-	}
+	rows := []RunRow{}
+	err := EachRows(st, func(batch []RunRow) error {
+		rows = append(rows, batch...)
+		return nil
+	})
 	return rows, err
+}
+
+// EachRows gives the library's rows to fn a batch at a time, in id order (store.List): a
+// listing of 100,000 runs holds a batch, not the library.
+func EachRows(st *store.Store, fn func([]RunRow) error) error {
+	return st.List(func(b store.ListBatch) error {
+		rows := make([]RunRow, len(b.Runs))
+		for i, r := range b.Runs {
+			rows[i] = Row(r, b.Evidence[r.ID])
+		}
+		return fn(rows)
+	})
 }
 
 // Labels lists the library's arms (the runs' labels), sorted.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -78,8 +79,13 @@ func (s *Store) RunEvidence(runID int64) ([]model.Evidence, error) {
 
 // EvidenceSummaries returns, per run, the short evidence of its files (backends, shapes).
 func (s *Store) EvidenceSummaries() (map[int64][]model.EvidenceSummary, error) {
+	return s.evidenceSummaries(``)
+}
+
+// evidenceSummaries returns the summaries of the runs a WHERE clause on rf.run_id picks.
+func (s *Store) evidenceSummaries(where string, args ...any) (map[int64][]model.EvidenceSummary, error) {
 	rows, err := s.db.Query(`SELECT rf.run_id, f.name, e.summary FROM evidence e JOIN run_files rf ON rf.source_id = e.file_id
-		JOIN source_files f ON f.id = e.file_id ORDER BY rf.run_id, e.file_id`)
+		JOIN source_files f ON f.id = e.file_id `+where+` ORDER BY rf.run_id, e.file_id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -87,16 +93,43 @@ func (s *Store) EvidenceSummaries() (map[int64][]model.EvidenceSummary, error) {
 	out := map[int64][]model.EvidenceSummary{}
 	for rows.Next() {
 		var id int64
-		var name, data string
+		var name string
+		var data sql.RawBytes
 		if err := rows.Scan(&id, &name, &data); err != nil {
 			return nil, err
 		}
-		var sum model.EvidenceSummary
-		if err := json.Unmarshal([]byte(data), &sum); err != nil {
+		sum, err := decodeEvidenceSummary(data)
+		if err != nil {
 			return nil, fmt.Errorf("run %d: damaged evidence summary: %w", id, err)
 		}
 		sum.File = name
 		out[id] = append(out[id], sum)
 	}
 	return out, rows.Err()
+}
+
+// decodeEvidenceSummary decodes a stored summary field by field (eachField): a listing
+// reads one for every file of every run.
+func decodeEvidenceSummary(b []byte) (model.EvidenceSummary, error) {
+	var s model.EvidenceSummary
+	err := eachField(b, func(key, v []byte) error {
+		switch string(key) {
+		case "kind":
+			return jsonText(v, &s.Kind)
+		case "target_backend":
+			return jsonText(v, &s.TargetBackend)
+		case "target_source":
+			return jsonText(v, &s.TargetSource)
+		case "target_line":
+			return jsonInt(v, &s.TargetLine)
+		case "resolved_backend":
+			return jsonText(v, &s.ResolvedBackend)
+		case "backend_status":
+			return jsonText(v, &s.BackendStatus)
+		case "shape":
+			return jsonText(v, &s.Shape)
+		}
+		return nil
+	})
+	return s, err
 }

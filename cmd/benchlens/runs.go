@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,16 +24,55 @@ func (c *cli) runsCmd(args []string) int {
 		return exitUsage
 	}
 	return c.withLibrary(func(st *store.Store) int {
+		if *asJSON {
+			if err := writeRunsJSON(c.stdout, st); err != nil {
+				return c.fail(err)
+			}
+			return exitOK
+		}
 		rows, err := library.Rows(st)
 		if err != nil {
 			return c.fail(err)
 		}
-		if *asJSON {
-			return c.writeJSON(rows)
-		}
 		writeRunsTable(c.stdout, rows)
 		return exitOK
 	})
+}
+
+// writeRunsJSON streams the rows as one indented JSON array, batch by batch as they are read
+// (library.EachRows): the same text as encoding the whole list, in the memory of a batch.
+func writeRunsJSON(w io.Writer, st *store.Store) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var item bytes.Buffer
+	enc := json.NewEncoder(&item)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	n := 0
+	err := library.EachRows(st, func(rows []library.RunRow) error {
+		for _, r := range rows {
+			item.Reset()
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+			sep := ",\n  "
+			if n == 0 {
+				sep = "[\n  "
+			}
+			n++
+			bw.WriteString(sep)
+			bw.Write(bytes.TrimSuffix(item.Bytes(), []byte("\n")))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		bw.WriteString("[]\n")
+	} else {
+		bw.WriteString("\n]\n")
+	}
+	return bw.Flush()
 }
 
 func (c *cli) writeJSON(v any) int {

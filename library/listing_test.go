@@ -1,0 +1,73 @@
+package library
+
+import (
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"benchlens/model"
+	"benchlens/store"
+)
+
+// TestRowsAsFullyDecoded: a listing decodes only the fields a row shows (store.List), and
+// every row is what Row makes of the fully decoded run: the demo's runs (logs, traces,
+// sweeps, samples) and runs with unknown, infinite, escaped and non-ASCII values.
+func TestRowsAsFullyDecoded(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "lib.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if rep := LoadDemo(st); len(rep.Errors) > 0 {
+		t.Fatal(rep.Errors)
+	}
+	odd := []func(r *model.Run){
+		func(r *model.Run) {
+			r.Model, r.ToolVersion, r.Precision = "org/模型-\"quoted\"\\path\t", "0.13.0\n", "FP8"
+			r.RequestRate, r.MaxConcurrency, r.DurationS = model.Num(math.Inf(1)), model.Unknown, model.Num(1e-7)
+			r.Sampled = &model.Sample{Records: 10, Population: 100, Why: "--num-prompts «10»"}
+			r.ToolWarmup = &model.Warmup{Requests: 3, InFile: true}
+			r.Definitions = map[string]string{model.TTFT: "time to first token, \u2028 ms"}
+			r.Recomputed = map[string]model.Stats{model.ITL: {"median": 12.5, "p99": model.Num(math.Inf(-1))}, "queue": {"mean": 1}}
+			r.Manifest = model.Manifest{"path": map[string]any{"target_backend": "flashinfer"}}
+		},
+		func(r *model.Run) {
+			r.Summary = map[string]model.Stats{model.E2EL: {"mean": 0, "median": model.Unknown}}
+			r.Extra = map[string]any{"model": "not the model", "summary": 1}
+			r.Metadata = map[string]string{"tool": "not the tool"}
+		},
+	}
+	for i, edit := range odd {
+		run := model.NewRun("vllm")
+		run.Label, run.Role, run.Bundle = "odd", model.RoleCandidate, "odd/bundle"
+		edit(run)
+		name := string(rune('a'+i)) + ".json"
+		f := &model.SourceFile{Name: name, Size: 1, SHA256: name, Kind: model.KindResult, Data: []byte("x")}
+		if _, err := st.AddRun(store.NewRun{Run: run, Fingerprint: name, Files: []store.Attached{{File: f, Role: model.FileResult}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Rows(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := st.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	evidence, err := st.EvidenceSummaries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(runs) || len(runs) < 10 {
+		t.Fatalf("%d rows listed, %d runs stored", len(got), len(runs))
+	}
+	for i, r := range runs {
+		want, _ := json.Marshal(Row(r, evidence[r.ID]))
+		have, _ := json.Marshal(got[i])
+		if string(want) != string(have) {
+			t.Errorf("run %d listed as\n%s\nfully decoded:\n%s", r.ID, have, want)
+		}
+	}
+}

@@ -1,0 +1,295 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"benchlens/model"
+)
+
+// listBatch is how many runs a listing reads and decodes at a time: a listing holds a batch
+// or two however large the library.
+const listBatch = 2048
+
+// ListBatch is one batch of a listing: runs in id order holding only the fields a list shows
+// (see List), and their files' evidence summaries by run id.
+type ListBatch struct {
+	Runs     []*model.Run
+	Evidence map[int64][]model.EvidenceSummary
+}
+
+// List calls fn with every run of the library in id order, a batch at a time, while the next
+// batch is read: what `runs` and the app's sidebar list (library.Row). Each run holds its id,
+// label, role and bundle, the header's counts, rates, throughputs, tool, era, date, model,
+// precision, sample and warm-up, its definitions, the tool's and the recomputed statistics of
+// the latencies (model.Latencies) and its manifest (one map per distinct manifest, shared);
+// not its requests, extra keys, metadata or warnings. Evidence that cannot be read leaves its
+// batch without summaries, and the error is returned after the listing. Only those fields are decoded, out of
+// the stored JSON (eachField): a 100,000-run library lists in a second. fn's error ends the
+// listing and is returned.
+func (s *Store) List(fn func(ListBatch) error) error {
+	batches := make(chan ListBatch, 1)
+	stop := make(chan struct{})
+	var readErr error
+	go func() {
+		defer close(batches)
+		readErr = s.eachListBatch(func(b ListBatch) bool {
+			select {
+			case batches <- b:
+				return true
+			case <-stop:
+				return false
+			}
+		})
+	}()
+	var fnErr error
+	for b := range batches {
+		if fnErr == nil {
+			if fnErr = fn(b); fnErr != nil {
+				close(stop)
+			}
+		}
+	}
+	return errors.Join(fnErr, readErr)
+}
+
+// eachListBatch reads the listing's batches, giving each to give until it says stop.
+func (s *Store) eachListBatch(give func(ListBatch) bool) error {
+	manifests := map[int64]model.Manifest{}
+	after := int64(math.MinInt64)
+	var evErr error // the runs are listed without evidence that cannot be read, beside the error
+	for {
+		cols, err := s.listedColumns(after)
+		if err != nil {
+			return err
+		}
+		if len(cols) == 0 {
+			return evErr
+		}
+		after = cols[len(cols)-1].id
+		if err := s.manifestsOf(cols, manifests); err != nil {
+			return err
+		}
+		runs, err := decodeListed(cols, manifests)
+		if err != nil {
+			return err
+		}
+		ev, err := s.evidenceSummaries(`WHERE rf.run_id BETWEEN ? AND ?`, cols[0].id, after)
+		if err != nil && evErr == nil {
+			evErr = err
+		}
+		if !give(ListBatch{Runs: runs, Evidence: ev}) {
+			return nil
+		}
+		if len(manifests) > listBatch { // a library of ever-new manifests: memory stays bounded
+			clear(manifests)
+		}
+	}
+}
+
+// listedCols are the stored columns a listing reads of a run.
+type listedCols struct {
+	id                                        int64
+	bundle, label, role, header, summary, rec string
+	manifestID                                sql.NullInt64
+	manifest                                  string // the run's own column, before schema 10
+}
+
+func (s *Store) listedColumns(after int64) ([]listedCols, error) {
+	rows, err := s.db.Query(`SELECT r.id, r.bundle, r.label, r.role, r.header, r.summary, r.recomputed, r.manifest_id, r.manifest
+		FROM runs r WHERE r.id > ? ORDER BY r.id LIMIT ?`, after, listBatch)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []listedCols
+	for rows.Next() {
+		var c listedCols
+		if err := rows.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.header, &c.summary, &c.rec, &c.manifestID, &c.manifest); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// manifestsOf reads and decodes the shared manifests the runs name that are not yet known.
+func (s *Store) manifestsOf(cols []listedCols, known map[int64]model.Manifest) error {
+	for _, c := range cols {
+		id := c.manifestID.Int64
+		if _, ok := known[id]; ok || !c.manifestID.Valid {
+			continue
+		}
+		var text string
+		if err := s.db.QueryRow(`SELECT content FROM manifests WHERE id = ?`, id).Scan(&text); err != nil {
+			return fmt.Errorf("run %d: its manifest %d: %w", c.id, id, err)
+		}
+		var m model.Manifest
+		if err := json.Unmarshal([]byte(text), &m); err != nil {
+			return fmt.Errorf("run %d: damaged manifest: %w", c.id, err)
+		}
+		known[id] = m
+	}
+	return nil
+}
+
+// decodeListed decodes a batch on all cores; the first damaged run in id order is the one
+// reported.
+func decodeListed(cols []listedCols, manifests map[int64]model.Manifest) ([]*model.Run, error) {
+	out := make([]*model.Run, len(cols))
+	errs := make([]error, len(cols))
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(cols)/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(cols); i += workers {
+				out[i], errs[i] = cols[i].decode(manifests)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (c *listedCols) decode(manifests map[int64]model.Manifest) (*model.Run, error) {
+	r := model.NewRun("")
+	r.ID, r.Bundle, r.Label, r.Role = c.id, c.bundle, c.label, model.Role(c.role)
+	err := eachField([]byte(c.header), func(key, v []byte) error { return listedHeaderField(r, key, v) })
+	if err == nil {
+		err = listedStats(c.summary, r.Summary)
+	}
+	if err == nil && c.rec != "{}" && c.rec != "" {
+		r.Recomputed = map[string]model.Stats{}
+		err = listedStats(c.rec, r.Recomputed)
+	}
+	if err == nil {
+		if c.manifestID.Valid {
+			r.Manifest = manifests[c.manifestID.Int64]
+		} else {
+			err = json.Unmarshal([]byte(c.manifest), &r.Manifest)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("run %d: damaged record: %w", c.id, err)
+	}
+	return r, nil
+}
+
+// listedHeaderField decodes one of the header's fields a listing shows into the run; the
+// others are skipped.
+func listedHeaderField(r *model.Run, key, v []byte) error {
+	switch string(key) {
+	case "tool":
+		return jsonText(v, &r.Tool)
+	case "tool_version":
+		return jsonText(v, &r.ToolVersion)
+	case "era":
+		return jsonText(v, &r.Era)
+	case "date":
+		return jsonText(v, &r.Date)
+	case "model":
+		return jsonText(v, &r.Model)
+	case "precision":
+		return jsonText(v, &r.Precision)
+	case "num_prompts":
+		return r.NumPrompts.UnmarshalJSON(v)
+	case "completed":
+		return r.Completed.UnmarshalJSON(v)
+	case "failed":
+		return r.Failed.UnmarshalJSON(v)
+	case "errored":
+		return r.Errored.UnmarshalJSON(v)
+	case "incomplete":
+		return r.Incomplete.UnmarshalJSON(v)
+	case "cancelled":
+		return r.Cancelled.UnmarshalJSON(v)
+	case "request_rate":
+		return r.RequestRate.UnmarshalJSON(v)
+	case "max_concurrency":
+		return r.MaxConcurrency.UnmarshalJSON(v)
+	case "duration_s":
+		return r.DurationS.UnmarshalJSON(v)
+	case "request_throughput":
+		return r.RequestThroughput.UnmarshalJSON(v)
+	case "request_goodput":
+		return r.Goodput.UnmarshalJSON(v)
+	case "output_throughput":
+		return r.OutputThroughput.UnmarshalJSON(v)
+	case "total_token_throughput":
+		return r.TotalTokenThroughput.UnmarshalJSON(v)
+	case "sampled":
+		return json.Unmarshal(v, &r.Sampled)
+	case "tool_warmup":
+		return json.Unmarshal(v, &r.ToolWarmup)
+	case "definitions":
+		if string(v) == "null" {
+			return nil
+		}
+		r.Definitions = map[string]string{}
+		return eachField(v, func(metric, text []byte) error {
+			var d string
+			err := jsonText(text, &d)
+			r.Definitions[string(metric)] = d
+			return err
+		})
+	}
+	return nil
+}
+
+// listedStats decodes the latencies' statistics (model.Latencies) out of a summary or
+// recomputed column.
+func listedStats(text string, into map[string]model.Stats) error {
+	return eachField([]byte(text), func(metric, v []byte) error {
+		name, ok := latency(metric)
+		if !ok || string(v) == "null" {
+			return nil
+		}
+		st := make(model.Stats, 8)
+		if err := eachField(v, func(stat, n []byte) error {
+			var x model.Num
+			if err := x.UnmarshalJSON(n); err != nil {
+				return err
+			}
+			st[statName(stat)] = x
+			return nil
+		}); err != nil {
+			return err
+		}
+		into[name] = st
+		return nil
+	})
+}
+
+// latency is the metric's name when it is one of model.Latencies.
+func latency(metric []byte) (string, bool) {
+	for _, m := range model.Latencies {
+		if m == string(metric) {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+// statName is a statistic's name as a string, the usual ones without allocating each time.
+func statName(stat []byte) string {
+	for _, s := range commonStats {
+		if s == string(stat) {
+			return s
+		}
+	}
+	return string(stat)
+}
+
+var commonStats = []string{"mean", "median", "std", "p90", "p95", "p99", "p50", "min", "max", "p25", "p75", "p10", "p5", "p1", "p999"}
