@@ -135,6 +135,49 @@ type CheckReport struct {
 	// not be made for the damage.
 	Unreadable []TableDamage `json:"unreadable_rows,omitempty"`
 	Unchecked  []string      `json:"unchecked,omitempty"`
+	// Runs and Bytes are what the library holds and its size (SQLite's pages, PostgreSQL's
+	// database), so a library's cost per run is seen (issue 29).
+	Runs  int64 `json:"runs"`
+	Bytes int64 `json:"bytes"`
+}
+
+// Footprint is the line check prints of a library's size: "100000 runs in 832.2 MB: 8.3 KB
+// a run".
+func (r CheckReport) Footprint() string {
+	line := fmt.Sprintf("%d runs in %s", r.Runs, sizeText(r.Bytes))
+	if r.Runs > 0 {
+		line += ": " + sizeText(r.Bytes/r.Runs) + " a run"
+	}
+	return line
+}
+
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// footprint counts the runs and measures the library.
+func (s *Store) footprint() (runs, bytes int64, err error) {
+	if err := s.db.QueryRow(`SELECT count(*) FROM runs`).Scan(&runs); err != nil {
+		return 0, 0, err
+	}
+	if s.db.d.postgres {
+		err = s.db.QueryRow(`SELECT pg_database_size(current_database())`).Scan(&bytes)
+		return runs, bytes, err
+	}
+	var pages, size int64
+	if err := s.db.QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
+		return runs, 0, err
+	}
+	err = s.db.QueryRow(`PRAGMA page_size`).Scan(&size)
+	return runs, pages * size, err
 }
 
 // OK reports whether nothing was found.
@@ -253,7 +296,8 @@ func (s *Store) Check() (CheckReport, error) {
 			r.BadSaved = append(r.BadSaved, fmt.Sprintf("comparison %d: run %d is gone (%s)", c.ID, g.ID, g.Why))
 		}
 	}
-	return r, nil
+	r.Runs, r.Bytes, err = s.footprint()
+	return r, unchecked("the library's size", err)
 }
 
 // treeNames maps the root page of each table and index to its name, as far as the schema

@@ -101,9 +101,9 @@ func (c *cli) checkCmd(args []string) int {
 		if *asJSON {
 			c.writeJSON(rep)
 		} else if rep.OK() {
-			fmt.Fprintf(c.stdout, "%s: ok\n", store.Redacted(st.Path()))
+			fmt.Fprintf(c.stdout, "%s: ok\n  %s\n", store.Redacted(st.Path()), rep.Footprint())
 		} else {
-			fmt.Fprintf(c.stdout, "%s:\n  %s\n", store.Redacted(st.Path()), strings.ReplaceAll(rep.String(), "\n", "\n  "))
+			fmt.Fprintf(c.stdout, "%s:\n  %s\n  %s\n", store.Redacted(st.Path()), strings.ReplaceAll(rep.String(), "\n", "\n  "), rep.Footprint())
 		}
 		if !rep.OK() {
 			return exitRejected

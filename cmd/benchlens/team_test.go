@@ -69,7 +69,7 @@ func TestBackupToTeamLibraryAndBack(t *testing.T) {
 		t.Fatalf("backup of the team library: exit %d %q %q", code, out, stderr)
 	}
 	for _, db := range []string{file, team, back} {
-		if out, _, code := bl(t, "--db", db, "check"); code != 0 || !strings.HasSuffix(out, ": ok\n") {
+		if out, _, code := bl(t, "--db", db, "check"); code != 0 || !strings.Contains(out, ": ok\n") || !strings.HasSuffix(out, " a run\n") {
 			t.Errorf("check %s: exit %d %q", db, code, out)
 		}
 	}
