@@ -237,10 +237,10 @@ func manyRunsLibrary(b *testing.B, n int) *store.Store {
 	return st
 }
 
-// BenchmarkCompareManyRuns loads and compares two arms of 100 and of 1,000 small runs: the
+// BenchmarkCompareManyRuns loads and compares two arms of 100, 1,000 and 2,500 small runs: the
 // cost a compare pays per run, not per request.
 func BenchmarkCompareManyRuns(b *testing.B) {
-	for _, n := range []int{100, 1000} {
+	for _, n := range []int{100, 1000, 2500} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			st := manyRunsLibrary(b, n)
 			defer st.Close()
