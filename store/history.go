@@ -14,14 +14,13 @@ import (
 // A series (METHOD.md rule 13) is read without listing the library: a team library holds
 // every lab's runs, the series a few thousand of them. Its runs are found by their label or
 // by their manifest, and a manifest is stored once however many runs share it (schema 10),
-// so each distinct manifest is read and decoded once, not once per night.
+// so the manifests naming the series are found first, each decoded once, not once per night.
 
 // SeriesRuns returns the runs (without per-request samples) whose label is label or whose
 // manifest inManifest accepts, oldest import first, the caller choosing among them (warm-ups
-// are returned too). Runs sharing a manifest share its decoded map: read it, never change it.
+// are returned too). Runs may share a decoded manifest, as Runs' do: read it, never change it.
 func (s *Store) SeriesRuns(label string, inManifest func(model.Manifest) bool) ([]*model.Run, error) {
 	nfc, nfd := labelForms(label)
-	manifests := map[int64]model.Manifest{}
 	rows, err := s.db.Query(`SELECT id, content FROM manifests ORDER BY id`)
 	if err != nil {
 		return nil, err
@@ -39,7 +38,6 @@ func (s *Store) SeriesRuns(label string, inManifest func(model.Manifest) bool) (
 			rows.Close()
 			return nil, fmt.Errorf("manifest %d: damaged record: %w", id, err)
 		}
-		manifests[id] = m
 		if inManifest(m) {
 			named = append(named, strconv.FormatInt(id, 10))
 		}
@@ -52,52 +50,12 @@ func (s *Store) SeriesRuns(label string, inManifest func(model.Manifest) bool) (
 	if len(named) > 0 {
 		where += ` OR r.manifest_id IN (` + strings.Join(named, ",") + `)`
 	}
-	rows, err = s.db.Query(`SELECT r.id, r.bundle, r.label, r.role, r.header, r.summary, r.recomputed, r.extra, r.manifest, coalesce(r.manifest_id, 0)
-		FROM runs r WHERE `+where+` ORDER BY r.id`, nfc, nfd)
+	out, err := s.readRuns(`SELECT `+runColumnsSQL+` FROM runs r WHERE `+where+` ORDER BY r.id`, nfc, nfd)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	type seriesCols struct {
-		runCols
-		manifestID int64
-	}
-	var cols []seriesCols
-	for rows.Next() {
-		var c seriesCols
-		if err := rows.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.header, &c.summary, &c.recomputed, &c.extra, &c.manifest, &c.manifestID); err != nil {
-			return nil, err
-		}
-		if _, shared := manifests[c.manifestID]; shared {
-			c.manifest = "null" // decoded once above
-		}
-		cols = append(cols, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	out := make([]*model.Run, len(cols))
-	errs := make([]error, len(cols))
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(cols)/256))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(cols); i += workers {
-				out[i], errs[i] = cols[i].decode(nil)
-				if m, shared := manifests[cols[i].manifestID]; shared && errs[i] == nil {
-					out[i].Manifest = m
-				}
-			}
-		}()
-	}
-	wg.Wait()
 	var kept []*model.Run
-	for i, r := range out {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
+	for _, r := range out {
 		if r.Label == nfc || r.Label == nfd || inManifest(r.Manifest) {
 			kept = append(kept, r)
 		}
@@ -109,12 +67,7 @@ func (s *Store) SeriesRuns(label string, inManifest func(model.Manifest) bool) (
 // original order: one query a few thousand runs at a time, not a round trip per night.
 func (s *Store) SeriesRequests(runs []int64) (map[int64][]model.Request, error) {
 	out := map[int64][]model.Request{}
-	for from := 0; from < len(runs); from += seriesChunk {
-		if err := s.seriesRequests(idList(runs[from:min(len(runs), from+seriesChunk)]), out); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return out, inChunks(runs, func(ids string) error { return s.seriesRequests(ids, out) })
 }
 
 func (s *Store) seriesRequests(ids string, out map[int64][]model.Request) error {
@@ -139,25 +92,27 @@ func (s *Store) seriesRequests(ids string, out map[int64][]model.Request) error 
 // statement.
 const seriesChunk = 2000
 
-// idList is run ids as SQL's list of them: integers, never text from outside.
-func idList(ids []int64) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = strconv.FormatInt(id, 10)
+// inChunks calls read with the runs' ids as SQL's list of them (integers, never text from
+// outside), seriesChunk at a time.
+func inChunks(runs []int64, read func(ids string) error) error {
+	for from := 0; from < len(runs); from += seriesChunk {
+		chunk := runs[from:min(len(runs), from+seriesChunk)]
+		ids := make([]string, len(chunk))
+		for i, id := range chunk {
+			ids[i] = strconv.FormatInt(id, 10)
+		}
+		if err := read(strings.Join(ids, ",")); err != nil {
+			return err
+		}
 	}
-	return strings.Join(s, ",")
+	return nil
 }
 
 // SeriesEvidence returns the evidence of every file of the given runs, per run in file order,
 // each with its file's name: one query for a whole series, not a round trip per night.
 func (s *Store) SeriesEvidence(runs []int64) (map[int64][]model.Evidence, error) {
 	out := map[int64][]model.Evidence{}
-	for from := 0; from < len(runs); from += seriesChunk {
-		if err := s.seriesEvidence(idList(runs[from:min(len(runs), from+seriesChunk)]), out); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return out, inChunks(runs, func(ids string) error { return s.seriesEvidence(ids, out) })
 }
 
 func (s *Store) seriesEvidence(ids string, out map[int64][]model.Evidence) error {

@@ -17,7 +17,12 @@ const runColumnsSQL = `r.id, r.bundle, r.label, r.role, r.header, r.summary, r.r
 
 // Runs lists every run in the library (without per-request samples), oldest import first.
 func (s *Store) Runs() ([]*model.Run, error) {
-	rows, err := s.db.Query(`SELECT ` + runColumnsSQL + ` FROM runs r ORDER BY r.id`)
+	return s.readRuns(`SELECT ` + runColumnsSQL + ` FROM runs r ORDER BY r.id`)
+}
+
+// readRuns reads and decodes the runs a query of runColumnsSQL selects.
+func (s *Store) readRuns(query string, args ...any) ([]*model.Run, error) {
+	rows, err := s.db.Query(query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -33,8 +38,13 @@ func (s *Store) Runs() ([]*model.Run, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	// Decoding the runs' JSON is most of a listing's time: it runs on all cores, in chunks,
-	// and the first damaged run in id order is the one reported, as one by one.
+	return decodeRuns(cols)
+}
+
+// decodeRuns decodes runs as read. Decoding the runs' JSON is most of a listing's time: it
+// runs on all cores, in chunks, and the first damaged run in id order is the one reported,
+// as one by one.
+func decodeRuns(cols []runCols) ([]*model.Run, error) {
 	out := make([]*model.Run, len(cols))
 	errs := make([]error, len(cols))
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(cols)/256))
