@@ -3,6 +3,7 @@ package gui
 import (
 	"benchlens/internal/textsafe"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -154,6 +155,10 @@ func (im *importer) showRefused(rep library.Report) {
 	}
 	scroll := vscroll(rows)
 	scroll.SetMinSize(fyne.NewSize(640, 260))
+	var body fyne.CanvasObject = scroll
+	if len(rep.Unapplied) > 0 {
+		body = container.NewBorder(im.applyManifestsButton(rep.Unapplied, rows), nil, nil, nil, scroll)
+	}
 	title := plural(len(refused), lang.L("%d input refused"), lang.L("%d inputs refused"))
 	if len(skipped) > 0 {
 		title += fmt.Sprintf(lang.L(", %d not read"), len(skipped))
@@ -161,7 +166,47 @@ func (im *importer) showRefused(rep library.Report) {
 	if len(refused)+len(skipped) == 0 {
 		title = importSummary(rep)
 	}
-	im.u.showDialog(dialog.NewCustom(title, lang.L("Close"), scroll, im.u.win))
+	im.u.showDialog(dialog.NewCustom(title, lang.L("Close"), body, im.u.win))
+}
+
+// applyManifestsButton applies, when tapped, the manifests this import left unapplied beside
+// runs already stored (library.ReapplyManifests), and puts what changed, a line per run, at
+// the top of the report's rows.
+func (im *importer) applyManifestsButton(bundles []string, rows *fyne.Container) *widget.Button {
+	var b *widget.Button
+	b = widget.NewButton(lang.L("Apply the manifests to the stored runs"), func() {
+		if im.busy {
+			im.u.setStatus(lang.L("An import is running; wait for it to finish."))
+			return
+		}
+		im.busy = true
+		b.Disable()
+		st := im.u.st
+		go func() {
+			rep := library.ReapplyManifests(st, bundles, library.Options{})
+			onUI(func() {
+				im.busy = false
+				var lines []string
+				for _, line := range rep.Lines {
+					lines = append(lines, lang.L("applied:")+" "+line)
+				}
+				for _, err := range rep.Errors {
+					lines = append(lines, lang.L("refused:")+" "+textsafe.Quote(err.Error()))
+				}
+				for i, line := range lines {
+					l := widget.NewLabel(line)
+					l.Wrapping = fyne.TextWrapWord
+					rows.Objects = slices.Insert(rows.Objects, i, fyne.CanvasObject(l))
+				}
+				rows.Refresh()
+				im.u.setStatus(plural(len(rep.Changed), lang.L("Manifests applied: %d run changed"), lang.L("Manifests applied: %d runs changed")))
+				if len(rep.Changed) > 0 {
+					im.u.libraryChanged()
+				}
+			})
+		}()
+	})
+	return b
 }
 
 // maxReportRows bounds the import report's rows: a folder of thousands of stray files.

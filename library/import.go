@@ -69,6 +69,9 @@ type Report struct {
 	// Skipped names each input left out or kept unread on purpose (a link, a pipe, a file of
 	// no known format), with what was done with it and why: one line each, not a refusal.
 	Skipped []error
+	// Unapplied are the bundles holding a manifest of runs already stored that this import did
+	// not apply (ReapplyManifests applies it).
+	Unapplied []string
 }
 
 // note files an error from the importers as a refusal or, for a file left unread on purpose,
@@ -158,6 +161,7 @@ func (r *Report) add(o Report) {
 	r.Already = append(r.Already, o.Already...)
 	r.Attached += o.Attached
 	r.Skipped = append(r.Skipped, o.Skipped...)
+	r.Unapplied = append(r.Unapplied, o.Unapplied...)
 }
 
 // ImportEntries stores the runs of one bundle already read into memory (the embedded demo
@@ -246,12 +250,14 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 					continue
 				}
 				notAppliedSaid[f.File.Name] = true
-				what := fmt.Sprintf("a part of run %d's result", id)
+				why := fmt.Sprintf("a part of run %d's result, not applied: a re-import never changes a stored run (delete it and import again to read it)", id)
 				if f.Role != model.FilePart {
-					what = "a manifest of runs already in the library"
+					why = "a manifest of runs already in the library, not applied: a re-import never changes a stored run (apply it with import --reapply-manifests, or Apply the manifests in the import report)"
+					if !slices.Contains(rep.Unapplied, bundle) {
+						rep.Unapplied = append(rep.Unapplied, bundle)
+					}
 				}
-				rep.Skipped = append(rep.Skipped, &position.Error{File: f.File.Name, Offset: -1, Err: &importers.Skip{
-					Why: what + ", not applied: a re-import never changes a stored run (delete it and import again to read it)"}})
+				rep.Skipped = append(rep.Skipped, &position.Error{File: f.File.Name, Offset: -1, Err: &importers.Skip{Why: why}})
 			}
 			rep.Attached += len(attached)
 			kept = append(kept, alreadyStored{id, asked, it.Run.Label, it.Run.Role, attached})

@@ -11,7 +11,7 @@ import (
 )
 
 func (c *cli) importCmd(args []string) int {
-	fs := c.flags("import", "[--label L | --label-by folder|model|manifest] [--role R] [--max-bytes N] [--max-files N] [--max-depth N] [--max-ratio N] PATH...")
+	fs := c.flags("import", "[--label L | --label-by folder|model|manifest] [--role R] [--max-bytes N] [--max-files N] [--max-depth N] [--max-ratio N] PATH...\n       benchlens import --reapply-manifests [PATH...]")
 	var opt library.Options
 	fs.StringVar(&opt.Label, "label", "", "label every run (runs with one label form an arm)")
 	role := fs.String("role", "", "baseline, candidate or other")
@@ -21,7 +21,22 @@ func (c *cli) importCmd(args []string) int {
 	fs.IntVar(&opt.Limits.MaxEntries, "max-files", opt.Limits.MaxEntries, "refuse files beyond this many in one bundle")
 	fs.IntVar(&opt.Limits.MaxDepth, "max-depth", opt.Limits.MaxDepth, "refuse archives nested deeper than this")
 	fs.Int64Var(&opt.Limits.MaxRatio, "max-ratio", opt.Limits.MaxRatio, "refuse archive members that expand more than this many times")
-	if !c.parse(fs, args, someArg) {
+	reapply := fs.Bool("reapply-manifests", false, "apply the bundle.yaml files beside runs already stored (of PATH..., or of every bundle the library's runs came from): a line per run changed")
+	if !c.parse(fs, args, anyArgs) {
+		return exitUsage
+	}
+	if *reapply {
+		if opt.Label != "" || *role != "" || *labelBy != "" {
+			fmt.Fprintln(c.stderr, "benchlens import: --reapply-manifests applies what the manifests say: not beside --label, --label-by or --role")
+			return exitUsage
+		}
+		stop, release := library.Interrupts()
+		defer release()
+		opt.Stop = stop
+		return c.withLibrary(func(st *store.Store) int { return c.reapplied(library.ReapplyManifests(st, fs.Args(), opt)) })
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
 		return exitUsage
 	}
 	opt.Role = model.Role(*role)
@@ -58,6 +73,21 @@ func (c *cli) report(rep library.Report) int {
 		fmt.Fprintf(c.stdout, ", %d not read", len(rep.Skipped))
 	}
 	fmt.Fprintln(c.stdout)
+	if len(rep.Errors) > 0 {
+		return exitRejected
+	}
+	return exitOK
+}
+
+// reapplied prints what --reapply-manifests did: a line per run changed (or per bundle whose
+// manifests changed nothing), a line per refusal.
+func (c *cli) reapplied(rep library.Reapplied) int {
+	for _, err := range rep.Errors {
+		fmt.Fprintf(c.stderr, "refused: %s\n", textsafe.Quote(err.Error()))
+	}
+	for _, line := range rep.Lines {
+		fmt.Fprintln(c.stdout, line) // its values are quoted already
+	}
 	if len(rep.Errors) > 0 {
 		return exitRejected
 	}

@@ -30,6 +30,8 @@ commands:
   import [--label L | --label-by folder|model|manifest] [--role R] PATH...
                                            import files, folders, .zip, .tar.gz; --label-by
                                            makes an arm of each subfolder, model or manifest label
+  import --reapply-manifests [PATH...]     apply bundle.yaml files added beside runs already
+                                           stored (of PATH..., else of every stored bundle)
   runs [--json]                            list runs
   show RUN [--json]                        one run in full, with what each attached file says
   compare --baseline SEL --candidate SEL [--format text|json|yaml] [--save] [--alpha X ...]
