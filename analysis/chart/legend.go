@@ -245,16 +245,7 @@ func placeLegend(p *plot.Plot, c draw.Canvas, scale vg.Length) ([]placedEntry, v
 func legendStyle(p *plot.Plot, txt string) text.Style {
 	sty := p.Legend.TextStyle
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
-	if needsWide(txt) {
-		wideMu.Lock()
-		w := wide
-		wideMu.Unlock()
-		if w.Typeface != "" {
-			size := sty.Font.Size
-			sty.Font = w
-			sty.Font.Size = size
-		}
-	}
+	widen(&sty.Font, txt)
 	return sty
 }
 

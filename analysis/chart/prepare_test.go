@@ -78,10 +78,13 @@ func TestUseWideFontWenQuanYi(t *testing.T) {
 	if _, err := os.Stat(wqy); err != nil {
 		t.Skip("fonts-wqy-microhei not installed")
 	}
+	wideMu.Lock()
+	was, wasPath := wide, widePath
+	wideMu.Unlock()
+	defer func() { wideMu.Lock(); wide, widePath = was, wasPath; wideMu.Unlock() }()
 	if err := UseWideFont(wqy); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { wideMu.Lock(); wide.Typeface = ""; wideMu.Unlock() }()
 	p := newPlot("首 token 时延（prefill）", "首 token 时延（ms）", "请求占比")
 	if q := prepared(p); q.Title.TextStyle.Font.Typeface != "benchlens-wide" || q.X.Label.TextStyle.Font.Typeface != "benchlens-wide" {
 		t.Errorf("the Chinese title is drawn in %v", q.Title.TextStyle.Font)
