@@ -457,7 +457,7 @@ func historyChart(rep history.Report, m model.StageMetric, point string, selecte
 	}
 	const left, top, bottom, right = 60, 28, 70, 20
 	w, h := size.Width-left-right, size.Height-top-bottom
-	text(fmt.Sprintf("%s (%s) · %s", m.Title, m.Unit, point), left, 2, theme.Color(theme.ColorNameForeground), 13)
+	text(fmt.Sprintf("%s (%s) · %s", lang.L(m.Title), m.Unit, point), left, 2, theme.Color(theme.ColorNameForeground), 13)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, r := range runs {
 		if v := r.Values[m.Key]; v != nil {

@@ -142,15 +142,15 @@ func (v *runView) display(rd compare.RunData, evs []model.Evidence) {
 	add("Model", r.Model)
 	add("Date", r.Date)
 	add("Bundle", r.Bundle)
-	add("Requests", fmt.Sprintf("%s ok of %s, %s failed%s; %d per-request records", r.Completed.Readable(), r.NumPrompts.Readable(), r.Failed.Readable(), categories(r), len(r.Requests)))
+	add("Requests", fmt.Sprintf(lang.L("%s ok of %s, %s failed%s; %d per-request records"), r.Completed.Readable(), r.NumPrompts.Readable(), r.Failed.Readable(), categories(r), len(r.Requests)))
 	if w := r.ToolWarmup; w != nil {
-		add("Tool's warm-up", fmt.Sprintf("%d warm-up, %d cool-down requests excluded by the tool (%s)", w.Requests, w.Cooldown, w.Setting))
+		add("Tool's warm-up", fmt.Sprintf(lang.L("%d warm-up, %d cool-down requests excluded by the tool (%s)"), w.Requests, w.Cooldown, w.Setting))
 	}
 	for _, w := range report.SortedWarnings(r.Warnings) {
 		add("Warning", report.WarningWords(w).In(words()))
 	}
-	add("Load", fmt.Sprintf("rate %s req/s, max concurrency %s, burstiness %s", r.RequestRate.Readable(), r.MaxConcurrency.Readable(), r.Burstiness.Readable()))
-	add("Throughput", fmt.Sprintf("%s req/s, %s output tok/s, %s total tok/s", r.RequestThroughput.Readable(), r.OutputThroughput.Readable(), r.TotalTokenThroughput.Readable()))
+	add("Load", fmt.Sprintf(lang.L("rate %s req/s, max concurrency %s, burstiness %s"), r.RequestRate.Readable(), r.MaxConcurrency.Readable(), r.Burstiness.Readable()))
+	add("Throughput", fmt.Sprintf(lang.L("%s req/s, %s output tok/s, %s total tok/s"), r.RequestThroughput.Readable(), r.OutputThroughput.Readable(), r.TotalTokenThroughput.Readable()))
 	for _, m := range runMetrics {
 		add(strings.ToUpper(m.key), latencyText(r, m.key))
 	}
@@ -160,7 +160,7 @@ func (v *runView) display(rd compare.RunData, evs []model.Evidence) {
 	add("Hardware SKU", r.Manifest.String("hardware_sku"))
 	add("Change", r.Manifest.Change().What)
 	for _, l := range rd.Logs {
-		add("Engine", strings.TrimSpace(fmt.Sprintf("%s on %s, dtype %s, %s", l.EngineVersion(), l.Platform, l.Dtype, l.Eager)))
+		add("Engine", strings.TrimSpace(fmt.Sprintf(lang.L("%s on %s, dtype %s, %s"), l.EngineVersion(), l.Platform, l.Dtype, l.Eager)))
 		if kv := l.KVCache; len(kv) > 0 {
 			add("KV cache", mapText(kv))
 		}
@@ -186,7 +186,7 @@ func (v *runView) display(rd compare.RunData, evs []model.Evidence) {
 		} else {
 			v.charts[m.key+"_cdf"].setPlot(nil, chart.Reader{})
 		}
-		if p, at, err := chart.Histogram(chart.Options{Bins: 40}, title, axis, chart.Series{Label: r.Label, Values: xs}); err == nil {
+		if p, at, err := chart.Histogram(chart.Options{Bins: 40, Tr: v.u.chartTr}, title, v.u.chartTr(axis), chart.Series{Label: r.Label, Values: xs}); err == nil {
 			v.charts[m.key+"_hist"].setPlot(p, chart.Reader{Series: at})
 		} else {
 			v.charts[m.key+"_hist"].setPlot(nil, chart.Reader{})
@@ -198,7 +198,7 @@ func (v *runView) display(rd compare.RunData, evs []model.Evidence) {
 		for _, d := range u.Devices {
 			lines = append(lines, chart.TimelineSeries{Label: lang.L("device") + " " + d.ID, T: d.T, Busy: d.Busy})
 			if d.Shape != nil {
-				notes = append(notes, fmt.Sprintf("%s %s: %s — median busy %.0f%%, %.0f%% of samples idle, %d idle gaps",
+				notes = append(notes, fmt.Sprintf(lang.L("%s %s: %s — median busy %.0f%%, %.0f%% of samples idle, %d idle gaps"),
 					u.Tool, d.ID, d.Shape.Class, d.Shape.MedianBusy, 100*d.Shape.IdleShare, d.Shape.IdleGaps))
 			}
 		}
@@ -297,9 +297,9 @@ func categories(r *model.Run) string {
 	for _, c := range []struct {
 		n    model.Num
 		name string
-	}{{r.Errored, "errored"}, {r.Incomplete, "incomplete"}, {r.Cancelled, "cancelled"}} {
+	}{{r.Errored, "errored"}, {r.Incomplete, "incomplete"}, {r.Cancelled, "cancelled"}} { // translated below
 		if c.n.Known() && c.n != 0 {
-			parts = append(parts, c.n.Readable()+" "+c.name)
+			parts = append(parts, c.n.Readable()+" "+lang.L(c.name))
 		}
 	}
 	if len(parts) == 0 {

@@ -25,7 +25,7 @@ type stageColumn struct {
 
 var stageColumns = []stageColumn{
 	{func([]compare.Record) string { return lang.L("stage") }, func(_ compare.Record, m model.StageMetric, _ compare.StageDelta) fyne.CanvasObject {
-		return widget.NewLabel(m.Title)
+		return widget.NewLabel(lang.L(m.Title))
 	}},
 	{func([]compare.Record) string { return lang.L("baseline") }, func(_ compare.Record, _ model.StageMetric, d compare.StageDelta) fyne.CanvasObject {
 		return widget.NewLabel(d.Baseline.Readable() + " " + d.Unit)

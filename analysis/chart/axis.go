@@ -32,8 +32,9 @@ var ClipQuantile = 0.995
 // the defaults.
 type Options struct {
 	XAxis XAxis // CDFs' x axis
-	// Tr translates the charts' fixed titles and axis labels (the English text is the key);
-	// nil keeps English. Legends and numbers stay as they are.
+	// Tr translates the charts' fixed titles, axis labels and the legends' fixed words (the
+	// English text is the key: "%s: median %s ms, %s"); nil keeps English. Numbers and the
+	// arms' labels stay as they are.
 	Tr func(string) string
 	// Bins is how many equal bins a Histogram has; 0 means DefaultBins.
 	Bins int

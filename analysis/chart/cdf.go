@@ -115,12 +115,12 @@ func CDF(opt Options, title, xLabel string, series ...Series) (*plot.Plot, Serie
 		e.LineStyle = lineStyle(seriesColor(i, s.Color))
 		n := fmt.Sprintf("n = %d", len(clean[i]))
 		if s.N > len(clean[i]) {
-			n = fmt.Sprintf("n = %d (%d drawn)", s.N, len(clean[i]))
+			n = fmt.Sprintf(opt.tr("n = %d (%d drawn)"), s.N, len(clean[i]))
 		}
 		if opt.pooled > 1 {
 			lg.series(fmt.Sprintf("%s: %s", s.Label, n), nil, e)
 		} else {
-			lg.series(fmt.Sprintf("%s: median %s ms, %s", s.Label, fmtNum(stats.Median(clean[i])), n), nil, e)
+			lg.series(fmt.Sprintf(opt.tr("%s: median %s ms, %s"), s.Label, fmtNum(stats.Median(clean[i])), n), nil, e)
 		}
 	}
 	lg.done()

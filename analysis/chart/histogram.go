@@ -125,7 +125,7 @@ func Histogram(opt Options, title, xLabel string, series ...Series) (*plot.Plot,
 		col := seriesColor(i, s.Color)
 		h.LineStyle = lineStyle(col)
 		h.FillColor = withAlpha(col, HistogramFillAlpha)
-		lg.series(fmt.Sprintf("%s: n = %d", s.Label, len(clean[i])), nil, h)
+		lg.series(fmt.Sprintf(opt.tr("%s: n = %d"), s.Label, len(clean[i])), nil, h)
 	}
 	lg.done()
 	p.Y.Min = 0
