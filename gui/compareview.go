@@ -496,15 +496,9 @@ func tailText(t compare.Tail) string {
 		if !n.Known() {
 			return "?"
 		}
-		return signed(n.F()) + " %"
+		return report.Pct(n.F())
 	}
 	return f(t.P90Delta) + " / " + f(t.P99Delta)
-}
-
-// signed is a change with its sign and one decimal, the minus a real one (−9.7, +1.2): the
-// app's one number format for changes, as the headline writes them.
-func signed(x float64) string {
-	return strings.Replace(fmt.Sprintf("%+.1f", x), "-", "−", 1)
 }
 
 // conditionStates map a condition's state to the checklist's glyph and colour.
@@ -520,25 +514,13 @@ func conditionWord(state model.ConditionState) string {
 	return lang.L("unknown")
 }
 
-// deltaText is the change in %, with benchstat's "~" when it is not significant.
-func deltaText(d compare.StageDelta) string {
-	if !d.Delta.Known() {
-		return "-"
-	}
-	if !d.Significant {
-		return "~ " + signed(d.Delta.F()) + " %"
-	}
-	return signed(d.Delta.F()) + " %"
-}
+// deltaText is the change in %, with benchstat's "~" when it is not significant: the CLI's
+// format too (report.ShortDelta).
+func deltaText(d compare.StageDelta) string { return report.ShortDelta(d) }
 
 // intervalText is the interval of the change; the column header says whether it is over runs
 // or, with one run per arm, over requests.
-func intervalText(d compare.StageDelta) string {
-	if !d.CILow.Known() || !d.CIHigh.Known() {
-		return "-"
-	}
-	return "[" + signed(d.CILow.F()) + ", " + signed(d.CIHigh.F()) + "] %"
-}
+func intervalText(d compare.StageDelta) string { return report.Interval(d) }
 
 func bold(s string) *widget.Label {
 	return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"benchlens/analysis/compare"
+	"benchlens/analysis/report"
 	"benchlens/model"
 )
 
@@ -73,7 +74,7 @@ func (p *familiesPanel) set(f *compare.Families) {
 		swatch.SetMinSize(fyne.NewSize(10, 10))
 		delta := "?"
 		if r.DeltaPct.Known() {
-			delta = fmt.Sprintf("%+.1f%%", r.DeltaPct.F())
+			delta = report.Pct(r.DeltaPct.F())
 		}
 		grid.Add(container.NewHBox(container.NewCenter(swatch), widget.NewLabel(name)))
 		grid.Add(widget.NewLabel(model.Plain(r.Baseline.TimeUs)))

@@ -45,7 +45,7 @@ func TestComparePanelShowsLoadPoints(t *testing.T) {
 		t.Error("the sweep's per-point deltas chart is hidden")
 	}
 	text := strings.Join(lines, "\n")
-	for _, want := range []string{"concurrency 1 · 1024→64 tok · random (5+5): TTFT ~ -3.4%, TPOT -9.8%", "concurrency 64 · 1024→64 tok · random (5+5): ", "→ offset (offset_by_overhead)"} {
+	for _, want := range []string{"concurrency 1 · 1024→64 tok · random (5+5): TTFT ~ −3.4 %, TPOT −9.8 %", "concurrency 64 · 1024→64 tok · random (5+5): ", "→ offset (offset_by_overhead)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("table lacks %q: %s", want, text)
 		}

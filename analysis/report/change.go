@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"strings"
 
 	"benchlens/analysis/compare"
 )
@@ -23,22 +22,12 @@ func change(name string, d compare.StageDelta, interval bool) string {
 	if !d.Delta.Known() {
 		return name + " ?"
 	}
-	s := name + " " + pct(d.Delta.F())
-	if !d.Significant {
-		s = name + " ~ " + pct(d.Delta.F())
-	}
+	s := name + " " + ShortDelta(d)
 	if interval && d.CILow.Known() && d.CIHigh.Known() {
-		s += fmt.Sprintf(" [%s, %s]", signed(d.CILow.F()), signed(d.CIHigh.F()))
+		s += fmt.Sprintf(" [%s, %s]", Signed(d.CILow.F()), Signed(d.CIHigh.F()))
 	}
 	if d.P.Known() {
 		s += ", p" + P(d.P.F())
 	}
 	return s
-}
-
-// pct is a signed change in %, with a true minus: "−9.1 %".
-func pct(v float64) string { return signed(v) + " %" }
-
-func signed(v float64) string {
-	return strings.Replace(fmt.Sprintf("%+.1f", v), "-", "−", 1)
 }

@@ -68,14 +68,3 @@ func PointVerdict(p compare.LoadPointResult) string {
 	}
 	return fmt.Sprintf("%s (%s)", p.Status, strings.Join(codes, ", "))
 }
-
-// ShortDelta is a delta without its p and n: "-9.3%", "~ +0.4%", "-".
-func ShortDelta(d compare.StageDelta) string {
-	switch {
-	case !d.Delta.Known():
-		return "-"
-	case !d.Significant:
-		return fmt.Sprintf("~ %+.1f%%", d.Delta.F())
-	}
-	return fmt.Sprintf("%+.1f%%", d.Delta.F())
-}

@@ -134,15 +134,9 @@ func markdownStages(b *strings.Builder, perf map[string]compare.StageDelta) {
 	b.WriteString("| metric | baseline | candidate | delta | p |\n|---|---:|---:|---:|---:|\n")
 	for _, k := range metricOrder(perf) {
 		d := perf[k]
-		delta, p := "-", "-"
-		if d.Delta.Known() {
-			delta = fmt.Sprintf("%+.2f%%", d.Delta.F())
-			if !d.Significant {
-				delta = "~ " + delta
-			}
-			if lo, hi := d.CILow, d.CIHigh; lo.Known() && hi.Known() {
-				delta += fmt.Sprintf(" [%+.2f%%, %+.2f%%]", lo.F(), hi.F())
-			}
+		delta, p := ShortDelta(d), "-"
+		if iv := Interval(d); d.Delta.Known() && iv != "-" {
+			delta += " " + iv
 		}
 		if d.P.Known() {
 			p = "p" + P(d.P.F()) + fmt.Sprintf(" n=%d+%d", d.N[0], d.N[1])

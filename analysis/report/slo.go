@@ -30,11 +30,11 @@ func SLODelta(d slo.Delta) string {
 	if !d.Delta.Known() {
 		return "-"
 	}
-	unit := "%"
+	unit := " %"
 	if d.Unit == "pp" {
 		unit = " pp"
 	}
-	s := fmt.Sprintf("%+.1f%s", d.Delta.F(), unit)
+	s := Signed(d.Delta.F()) + unit
 	if !d.Significant {
 		s = "~ " + s
 	}
@@ -49,11 +49,11 @@ func SLOInterval(d slo.Delta) string {
 	if !d.CILow.Known() || !d.CIHigh.Known() {
 		return ""
 	}
-	unit := "%"
+	unit := " %"
 	if d.Unit == "pp" {
 		unit = " pp"
 	}
-	return fmt.Sprintf("[%+.1f, %+.1f]%s", d.CILow.F(), d.CIHigh.F(), unit)
+	return "[" + Signed(d.CILow.F()) + ", " + Signed(d.CIHigh.F()) + "]" + unit
 }
 
 // ArmSLO prints one arm's attainment at a point with its range over the repeats and its

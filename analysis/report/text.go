@@ -161,27 +161,22 @@ func value(n model.Num, unit string) string {
 	return n.Readable() + " " + unit
 }
 
-// Delta prints a stage delta benchstat's way: "-9.29% (p=0.008 n=5+5)", or "~" when the
-// change is not significant.
+// Delta prints a stage delta benchstat's way, in the app's number format: "−9.3 % (p=0.008
+// n=5+5)", or "~ +0.4 % …" when the change is not significant.
 func Delta(d compare.StageDelta) string {
-	if !d.Delta.Known() {
-		return "-"
+	s := ShortDelta(d)
+	if d.Delta.Known() && d.P.Known() {
+		s += fmt.Sprintf(" (p%s n=%d+%d)", P(d.P.F()), d.N[0], d.N[1])
 	}
-	pn := ""
-	if d.P.Known() {
-		pn = fmt.Sprintf(" (p%s n=%d+%d)", P(d.P.F()), d.N[0], d.N[1])
-	}
-	if !d.Significant {
-		return fmt.Sprintf("~ %+.2f%%%s", d.Delta.F(), pn)
-	}
-	return fmt.Sprintf("%+.2f%%%s", d.Delta.F(), pn)
+	return s
 }
 
+// interval is Interval, left blank when there is none.
 func interval(d compare.StageDelta) string {
-	if !d.CILow.Known() || !d.CIHigh.Known() {
-		return ""
+	if s := Interval(d); s != "-" {
+		return s
 	}
-	return fmt.Sprintf("[%+.2f%%, %+.2f%%]", d.CILow.F(), d.CIHigh.F())
+	return ""
 }
 
 // P prints a p-value after "p": "=0.0079" (three significant digits) or "<0.001".

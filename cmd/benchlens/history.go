@@ -238,7 +238,7 @@ func (c *cli) gateCmd(args []string) int {
 		for _, r := range g.Regressions {
 			if r.Over {
 				m, _ := model.StageMetricOf(r.Stage)
-				fmt.Fprintf(c.stderr, "gate: %s %+.1f %% (p %.3g)%s exceeds %g %%\n", m.Short, r.DeltaPct, r.P, at(r.LoadPoint), *maxReg)
+				fmt.Fprintf(c.stderr, "gate: %s %s (p %.3g)%s exceeds %g %%\n", m.Short, report.Pct(r.DeltaPct), r.P, at(r.LoadPoint), *maxReg)
 			}
 		}
 		if g.Fail {

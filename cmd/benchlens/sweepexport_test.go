@@ -28,7 +28,7 @@ func TestSweepExportsPerPoint(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("compare: %s", stderr)
 	}
-	for _, want := range []string{"TTFT (prefill)     54.8 ms      42.15 ms     -23.09%", "TPOT (decode)      20.85 ms    16.77 ms    -19.57%"} {
+	for _, want := range []string{"TTFT (prefill)     54.8 ms      42.15 ms     −23.1 %", "TPOT (decode)      20.85 ms    16.77 ms    −19.6 %"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("compare does not print %q:\n%s", want, text)
 		}
