@@ -109,7 +109,7 @@ func (im *importer) run(what string, work func(library.Options) library.Report, 
 // importSummary is the status line after an import: what was added, found stored already (and
 // the files newly attached to those runs), refused and left unread.
 func importSummary(rep library.Report) string {
-	msg := fmt.Sprintf(lang.L("Imported %d runs"), len(rep.Added))
+	msg := plural(len(rep.Added), lang.L("Imported %d run"), lang.L("Imported %d runs"))
 	if len(rep.Existing) > 0 {
 		msg += fmt.Sprintf(lang.L(", %d already in the library"), len(rep.Existing))
 	}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"benchlens/analysis/report"
 	"benchlens/library"
 	"benchlens/model"
 	"benchlens/store"
@@ -310,10 +311,7 @@ func runText(r library.RunRow) string {
 	if r.ResolvedBackend != nil {
 		backend = *r.ResolvedBackend
 	}
-	date := strings.Replace(r.Date, "T", " ", 1)
-	if len(date) > 16 {
-		date = date[:16]
-	}
+	date := report.When(r.Date)
 	var load []string
 	if r.RequestRate.Known() && r.RequestRate.F() < 1e300 {
 		load = append(load, r.RequestRate.Readable()+" req/s")

@@ -140,7 +140,7 @@ func (v *runView) display(rd compare.RunData, evs []model.Evidence) {
 	add("Tool", strings.TrimSpace(r.Tool+" "+r.ToolVersion+" · "+string(r.Era)))
 	add("Identified by", r.IdentifiedBy)
 	add("Model", r.Model)
-	add("Date", r.Date)
+	add("Date", report.When(r.Date))
 	add("Bundle", r.Bundle)
 	add("Requests", fmt.Sprintf(lang.L("%s ok of %s, %s failed%s; %d per-request records"), r.Completed.Readable(), r.NumPrompts.Readable(), r.Failed.Readable(), categories(r), len(r.Requests)))
 	if w := r.ToolWarmup; w != nil {

@@ -364,11 +364,11 @@ func (v *verdictView) showHistory() {
 		return
 	}
 	last := hist[len(hist)-1]
-	v.byline.SetText(fmt.Sprintf(lang.L("Last edit by %s at %s"), last.Author, localTime(last.At)))
+	v.byline.SetText(fmt.Sprintf(lang.L("Last edit by %s at %s"), last.Author, report.When(last.At)))
 	var lines []string
 	for i := len(hist) - 1; i >= 0 && len(lines) < 50; i-- {
 		h := hist[i]
-		line := fmt.Sprintf("%s  %s: %q", localTime(h.At), h.Author, firstLine(h.Note))
+		line := fmt.Sprintf("%s  %s: %q", report.When(h.At), h.Author, firstLine(h.Note))
 		if len(h.Tags) > 0 {
 			line += "  [" + strings.Join(h.Tags, ", ") + "]"
 		}
@@ -424,13 +424,4 @@ func (v *verdictView) copyRecipe() {
 	}
 	v.u.fyneApp.Clipboard().SetContent(library.Script(r, v.current))
 	v.u.setStatus(lang.L("Rerun commands copied to the clipboard"))
-}
-
-// localTime shows a stored UTC time in the analyst's time zone, to the second.
-func localTime(s string) string {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return s
-	}
-	return t.Local().Format("2006-01-02 15:04:05")
 }

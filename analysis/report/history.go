@@ -247,7 +247,7 @@ func sortedStrings(m map[string][2]string) []string {
 // verdict and triage, the outliers, and the condition changes that moved nothing.
 func HistoryMarkdown(w io.Writer, rep history.Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## History of %s\n\n%d runs, ordered by %s; %d load point(s).\n\n", mdInline(rep.Series), len(rep.Runs), rep.Order, len(rep.LoadPoints))
+	fmt.Fprintf(&b, "## History of %s\n\n%s, ordered by %s; %s.\n\n", mdInline(rep.Series), Count(len(rep.Runs), "run", "runs"), rep.Order, Count(len(rep.LoadPoints), "load point", "load points"))
 	if len(rep.ChangePoints) == 0 {
 		b.WriteString("No change point.\n\n")
 	} else {

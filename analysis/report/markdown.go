@@ -41,8 +41,8 @@ func markdownEntry(b *strings.Builder, e Entry) {
 	if r.Benchlens != nil {
 		fmt.Fprintf(b, "Judged by %s.\n\n", r.Benchlens)
 	}
-	fmt.Fprintf(b, "Baseline: %d runs (%s); candidate: %d runs (%s).\n\n",
-		len(r.Arms.Baseline.Runs), ids(r.Arms.Baseline.Runs), len(r.Arms.Candidate.Runs), ids(r.Arms.Candidate.Runs))
+	fmt.Fprintf(b, "Baseline: %s (%s); candidate: %s (%s).\n\n",
+		Count(len(r.Arms.Baseline.Runs), "run", "runs"), ids(r.Arms.Baseline.Runs), Count(len(r.Arms.Candidate.Runs), "run", "runs"), ids(r.Arms.Candidate.Runs))
 	if a.StatusOverride != "" && a.StatusOverride != r.Status {
 		fmt.Fprintf(b, "**Verdict: %s** (analyst override of the proposed `%s`", a.StatusOverride, r.Status)
 		if a.OverrideReason != "" {

@@ -25,8 +25,8 @@ import (
 // the verdict with its causes.
 func Text(w io.Writer, rec compare.Record) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "baseline:  %s (%d runs: %s)\n", textsafe.Quote(rec.Arms.Baseline.Label), len(rec.Arms.Baseline.Runs), ids(rec.Arms.Baseline.Runs))
-	fmt.Fprintf(&b, "candidate: %s (%d runs: %s)\n", textsafe.Quote(rec.Arms.Candidate.Label), len(rec.Arms.Candidate.Runs), ids(rec.Arms.Candidate.Runs))
+	fmt.Fprintf(&b, "baseline:  %s (%s: %s)\n", textsafe.Quote(rec.Arms.Baseline.Label), Count(len(rec.Arms.Baseline.Runs), "run", "runs"), ids(rec.Arms.Baseline.Runs))
+	fmt.Fprintf(&b, "candidate: %s (%s: %s)\n", textsafe.Quote(rec.Arms.Candidate.Label), Count(len(rec.Arms.Candidate.Runs), "run", "runs"), ids(rec.Arms.Candidate.Runs))
 	fmt.Fprintf(&b, "headline:  %s: %s\n\n", rec.Status, HeadlineOf(rec))
 
 	if len(rec.LoadPoints) > 0 {

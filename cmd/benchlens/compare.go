@@ -122,7 +122,8 @@ func (c *cli) comparisons(st *store.Store, asJSON bool) int {
 			status += " (analyst)"
 			proposed = string(cmp.Proposed)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s (%d runs)\t%s (%d runs)\t%s\t%s\n", cmp.ID, cmp.CreatedAt, q(cmp.Baseline), len(cmp.BaselineRuns), q(cmp.Candidate), len(cmp.CandidateRuns), status, proposed)
+		fmt.Fprintf(tw, "%d\t%s\t%s (%s)\t%s (%s)\t%s\t%s\n", cmp.ID, report.When(cmp.CreatedAt), q(cmp.Baseline), report.Count(len(cmp.BaselineRuns), "run", "runs"),
+			q(cmp.Candidate), report.Count(len(cmp.CandidateRuns), "run", "runs"), status, proposed)
 	}
 	tw.Flush()
 	return exitOK

@@ -155,7 +155,7 @@ func stageNames() []string {
 // the condition changes that moved nothing.
 func historyText(w io.Writer, rep history.Report) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "series %s: %d runs ordered by %s, %d load point(s)\n", textsafe.Quote(rep.Series), len(rep.Runs), rep.Order, len(rep.LoadPoints))
+	fmt.Fprintf(&b, "series %s: %s ordered by %s, %s\n", textsafe.Quote(rep.Series), report.Count(len(rep.Runs), "run", "runs"), rep.Order, report.Count(len(rep.LoadPoints), "load point", "load points"))
 	if len(rep.ChangePoints) == 0 {
 		b.WriteString("\nno change point\n")
 	} else {
@@ -173,7 +173,7 @@ func historyText(w io.Writer, rep history.Report) error {
 	if len(rep.Outliers) > 0 {
 		fmt.Fprintf(&b, "\noutliers (%d):\n", len(rep.Outliers))
 		for _, o := range rep.Outliers {
-			fmt.Fprintf(&b, "  run %d (%s) %s at %s: %.4g against a level of %.4g\n", o.Run, o.Date, o.Stage, o.LoadPoint, o.Value, o.Level)
+			fmt.Fprintf(&b, "  run %d (%s) %s at %s: %.4g against a level of %.4g\n", o.Run, report.When(o.Date), o.Stage, o.LoadPoint, o.Value, o.Level)
 		}
 	}
 	if len(rep.Timeline) > 0 {
@@ -187,7 +187,7 @@ func historyText(w io.Writer, rep history.Report) error {
 			if len(t.Steps) > 0 {
 				moved = "steps: " + strings.Join(t.Steps, "; ")
 			}
-			fmt.Fprintf(&b, "  run %d (%s): %s (%s)\n", t.Run, t.Date, strings.Join(parts, ", "), moved)
+			fmt.Fprintf(&b, "  run %d (%s): %s (%s)\n", t.Run, report.When(t.Date), strings.Join(parts, ", "), moved)
 		}
 	}
 	_, err := w.Write(b.Bytes())

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"benchlens/analysis/report"
 	"benchlens/importers"
 	"benchlens/internal/textsafe"
 	"benchlens/library"
@@ -62,12 +63,12 @@ func (c *cli) report(rep library.Report) int {
 	for _, line := range rep.Already {
 		fmt.Fprintf(c.stderr, "already: %s\n", textsafe.Quote(line))
 	}
-	fmt.Fprintf(c.stdout, "imported %d runs", len(rep.Added))
+	fmt.Fprintf(c.stdout, "imported %s", report.Count(len(rep.Added), "run", "runs"))
 	if len(rep.Existing) > 0 {
 		fmt.Fprintf(c.stdout, ", %d already in the library", len(rep.Existing))
 	}
 	if len(rep.Errors) > 0 {
-		fmt.Fprintf(c.stdout, ", %d inputs refused", len(rep.Errors))
+		fmt.Fprintf(c.stdout, ", %s refused", report.Count(len(rep.Errors), "input", "inputs"))
 	}
 	if len(rep.Skipped) > 0 {
 		fmt.Fprintf(c.stdout, ", %d not read", len(rep.Skipped))

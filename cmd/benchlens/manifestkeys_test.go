@@ -30,7 +30,7 @@ func TestManifestKeysJSONCannotKeep(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, filepath.Base(results[0])), result, 0o644)
 		db := filepath.Join(t.TempDir(), "lib.db")
 		out, stderr, code := bl(t, "--db", db, "import", dir)
-		if code != exitRejected || !strings.Contains(out, "imported 1 runs") || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "json:") {
+		if code != exitRejected || !strings.Contains(out, "imported 1 run") || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "json:") {
 			t.Errorf("%q: exit %d\n%s%s\nwant %s", tc.manifest, code, out, stderr, tc.want)
 		}
 	}

@@ -54,7 +54,7 @@ func TestReproduceGolden(t *testing.T) {
 	// and AIPerf (no server facts at all).
 	for _, lf := range [][2]string{{"sgl", "04_agg_n50_in128_out64_c8.jsonl"}, {"aip", "06_profile_export_aiperf.json"}} {
 		label, file := lf[0], lf[1]
-		if out, stderr, code := bl(t, "--db", db, "import", "--label", label, filepath.Join(fixtures, file)); code != 0 || !strings.Contains(out, "imported 1 runs") {
+		if out, stderr, code := bl(t, "--db", db, "import", "--label", label, filepath.Join(fixtures, file)); code != 0 || !strings.Contains(out, "imported 1 run") {
 			t.Fatalf("import %s: exit %d %s %s", file, code, out, stderr)
 		}
 	}

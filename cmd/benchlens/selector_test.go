@@ -29,7 +29,7 @@ func TestLabelThatLooksLikeAnID(t *testing.T) {
 	}
 	// Where no label is "12", 12 is run 12, without a note.
 	out, stderr, code = bl(t, "--db", db, "compare", "--baseline", "12", "--candidate", "offset")
-	if code != 0 || !strings.Contains(out, "(1 runs: 12)") || stderr != "" {
+	if code != 0 || !strings.Contains(out, "(1 run: 12)") || stderr != "" {
 		t.Errorf("compare --baseline 12: exit %d\n%.500s\n%s", code, out, stderr)
 	}
 }

@@ -145,7 +145,7 @@ func writeDetail(w io.Writer, d runDetail) {
 	line("format era", string(d.Era))
 	line("identified by", d.IdentifiedBy)
 	line("model", cmp.Or(q(d.Model), "-")) // always shown: a run without a model says so
-	line("date", d.Date)
+	line("date", report.When(d.Date))
 	line("bundle", q(d.Bundle))
 	line("requests", fmt.Sprintf("%s ok of %s, not ok: %s; %d per-request records, %d gaps",
 		count(d.Completed), count(d.NumPrompts), notOK(d.RunRow), d.Requests.Count, d.Requests.Gaps))

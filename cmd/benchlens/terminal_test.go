@@ -29,7 +29,7 @@ func TestHostileNamesAreQuoted(t *testing.T) {
 	if !strings.Contains(stderr, `bad\nimported 99 runs.json`) || !strings.Contains(stderr, `notes\x1b]0;owned\a.txt`) {
 		t.Errorf("names not quoted:\n%s", stderr)
 	}
-	if stdout != "imported 1 runs, 1 inputs refused, 1 not read\n" {
+	if stdout != "imported 1 run, 1 input refused, 1 not read\n" {
 		t.Errorf("stdout %q", stdout)
 	}
 	for _, args := range [][]string{{"runs"}, {"show", "1"}} {
