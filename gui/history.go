@@ -86,11 +86,12 @@ func newHistoryView(u *App) *historyView {
 	v.series.PlaceHolder = lang.L("Pick a series")
 	var metrics []string
 	for _, m := range model.StageMetrics {
-		metrics = append(metrics, m.Title)
+		metrics = append(metrics, lang.L(m.Title)) // chosen by index (draw)
 	}
 	v.metric = widget.NewSelect(metrics, func(title string) { v.wantMetric, v.selected = title, -1; v.draw() })
 	v.metric.SetSelectedIndex(0)
 	v.point = widget.NewSelect(nil, func(string) { v.selected = -1; v.draw() })
+	v.point.PlaceHolder = lang.L("Pick a load point")
 	v.chart = container.NewWithoutLayout()
 	v.steps = container.NewVBox()
 	v.note = widget.NewEntry()
