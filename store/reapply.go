@@ -17,10 +17,15 @@ import (
 // StoredRun is the id of the stored run with this fingerprint or read from these files (the
 // result's SHA-256 and index, its parts' SHA-256), or 0: the run AddRun would find.
 func (s *Store) StoredRun(fingerprint, resultSHA string, index int, partSHAs []string) (int64, error) {
-	if id, err := s.runWithFingerprint(fingerprint); err != nil || id != 0 {
+	tx, err := s.begin()
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback() // it only reads
+	if id, err := runWithFingerprint(tx, fingerprint); err != nil || id != 0 {
 		return id, err
 	}
-	return s.runFromFiles(resultSHA, index, partSHAs)
+	return runFromFiles(tx, resultSHA, index, partSHAs)
 }
 
 // ManifestUpdate is what the manifests beside a stored run make of it.
