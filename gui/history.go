@@ -91,7 +91,7 @@ func newHistoryView(u *App) *historyView {
 	v.metric = widget.NewSelect(metrics, func(title string) { v.wantMetric, v.selected = title, -1; v.draw() })
 	v.metric.SetSelectedIndex(0)
 	v.point = widget.NewSelect(nil, func(string) { v.selected = -1; v.draw() })
-	v.point.PlaceHolder = lang.L("Pick a load point")
+	v.point.PlaceHolder = lang.L("Load point…")
 	v.chart = container.NewWithoutLayout()
 	v.steps = container.NewVBox()
 	v.note = widget.NewEntry()

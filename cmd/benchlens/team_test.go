@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"benchlens/internal/pgtest"
 )
@@ -14,6 +15,7 @@ import (
 // TestMain doubles as the command itself, run in a process of its own (for signals), when
 // BENCHLENS_CLI_ARGS holds its arguments (separated by the unit separator, 0x1f).
 func TestMain(m *testing.M) {
+	time.Local = time.UTC // the text outputs show local times: the goldens read them in UTC
 	if args := os.Getenv("BENCHLENS_CLI_ARGS"); args != "" {
 		// BENCHLENS_CLI_FSIZE caps the size of any file written: a disk that runs out of room.
 		if n, err := strconv.ParseUint(os.Getenv("BENCHLENS_CLI_FSIZE"), 10, 64); err == nil {
