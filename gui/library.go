@@ -32,6 +32,8 @@ type libraryView struct {
 	tree   *widget.Tree
 
 	rows     map[int64]library.RunRow // every run; nil until the first load is shown
+	ids      []int64                  // rows' ids in order, and what a search looks in
+	haystack []string                 // (searchText, lower case), made once per load: a keystroke over 100,000 runs only compares
 	children map[string][]string      // tree: node id → child ids, after filtering
 	selected string
 	marked   map[string]bool // nodes ticked for the actions on several (markBar)
@@ -104,7 +106,7 @@ func (v *libraryView) reload(done func()) {
 				if err != nil {
 					v.u.setStatus(lang.L("Could not read the library") + ": " + err.Error())
 				}
-				v.rows = rows
+				v.setRows(rows)
 				v.rebuild()
 				v.u.showEmpty(err == nil && len(rows) == 0)
 			}
@@ -127,6 +129,20 @@ func readRows(st *store.Store) (map[int64]library.RunRow, error) {
 
 func (v *libraryView) count() int { return len(v.rows) }
 
+// setRows keeps a load's rows with their ids in order and the text a search looks in.
+func (v *libraryView) setRows(rows map[int64]library.RunRow) {
+	v.rows = rows
+	v.ids = make([]int64, 0, len(rows))
+	for id := range rows {
+		v.ids = append(v.ids, id)
+	}
+	slices.Sort(v.ids)
+	v.haystack = make([]string, len(v.ids))
+	for i, id := range v.ids {
+		v.haystack[i] = strings.ToLower(searchText(rows[id]))
+	}
+}
+
 // rebuild regroups the runs that pass the search and role filter.
 func (v *libraryView) rebuild() {
 	query := strings.ToLower(strings.TrimSpace(v.search.Text))
@@ -137,18 +153,13 @@ func (v *libraryView) rebuild() {
 	children := map[string][]string{}
 	seen := map[string]bool{}
 	newest := map[string]string{} // arm → its newest run's date
-	ids := make([]int64, 0, len(v.rows))
-	for id := range v.rows {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	shown := 0
-	for _, id := range ids {
+	for i, id := range v.ids {
 		r := v.rows[id]
 		if role != "" && r.Role != role {
 			continue
 		}
-		if query != "" && !strings.Contains(strings.ToLower(searchText(r)), query) {
+		if query != "" && !strings.Contains(v.haystack[i], query) {
 			continue
 		}
 		shown++
