@@ -3,11 +3,10 @@ package store
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
+	"benchlens/internal/par"
 	"benchlens/model"
 )
 
@@ -140,21 +139,12 @@ func (s *Store) seriesEvidence(ids string, out map[int64][]model.Evidence) error
 	}
 	evs := make([]model.Evidence, len(cols))
 	errs := make([]error, len(cols))
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(cols)/64))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(cols); i += workers {
-				if err := json.Unmarshal([]byte(cols[i].data), &evs[i]); err != nil {
-					errs[i] = fmt.Errorf("file %d: damaged evidence: %w", cols[i].file, err)
-				}
-				evs[i].File = cols[i].name
-			}
-		}()
-	}
-	wg.Wait()
+	par.Each(len(cols), 64, func(_, i int) {
+		if err := json.Unmarshal([]byte(cols[i].data), &evs[i]); err != nil {
+			errs[i] = fmt.Errorf("file %d: damaged evidence: %w", cols[i].file, err)
+		}
+		evs[i].File = cols[i].name
+	})
 	for i, c := range cols {
 		if errs[i] != nil {
 			return errs[i]

@@ -6,9 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 
+	"benchlens/internal/par"
 	"benchlens/model"
 )
 
@@ -143,18 +142,7 @@ func (s *Store) manifestsOf(cols []listedCols, known map[int64]model.Manifest) e
 func decodeListed(cols []listedCols, manifests map[int64]model.Manifest) ([]*model.Run, error) {
 	out := make([]*model.Run, len(cols))
 	errs := make([]error, len(cols))
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(cols)/256))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(cols); i += workers {
-				out[i], errs[i] = cols[i].decode(manifests)
-			}
-		}()
-	}
-	wg.Wait()
+	par.Each(len(cols), 256, func(_, i int) { out[i], errs[i] = cols[i].decode(manifests) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

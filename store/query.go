@@ -6,9 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 
+	"benchlens/internal/par"
 	"benchlens/model"
 )
 
@@ -47,20 +46,14 @@ func (s *Store) readRuns(query string, args ...any) ([]*model.Run, error) {
 func decodeRuns(cols []runCols) ([]*model.Run, error) {
 	out := make([]*model.Run, len(cols))
 	errs := make([]error, len(cols))
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(cols)/256))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			manifests := map[string]model.Manifest{}
-			for i := w; i < len(cols); i += workers {
-				out[i], errs[i] = cols[i].decode(manifests)
-				cols[i] = runCols{} // the text is not needed again
-			}
-		}()
-	}
-	wg.Wait()
+	manifests := make([]map[string]model.Manifest, par.Workers(len(cols), 256)) // one cache a worker, no lock
+	par.Each(len(cols), 256, func(w, i int) {
+		if manifests[w] == nil {
+			manifests[w] = map[string]model.Manifest{}
+		}
+		out[i], errs[i] = cols[i].decode(manifests[w])
+		cols[i] = runCols{} // the text is not needed again
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

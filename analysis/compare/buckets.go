@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"benchlens/analysis/stats"
+	"benchlens/internal/par"
 	"benchlens/model"
 )
 
@@ -27,7 +28,7 @@ func buckets(rec *Record, base, cand Arm, e edges, lens []float64, set Settings)
 	}
 	metrics := model.BucketMetrics()
 	deltas := make([]StageDelta, len(names)*len(metrics))
-	onAllCores(len(deltas), func(i int) {
+	par.Each(len(deltas), 1, func(_, i int) {
 		if name, m := names[i/len(metrics)], metrics[i%len(metrics)]; name != bucketAll {
 			deltas[i] = compareStage(base, cand, m, name, e, set)
 		}

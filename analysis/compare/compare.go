@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"benchlens/analysis/stats"
+	"benchlens/internal/par"
 	"benchlens/model"
 )
 
@@ -38,7 +39,7 @@ func compareOne(base, cand Arm, set Settings) (Record, Arm, Arm) {
 	prepare(arms, e)
 	base, cand = arms[0], arms[1]
 	perf := make([]StageDelta, len(model.StageMetrics))
-	onAllCores(len(perf), func(i int) { perf[i] = compareStage(base, cand, model.StageMetrics[i], bucketAll, e, set) })
+	par.Each(len(perf), 1, func(_, i int) { perf[i] = compareStage(base, cand, model.StageMetrics[i], bucketAll, e, set) })
 	for i, m := range model.StageMetrics {
 		rec.Perf[m.Key] = perf[i]
 	}

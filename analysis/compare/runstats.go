@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"benchlens/analysis/stats"
+	"benchlens/internal/par"
 	"benchlens/model"
 )
 
@@ -60,7 +61,7 @@ func prepare(arms []Arm, e edges) {
 			todo = append(todo, job{a, i})
 		}
 	}
-	onAllCores(len(todo), func(k int) {
+	par.Each(len(todo), 1, func(_, k int) {
 		j := todo[k]
 		j.a.stats[j.i] = computeRunStats(j.a.Runs[j.i].Run, e)
 	})

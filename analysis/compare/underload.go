@@ -10,6 +10,7 @@ import (
 
 	"benchlens/analysis/slo"
 	"benchlens/analysis/stats"
+	"benchlens/internal/par"
 	"benchlens/model"
 )
 
@@ -67,7 +68,7 @@ func underLoad(rec *Record, base, cand Arm, set Settings) {
 func judgeArm(a Arm, objective model.SLO) map[*model.Run]slo.RunResult {
 	return a.Remember("slo "+objective.String(), func() any {
 		out := make([]slo.RunResult, len(a.Runs))
-		onAllCores(len(a.Runs), func(i int) { out[i] = RunSLO(a.Runs[i], objective) })
+		par.Each(len(a.Runs), 1, func(_, i int) { out[i] = RunSLO(a.Runs[i], objective) })
 		m := make(map[*model.Run]slo.RunResult, len(out))
 		for i, rd := range a.Runs {
 			m[rd.Run] = out[i]
