@@ -136,7 +136,7 @@ func TestHistoryViewSLOMetrics(t *testing.T) {
 	})
 	ui(func() { v.metric.SetSelected("SLO attainment") })
 	chart := get(func() string { return drawnText(v.chart) })
-	if !strings.Contains(chart, "SLO attainment (%)") || !strings.Contains(chart, "SLO attainment -100.0 %") {
+	if !strings.Contains(chart, "SLO attainment (%)") || !strings.Contains(chart, "SLO attainment −100.0 %") {
 		t.Errorf("the attainment chart: %s", chart)
 	}
 	if dots := get(func() map[string]int { return circles(v.chart.Objects) }); dots["outlier"] != 1 {
