@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"benchlens/importers/jsonx"
 )
 
 // eachField calls fn with each key of a JSON object and the raw bytes of its value, without
@@ -134,14 +134,19 @@ func valueEnd(b []byte, i int) (int, error) {
 }
 
 // jsonText decodes a JSON string value into dst (null leaves it), as encoding/json would:
-// escapes are undone here (stored JSON writes < > & as \u003c …), and only text that is not
-// valid UTF-8 goes to encoding/json, which replaces what is invalid.
+// plain text is taken as it is, escapes (stored JSON writes < > & as \u003c …) are undone by
+// jsonx, which reads strings exactly as encoding/json does, and encoding/json words what
+// neither accepts.
 func jsonText[T ~string](val []byte, dst *T) error {
 	if string(val) == "null" {
 		return nil
 	}
 	if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' {
-		if s, ok := unquote(val[1 : len(val)-1]); ok {
+		if s, ok := plainText(val[1 : len(val)-1]); ok {
+			*dst = T(s)
+			return nil
+		}
+		if s, n, err := jsonx.String(val); err == nil && n == len(val) {
 			*dst = T(s)
 			return nil
 		}
@@ -154,92 +159,15 @@ func jsonText[T ~string](val []byte, dst *T) error {
 	return nil
 }
 
-// unquote is a JSON string's content unescaped; false for anything it leaves to
-// encoding/json (invalid UTF-8, a control character, a malformed escape).
-func unquote(s []byte) (string, bool) {
-	plain := true
+// plainText is a string's content when it needs no unescaping: ASCII, no quote, backslash or
+// control character (most stored text), without the decoder's set-up.
+func plainText(s []byte) (string, bool) {
 	for _, c := range s {
 		if c == '\\' || c < 0x20 || c >= 0x80 || c == '"' {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return string(s), true
-	}
-	if !utf8.Valid(s) {
-		return "", false
-	}
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c < 0x20 || c == '"':
-			return "", false
-		case c != '\\':
-			out = append(out, c)
-			continue
-		}
-		if i++; i >= len(s) {
-			return "", false
-		}
-		switch s[i] {
-		case '"', '\\', '/':
-			out = append(out, s[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, n := hex4(s[i+1:])
-			if n == 0 {
-				return "", false
-			}
-			i += n
-			if utf16.IsSurrogate(r) { // a pair, else encoding/json's replacement character
-				r2, n2 := rune(-1), 0
-				if i+2 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
-					r2, n2 = hex4(s[i+3:])
-				}
-				if dec := utf16.DecodeRune(r, r2); n2 != 0 && dec != utf8.RuneError {
-					r, i = dec, i+2+n2
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		default:
 			return "", false
 		}
 	}
-	return string(out), true
-}
-
-// hex4 reads the 4 hex digits of a \u escape: the rune and 4, or 0 when they are not there.
-func hex4(s []byte) (rune, int) {
-	if len(s) < 4 {
-		return 0, 0
-	}
-	var r rune
-	for _, c := range s[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case 'a' <= c && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case 'A' <= c && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, 0
-		}
-	}
-	return r, 4
+	return string(s), true
 }
 
 // jsonInt decodes a JSON integer value into dst (null leaves it).
