@@ -77,7 +77,7 @@ func aisbenchNames(name string) (modelAbbr, dataset string) {
 // IsAISBenchJSON sniffs <dataset>.json: an object of per-stage metrics with Benchmark Duration.
 func IsAISBenchJSON(f *format.File) bool {
 	lead := f.Lead()
-	return len(lead) > 0 && lead[0] == '{' && bytes.Contains(f.Head(), []byte(`"Benchmark Duration"`)) &&
+	return len(lead) > 0 && lead[0] == '{' && f.HeadQuotes("Benchmark Duration") &&
 		(bytes.Contains(lead, []byte(`"total"`)) || bytes.Contains(lead, []byte(`"stable"`)))
 }
 
@@ -308,7 +308,7 @@ func ReadAISBenchCSV(f *format.File) (format.Parsed, error) {
 // time_points and db_name keys.
 func IsAISBenchDetails(f *format.File) bool {
 	lead := f.Lead()
-	return len(lead) > 0 && lead[0] == '{' && bytes.Contains(f.Head(), []byte(`"data_abbr"`)) && bytes.Contains(lead, []byte(`"time_points"`))
+	return len(lead) > 0 && lead[0] == '{' && f.HeadQuotes("data_abbr") && bytes.Contains(lead, []byte(`"time_points"`))
 }
 
 // aisbenchRecord is one line of _details.jsonl, its time points inline or in the numpy store.

@@ -41,9 +41,8 @@ var evalScopeFolder = regexp.MustCompile(`^(parallel|rate)_(-?\d+(?:\.\d+)?)_num
 // one of its eras.
 func IsEvalScopeSummary(f *format.File) bool {
 	lead := f.Lead()
-	head := f.Head()
 	return len(lead) > 0 && lead[0] == '{' &&
-		(bytes.Contains(head, []byte(`"Time taken for tests (s)"`)) || bytes.Contains(head, []byte(`"Test Duration (s)"`)))
+		(f.HeadQuotes("Time taken for tests (s)") || f.HeadQuotes("Test Duration (s)"))
 }
 
 // ReadEvalScopeSummary reads benchmark_summary.json into its run.

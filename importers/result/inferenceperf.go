@@ -216,7 +216,7 @@ func parseInferencePerfRequests(arr []any) *format.Part {
 // an empty load_summary and the server's gauges (queue length, KV-cache use).
 func IsInferencePerfPrometheus(f *format.File) bool {
 	lead := f.Lead()
-	if len(lead) == 0 || lead[0] != '{' || !bytes.Contains(f.Head(), []byte(`"load_summary"`)) || !bytes.Contains(lead, []byte(`"successes"`)) {
+	if len(lead) == 0 || lead[0] != '{' || !f.HeadQuotes("load_summary") || !bytes.Contains(lead, []byte(`"successes"`)) {
 		return false
 	}
 	return bytes.Contains(lead, []byte(`"queue_len"`)) || bytes.Contains(lead, []byte(`"kv_cache_usage_percentage"`)) ||

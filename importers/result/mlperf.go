@@ -461,7 +461,7 @@ func mlperfDetailStat(k string) (metric, stat string, ok bool) {
 // accelerators and the system.
 func IsMLPerfSystem(f *format.File) bool {
 	lead := f.Lead()
-	return len(lead) > 0 && lead[0] == '{' && bytes.Contains(f.Head(), []byte(`"accelerator_model_name"`)) &&
+	return len(lead) > 0 && lead[0] == '{' && f.HeadQuotes("accelerator_model_name") &&
 		(bytes.Contains(lead, []byte(`"system_name"`)) || bytes.Contains(lead, []byte(`"accelerators_per_node"`)))
 }
 

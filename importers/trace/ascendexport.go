@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -9,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"benchlens/importers/format"
 	"benchlens/importers/jsonx"
 	"benchlens/importers/position"
 	"benchlens/model"
@@ -33,14 +33,13 @@ var (
 // hostDeviceTop is how many operators HostDevice lists.
 const hostDeviceTop = 15
 
-// ascendJSON tells communication.json and profiler_info_<rank>.json from their first bytes.
-func ascendJSON(h []byte) Layout {
+// ascendJSON tells communication.json and profiler_info_<rank>.json from the quoted texts of
+// their first bytes.
+func ascendJSON(q format.Quoted) Layout {
 	switch {
-	case bytes.Contains(h, []byte(`"Communication Time Info"`)) &&
-		(bytes.Contains(h, []byte(`"collective"`)) || bytes.Contains(h, []byte(`"p2p"`))):
+	case q.Has("Communication Time Info") && (q.Has("collective") || q.Has("p2p")):
 		return Communication
-	case bytes.Contains(h, []byte(`"config"`)) &&
-		(bytes.Contains(h, []byte(`"experimental_config"`)) || bytes.Contains(h, []byte(`"_profiler_level"`))):
+	case q.Has("config") && (q.Has("experimental_config") || q.Has("_profiler_level")):
 		return ProfilerInfo
 	}
 	return NotTrace

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 
+	"benchlens/importers/format"
 	"benchlens/importers/position"
 	"benchlens/model"
 )
@@ -105,11 +106,11 @@ func Detect(data []byte) Layout {
 	}
 	switch h[0] {
 	case '{':
-		if bytes.Contains(h, []byte(`"traceEvents"`)) || bytes.Contains(h, []byte(`"schemaVersion"`)) &&
-			(bytes.Contains(h, []byte(`"deviceProperties"`)) || bytes.Contains(h, []byte(`"computeProperties"`))) {
+		q := format.Quote(h) // one pass for the keys asked below
+		if q.Has("traceEvents") || q.Has("schemaVersion") && (q.Has("deviceProperties") || q.Has("computeProperties")) {
 			return Kineto
 		}
-		return ascendJSON(h)
+		return ascendJSON(q)
 	case '[':
 		if isEvent(firstElement(h)) {
 			return EventArray
@@ -182,8 +183,8 @@ func Parse(name string, data []byte, maxBytes int64) (*model.TraceEvidence, erro
 	case '{':
 		// The head decides, as in Detect: a whole 100 MB trace searched for Ascend's keys
 		// cost a quarter of its import.
-		if h := lead[:min(len(lead), sniffBytes)]; !bytes.Contains(h, []byte(`"traceEvents"`)) {
-			switch ascendJSON(h) {
+		if q := format.Quote(lead[:min(len(lead), sniffBytes)]); !q.Has("traceEvents") {
+			switch ascendJSON(q) {
 			case Communication:
 				return parseCommunication(name, body)
 			case ProfilerInfo:
