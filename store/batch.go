@@ -168,6 +168,7 @@ func (t *txn) rollbackTo() error {
 	if !t.savepoints {
 		return errUndo
 	}
+	t.forget()
 	_, err := t.Exec(`ROLLBACK TO SAVEPOINT ` + savepoint)
 	return err
 }

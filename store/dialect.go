@@ -211,6 +211,18 @@ type txn struct {
 	// running a small insert.
 	stmts      map[string]*sql.Stmt
 	savepoints bool // each run or file of a batch is written under a savepoint (batch.go)
+	// What this transaction wrote that the next run of its batch would otherwise ask again:
+	// SQLite's next run id (0: ask), the ids of the manifests stored or found, by text.
+	// Undoing a savepoint forgets them (forget).
+	nextRun   int64
+	manifests map[string]int64
+}
+
+// forget drops what the transaction remembers of its own writes, which a rollback to a
+// savepoint may have undone.
+func (t *txn) forget() {
+	t.nextRun = 0
+	clear(t.manifests)
 }
 
 // prepared returns the transaction's statement for q, preparing it the first time. Such a

@@ -33,6 +33,20 @@ func registerFunctions(c *sqlite3.SQLiteConn) error {
 
 // putManifest stores a manifest's text once and returns its row's id.
 func putManifest(tx *txn, text string) (int64, error) {
+	if id, ok := tx.manifests[text]; ok {
+		return id, nil // the batch's runs mostly share one
+	}
+	id, err := storeManifest(tx, text)
+	if err == nil {
+		if tx.manifests == nil {
+			tx.manifests = map[string]int64{}
+		}
+		tx.manifests[text] = id
+	}
+	return id, err
+}
+
+func storeManifest(tx *txn, text string) (int64, error) {
 	key := textSHA256(text)
 	for attempt := 0; ; attempt++ {
 		var id int64
