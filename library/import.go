@@ -323,9 +323,11 @@ func dropDuplicates(entries []importers.Entry) ([]importers.Entry, []error) {
 	return kept, errs
 }
 
-// prepared is a file hashed and stored ahead of its runs. A file no format recognises is only
-// hashed (later): it is stored with the first run that keeps it beside itself, or never, so
-// a folder of junk costs the library nothing.
+// prepared is a file hashed and stored ahead of its runs. A small file, and one no format
+// recognises, is only hashed (later): it is stored with the first run that keeps it beside
+// itself, in that run's transaction, or never, so a folder of junk costs the library nothing.
+// Stored ahead, a small result cost its own transaction's writes, a claim, and its kind set
+// again with its run: more than the file itself.
 type prepared struct {
 	sha   string
 	id    int64
@@ -372,7 +374,7 @@ func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop
 			later := false
 			err := importers.Guard(e.Path, func() error {
 				f.SHA256 = hashDropping(e)
-				later = !importers.Recognised(e)
+				later = len(e.Data) < aheadAbove || !importers.Recognised(e)
 				return nil
 			})
 			if err != nil || later {
@@ -392,8 +394,10 @@ func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop
 	}
 }
 
-// A transaction of files stored ahead holds at most aheadFiles files or aheadBytes bytes.
+// A transaction of files stored ahead holds at most aheadFiles files or aheadBytes bytes;
+// files below aheadAbove bytes go with their runs.
 const (
+	aheadAbove = 256 << 10
 	aheadFiles = 256
 	aheadBytes = 32 << 20
 )
