@@ -12,13 +12,16 @@ import (
 
 // TestRowsAsFullyDecoded: a listing decodes only the fields a row shows (store.List), and
 // every row is what Row makes of the fully decoded run: the demo's runs (logs, traces,
-// sweeps, samples) and runs with unknown, infinite, escaped and non-ASCII values.
+// sweeps, samples) and runs with unknown, infinite, escaped and non-ASCII values, listed
+// from their packed listings, from their JSON (as runs without one) and from the listings
+// schema 12's migration packed for a library of schema 11.
 func TestRowsAsFullyDecoded(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "lib.db"))
+	path := filepath.Join(t.TempDir(), "lib.db")
+	st, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer func() { st.Close() }()
 	if rep := LoadDemo(st); len(rep.Errors) > 0 {
 		t.Fatal(rep.Errors)
 	}
@@ -48,10 +51,6 @@ func TestRowsAsFullyDecoded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := Rows(st)
-	if err != nil {
-		t.Fatal(err)
-	}
 	runs, err := st.Runs()
 	if err != nil {
 		t.Fatal(err)
@@ -60,14 +59,40 @@ func TestRowsAsFullyDecoded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != len(runs) || len(runs) < 10 {
-		t.Fatalf("%d rows listed, %d runs stored", len(got), len(runs))
-	}
-	for i, r := range runs {
-		want, _ := json.Marshal(Row(r, evidence[r.ID]))
-		have, _ := json.Marshal(got[i])
-		if string(want) != string(have) {
-			t.Errorf("run %d listed as\n%s\nfully decoded:\n%s", r.ID, have, want)
+	for _, from := range []string{"listing", "JSON", "migrated listing"} {
+		switch from {
+		case "JSON":
+			if _, err := st.DB().Exec(`UPDATE runs SET listing = NULL`); err != nil {
+				t.Fatal(err)
+			}
+		case "migrated listing":
+			for _, q := range []string{`ALTER TABLE runs DROP COLUMN listing`, `PRAGMA user_version = 11`} {
+				if _, err := st.DB().Exec(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st.Close()
+			if st, err = store.Open(path); err != nil {
+				t.Fatal(err)
+			}
+			var without int
+			if err := st.DB().QueryRow(`SELECT count(*) FROM runs WHERE listing IS NULL`).Scan(&without); err != nil || without != 0 {
+				t.Fatalf("%d runs without a listing after the migration (%v)", without, err)
+			}
+		}
+		got, err := Rows(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(runs) || len(runs) < 10 {
+			t.Fatalf("%d rows listed, %d runs stored", len(got), len(runs))
+		}
+		for i, r := range runs {
+			want, _ := json.Marshal(Row(r, evidence[r.ID]))
+			have, _ := json.Marshal(got[i])
+			if string(want) != string(have) {
+				t.Errorf("run %d listed from its %s as\n%s\nfully decoded:\n%s", r.ID, from, have, want)
+			}
 		}
 	}
 }

@@ -8,21 +8,42 @@ import (
 	"benchlens/store"
 )
 
-// Rows lists the library's runs as `runs` and the app's sidebar show them, each with the
-// short evidence of its files.
-func Rows(st *store.Store) ([]RunRow, error) {
-	rows := []RunRow{}
-	err := EachRows(st, func(batch []RunRow) error {
-		rows = append(rows, batch...)
+// Rows lists the library's runs as `runs --json` shows them, each with the short evidence of
+// its files. A damaged run ends the list: the rows before it are returned with its error.
+func Rows(st *store.Store) ([]RunRow, error) { return collectRows(st, store.ListOptions{}) }
+
+// BriefRows are the rows the app's sidebar shows: Rows without the statistics and
+// definitions (each Metric empty), a fraction of the work on a large library.
+func BriefRows(st *store.Store) ([]RunRow, error) {
+	return collectRows(st, store.ListOptions{Brief: true})
+}
+
+func collectRows(st *store.Store, opt store.ListOptions) ([]RunRow, error) {
+	var batches [][]RunRow // joined once at the end: rows are large, not copied as they grow
+	n := 0
+	err := eachRows(st, opt, func(batch []RunRow) error {
+		batches = append(batches, batch)
+		n += len(batch)
 		return nil
 	})
+	if len(batches) == 1 {
+		return batches[0], err
+	}
+	rows := make([]RunRow, 0, n)
+	for _, b := range batches {
+		rows = append(rows, b...)
+	}
 	return rows, err
 }
 
-// EachRows gives the library's rows to fn a batch at a time, in id order (store.List): a
-// listing of 100,000 runs holds a batch, not the library.
+// EachRows gives the library's rows (as Rows) to fn a batch at a time, in id order
+// (store.List): a listing of 100,000 runs holds a batch, not the library.
 func EachRows(st *store.Store, fn func([]RunRow) error) error {
-	return st.List(func(b store.ListBatch) error {
+	return eachRows(st, store.ListOptions{}, fn)
+}
+
+func eachRows(st *store.Store, opt store.ListOptions, fn func([]RunRow) error) error {
+	return st.List(opt, func(b store.ListBatch) error {
 		rows := make([]RunRow, len(b.Runs))
 		for i, r := range b.Runs {
 			rows[i] = Row(r, b.Evidence[r.ID])

@@ -22,22 +22,30 @@ type ListBatch struct {
 	Evidence map[int64][]model.EvidenceSummary
 }
 
+// ListOptions say what a listing decodes beyond a run's identity and header.
+type ListOptions struct {
+	// Brief leaves out the definitions and the statistics (Summary and Recomputed stay
+	// empty): what the app's sidebar shows.
+	Brief bool
+}
+
 // List calls fn with every run of the library in id order, a batch at a time, while the next
 // batch is read: what `runs` and the app's sidebar list (library.Row). Each run holds its id,
 // label, role and bundle, the header's counts, rates, throughputs, tool, era, date, model,
 // precision, sample and warm-up, its definitions, the tool's and the recomputed statistics of
 // the latencies (model.Latencies) and its manifest (one map per distinct manifest, shared);
 // not its requests, extra keys, metadata or warnings. Evidence that cannot be read leaves its
-// batch without summaries, and the error is returned after the listing. Only those fields are decoded, out of
-// the stored JSON (eachField): a 100,000-run library lists in a second. fn's error ends the
-// listing and is returned.
-func (s *Store) List(fn func(ListBatch) error) error {
+// batch without summaries, and the error is returned after the listing. Only those fields are
+// decoded, out of the run's packed listing (listingblob.go), else out of its stored JSON
+// (eachField). A damaged run ends the listing: fn has the runs before it, and the error names
+// it. fn's error ends the listing and is returned.
+func (s *Store) List(opt ListOptions, fn func(ListBatch) error) error {
 	batches := make(chan ListBatch, 1)
 	stop := make(chan struct{})
 	var readErr error
 	go func() {
 		defer close(batches)
-		readErr = s.eachListBatch(func(b ListBatch) bool {
+		readErr = s.eachListBatch(opt, func(b ListBatch) bool {
 			select {
 			case batches <- b:
 				return true
@@ -58,7 +66,7 @@ func (s *Store) List(fn func(ListBatch) error) error {
 }
 
 // eachListBatch reads the listing's batches, giving each to give until it says stop.
-func (s *Store) eachListBatch(give func(ListBatch) bool) error {
+func (s *Store) eachListBatch(opt ListOptions, give func(ListBatch) bool) error {
 	manifests := map[int64]model.Manifest{}
 	after := int64(math.MinInt64)
 	var evErr error // the runs are listed without evidence that cannot be read, beside the error
@@ -74,16 +82,18 @@ func (s *Store) eachListBatch(give func(ListBatch) bool) error {
 		if err := s.manifestsOf(cols, manifests); err != nil {
 			return err
 		}
-		runs, err := decodeListed(cols, manifests)
-		if err != nil {
-			return err
+		runs, damaged := decodeListed(cols, manifests, opt)
+		if len(runs) > 0 {
+			ev, err := s.evidenceSummaries(`WHERE rf.run_id BETWEEN ? AND ?`, runs[0].ID, runs[len(runs)-1].ID)
+			if err != nil && evErr == nil {
+				evErr = err
+			}
+			if !give(ListBatch{Runs: runs, Evidence: ev}) {
+				return nil
+			}
 		}
-		ev, err := s.evidenceSummaries(`WHERE rf.run_id BETWEEN ? AND ?`, cols[0].id, after)
-		if err != nil && evErr == nil {
-			evErr = err
-		}
-		if !give(ListBatch{Runs: runs, Evidence: ev}) {
-			return nil
+		if damaged != nil {
+			return damaged
 		}
 		if len(manifests) > listBatch { // a library of ever-new manifests: memory stays bounded
 			clear(manifests)
@@ -94,13 +104,17 @@ func (s *Store) eachListBatch(give func(ListBatch) bool) error {
 // listedCols are the stored columns a listing reads of a run.
 type listedCols struct {
 	id                                        int64
-	bundle, label, role, header, summary, rec string
+	bundle, label, role, header, summary, rec string // header, summary, rec: "" when listing is read
+	listing                                   []byte // packed (listingblob.go); nil before schema 12
 	manifestID                                sql.NullInt64
 	manifest                                  string // the run's own column, before schema 10
 }
 
 func (s *Store) listedColumns(after int64) ([]listedCols, error) {
-	rows, err := s.db.Query(`SELECT r.id, r.bundle, r.label, r.role, r.header, r.summary, r.recomputed, r.manifest_id, r.manifest
+	// A run's JSON columns are read only when it has no listing.
+	rows, err := s.db.Query(`SELECT r.id, r.bundle, r.label, r.role, r.listing,
+			CASE WHEN r.listing IS NULL THEN r.header ELSE '' END, CASE WHEN r.listing IS NULL THEN r.summary ELSE '' END,
+			CASE WHEN r.listing IS NULL THEN r.recomputed ELSE '' END, r.manifest_id, r.manifest
 		FROM runs r WHERE r.id > ? ORDER BY r.id LIMIT ?`, after, listBatch)
 	if err != nil {
 		return nil, err
@@ -109,7 +123,7 @@ func (s *Store) listedColumns(after int64) ([]listedCols, error) {
 	var out []listedCols
 	for rows.Next() {
 		var c listedCols
-		if err := rows.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.header, &c.summary, &c.rec, &c.manifestID, &c.manifest); err != nil {
+		if err := rows.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.listing, &c.header, &c.summary, &c.rec, &c.manifestID, &c.manifest); err != nil {
 			return nil, err
 		}
 		out = append(out, c)
@@ -137,30 +151,51 @@ func (s *Store) manifestsOf(cols []listedCols, known map[int64]model.Manifest) e
 	return nil
 }
 
-// decodeListed decodes a batch on all cores; the first damaged run in id order is the one
-// reported.
-func decodeListed(cols []listedCols, manifests map[int64]model.Manifest) ([]*model.Run, error) {
+// decodeListed decodes a batch on all cores; a damaged run ends it: the runs before it are
+// returned with its error.
+func decodeListed(cols []listedCols, manifests map[int64]model.Manifest, opt ListOptions) ([]*model.Run, error) {
 	out := make([]*model.Run, len(cols))
 	errs := make([]error, len(cols))
-	par.Each(len(cols), 256, func(_, i int) { out[i], errs[i] = cols[i].decode(manifests) })
-	for _, err := range errs {
+	readers := make([]listingReader, par.Workers(len(cols), 256))
+	for i := range readers {
+		readers[i].texts = map[string]string{}
+		readers[i].brief = opt.Brief
+	}
+	par.Each(len(cols), 256, func(w, i int) { out[i], errs[i] = cols[i].decodeWith(&readers[w], manifests) })
+	for i, err := range errs {
 		if err != nil {
-			return nil, err
+			return out[:i], err
 		}
 	}
 	return out, nil
 }
 
 func (c *listedCols) decode(manifests map[int64]model.Manifest) (*model.Run, error) {
+	return c.decodeWith(&listingReader{}, manifests)
+}
+
+// decodeWith decodes the run from its listing when it has one (schema 12), else from its JSON
+// columns.
+func (c *listedCols) decodeWith(l *listingReader, manifests map[int64]model.Manifest) (*model.Run, error) {
 	r := model.NewRun("")
 	r.ID, r.Bundle, r.Label, r.Role = c.id, c.bundle, c.label, model.Role(c.role)
-	err := eachField([]byte(c.header), func(key, v []byte) error { return listedHeaderField(r, key, v) })
-	if err == nil {
-		err = listedStats(c.summary, r.Summary)
-	}
-	if err == nil && c.rec != "{}" && c.rec != "" {
-		r.Recomputed = map[string]model.Stats{}
-		err = listedStats(c.rec, r.Recomputed)
+	var err error
+	if c.listing != nil {
+		err = l.unpack(c.listing, r)
+	} else {
+		err = eachField([]byte(c.header), func(key, v []byte) error {
+			if l.brief && string(key) == "definitions" {
+				return nil
+			}
+			return listedHeaderField(r, key, v)
+		})
+		if err == nil && !l.brief {
+			err = listedStats(c.summary, r.Summary)
+		}
+		if err == nil && !l.brief && c.rec != "{}" && c.rec != "" {
+			r.Recomputed = map[string]model.Stats{}
+			err = listedStats(c.rec, r.Recomputed)
+		}
 	}
 	if err == nil {
 		if c.manifestID.Valid {

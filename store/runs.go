@@ -113,10 +113,10 @@ func (s *Store) addRun(tx *txn, n NewRun, now string) (int64, error) {
 	// The unique fingerprint decides between writers importing the same run at once: the
 	// second waits for the first and inserts nothing.
 	_, err = tx.insertID(`INSERT INTO runs (id, fingerprint, source_id, source_index, bundle, label, role, tool, model, date,
-			header, summary, recomputed, extra, manifest, manifest_id, imported_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?) ON CONFLICT (fingerprint) DO NOTHING`,
+			header, summary, recomputed, extra, manifest, manifest_id, imported_at, listing)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING`,
 		runID, fingerprint, ids[0], index, run.Bundle, run.Label, string(run.Role), run.Tool, run.Model, run.Date,
-		cols.header, cols.summary, cols.recomputed, cols.extra, manifestID, now)
+		cols.header, cols.summary, cols.recomputed, cols.extra, manifestID, now, cols.listing)
 	if errors.Is(err, sql.ErrNoRows) {
 		if err := tx.rollbackTo(); err != nil {
 			return 0, err
@@ -330,7 +330,10 @@ func nullFloat(f float64) any {
 	return f
 }
 
-type runColumns struct{ header, summary, recomputed, extra, manifest string }
+type runColumns struct {
+	header, summary, recomputed, extra, manifest string
+	listing                                      []byte // packed from header, summary and recomputed (listingOf)
+}
 
 // encodeRun splits a run into its JSON columns: the tool's numbers, ours, the leftovers and
 // the manifest each in their own column, everything else in header.
@@ -352,6 +355,9 @@ func encodeRun(run *model.Run) (runColumns, error) {
 	c.recomputed = enc(orEmpty(run.Recomputed))
 	c.extra = enc(run.Extra)
 	c.manifest = enc(run.Manifest)
+	if err == nil {
+		c.listing, err = listingOf(c.header, c.summary, c.recomputed)
+	}
 	return c, err
 }
 

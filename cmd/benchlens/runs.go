@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -24,23 +25,26 @@ func (c *cli) runsCmd(args []string) int {
 		return exitUsage
 	}
 	return c.withLibrary(func(st *store.Store) int {
+		write := writeRunsTable
 		if *asJSON {
-			if err := writeRunsJSON(c.stdout, st); err != nil {
-				return c.fail(err)
-			}
-			return exitOK
+			write = writeRunsJSON
 		}
-		rows, err := library.Rows(st)
-		if err != nil {
+		if err := write(c.stdout, st); err != nil {
 			return c.fail(err)
 		}
-		writeRunsTable(c.stdout, rows)
 		return exitOK
 	})
 }
 
+// stopped says where a listing that met a damaged run (or could not go on) stopped: the
+// output ends whole (the table, the JSON array closed) with the runs before it.
+func stopped(n int, err error) error {
+	return fmt.Errorf("the listing stopped; the %d runs before are printed: %w", n, err)
+}
+
 // writeRunsJSON streams the rows as one indented JSON array, batch by batch as they are read
 // (library.EachRows): the same text as encoding the whole list, in the memory of a batch.
+// A listing that stops partway still ends the array, and says where it stopped.
 func writeRunsJSON(w io.Writer, st *store.Store) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var item bytes.Buffer
@@ -64,15 +68,18 @@ func writeRunsJSON(w io.Writer, st *store.Store) error {
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
 	if n == 0 {
 		bw.WriteString("[]\n")
 	} else {
 		bw.WriteString("\n]\n")
 	}
-	return bw.Flush()
+	if ferr := bw.Flush(); ferr != nil {
+		return ferr
+	}
+	if err != nil {
+		return stopped(n, err)
+	}
+	return nil
 }
 
 func (c *cli) writeJSON(v any) int {
@@ -86,18 +93,33 @@ func (c *cli) writeJSON(v any) int {
 }
 
 // writeRunsTable prints one line per run: medians in ms, recomputed where per-request data
-// exists (marked *), else the tool's own.
-func writeRunsTable(w io.Writer, rows []library.RunRow) {
+// exists (marked *), else the tool's own. The rows are read a batch at a time and kept as
+// their text only (the columns' widths need every line); a listing that stops partway
+// prints the lines before it and says where it stopped.
+func writeRunsTable(out io.Writer, st *store.Store) error {
+	w := bufio.NewWriterSize(out, 1<<16) // the tab writer writes each cell on its own
+	defer w.Flush()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tLABEL\tROLE\tTOOL\tMODEL\tPREC\tBACKEND\tOK/N\tNOT OK\tTTFT p50\tTPOT p50\tITL p50\tOUT tok/s")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s/%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, q(r.Label), r.Role, q(r.Tool), q(short(r.Model, 36)),
-			report.OrDash(r.Precision), backend(r), count(r.Completed), count(r.NumPrompts), notOK(r), median(r.TTFT), median(r.TPOT), median(r.ITL), fixed(r.OutputThroughput, 1))
+	n := 0
+	err := library.EachRows(st, func(rows []library.RunRow) error {
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s/%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, q(r.Label), r.Role, q(r.Tool), q(short(r.Model, 36)),
+				report.OrDash(r.Precision), backend(r), count(r.Completed), count(r.NumPrompts), notOK(r), median(r.TTFT), median(r.TPOT), median(r.ITL), fixed(r.OutputThroughput, 1))
+		}
+		n += len(rows)
+		return nil
+	})
+	if n == 0 && err == nil {
+		fmt.Fprintln(tw, "(the library is empty: benchlens import PATH, or benchlens demo)")
 	}
-	tw.Flush()
-	if len(rows) == 0 {
-		fmt.Fprintln(w, "(the library is empty: benchlens import PATH, or benchlens demo)")
+	if ferr := errors.Join(tw.Flush(), w.Flush()); ferr != nil {
+		return ferr
 	}
+	if err != nil {
+		return stopped(n, err)
+	}
+	return nil
 }
 
 // notOK prints the requests that did not succeed in the tool's own categories ("1 incomplete",

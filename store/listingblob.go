@@ -1,0 +1,269 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"benchlens/internal/par"
+	"benchlens/model"
+)
+
+// A run's listing (the runs column of schema 12) holds the fields of its header, summary and
+// recomputed columns that a listing shows (List), packed: numbers as their 8 bytes, texts
+// with their length, so listing 100,000 runs reads a few hundred bytes a run and parses no
+// JSON. It is made at import from the stored JSON itself (listingOf), so a run listed from
+// its listing and one listed from its JSON are the same run; schema 12's migration packs the
+// listings of the runs stored before (fillListings). A run without one (its JSON damaged, or
+// its header rewritten: reapply clears it) is listed from its JSON. A later benchlens that
+// lists more fields bumps listingVersion in a migration that packs the listings again (an
+// older benchlens never opens that schema), so a listing of another version is damage.
+//
+// Layout (version 1): the version byte; tool, tool_version, era, date, model, precision as
+// texts; the 13 numbers of listingNums as float64 bits; sampled and tool_warmup as JSON
+// texts ("" for null); definitions and the two statistics maps as counts (0 for null, n+1
+// for n entries) of entries. A text is its uvarint length and its bytes.
+const listingVersion = 1
+
+// listingNums are the header's numbers a listing shows, in their stored order.
+func listingNums(r *model.Run) [13]*model.Num {
+	return [13]*model.Num{&r.NumPrompts, &r.Completed, &r.Failed, &r.Errored, &r.Incomplete, &r.Cancelled,
+		&r.RequestRate, &r.MaxConcurrency, &r.DurationS, &r.RequestThroughput, &r.Goodput, &r.OutputThroughput,
+		&r.TotalTokenThroughput}
+}
+
+// listingOf packs the listed fields of a run's stored JSON columns.
+func listingOf(header, summary, recomputed string) ([]byte, error) {
+	c := listedCols{header: header, summary: summary, rec: recomputed, manifest: "null"}
+	r, err := c.decode(nil)
+	if err != nil {
+		return nil, err
+	}
+	return packListing(r), nil
+}
+
+// packListing writes the listed fields of r (as decode made them).
+func packListing(r *model.Run) []byte {
+	b := make([]byte, 0, 512)
+	b = append(b, listingVersion)
+	for _, s := range []string{r.Tool, r.ToolVersion, string(r.Era), r.Date, r.Model, r.Precision} {
+		b = appendText(b, s)
+	}
+	for _, n := range listingNums(r) {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(*n)))
+	}
+	for _, v := range []any{r.Sampled, r.ToolWarmup} {
+		var text []byte
+		if !reflectNil(v) {
+			text, _ = json.Marshal(v) // plain structs: never fails
+		}
+		b = appendText(b, string(text))
+	}
+	b = appendCount(b, r.Definitions == nil, len(r.Definitions))
+	for _, k := range sortedKeys(r.Definitions) {
+		b = appendText(appendText(b, k), r.Definitions[k])
+	}
+	for _, m := range []map[string]model.Stats{r.Summary, r.Recomputed} {
+		b = appendCount(b, m == nil, len(m))
+		for _, metric := range sortedKeys(m) {
+			st := m[metric]
+			b = appendText(b, metric)
+			b = appendCount(b, st == nil, len(st))
+			for _, k := range sortedKeys(st) {
+				b = binary.LittleEndian.AppendUint64(appendText(b, k), math.Float64bits(float64(st[k])))
+			}
+		}
+	}
+	return b
+}
+
+func reflectNil(v any) bool {
+	switch v := v.(type) {
+	case *model.Sample:
+		return v == nil
+	case *model.Warmup:
+		return v == nil
+	}
+	return v == nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func appendText(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+func appendCount(b []byte, null bool, n int) []byte {
+	if null {
+		return binary.AppendUvarint(b, 0)
+	}
+	return binary.AppendUvarint(b, uint64(n)+1)
+}
+
+var errListing = errors.New("damaged listing")
+
+// listingReader reads a packed listing; the first error sticks.
+type listingReader struct {
+	b   []byte
+	err error
+	// texts interns the texts of a batch (tools, models, dates repeat over thousands of
+	// runs): one string each, not one per run.
+	texts map[string]string
+	brief bool // stop before the definitions and statistics (ListOptions.Brief)
+}
+
+func (l *listingReader) uvarint() int {
+	v, n := binary.Uvarint(l.b)
+	if n <= 0 || v > uint64(len(l.b)) {
+		l.err, l.b = errListing, nil
+		return 0
+	}
+	l.b = l.b[n:]
+	return int(v)
+}
+
+func (l *listingReader) bytes() []byte {
+	n := l.uvarint()
+	if n > len(l.b) {
+		l.err, l.b = errListing, nil
+		return nil
+	}
+	s := l.b[:n]
+	l.b = l.b[n:]
+	return s
+}
+
+func (l *listingReader) text() string {
+	b := l.bytes()
+	if s, ok := l.texts[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if l.texts != nil && len(l.texts) < 4096 {
+		l.texts[s] = s
+	}
+	return s
+}
+
+func (l *listingReader) num() model.Num {
+	if len(l.b) < 8 {
+		l.err, l.b = errListing, nil
+		return model.Unknown
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(l.b))
+	l.b = l.b[8:]
+	return model.Num(v)
+}
+
+// unpack fills the listed fields of r from its listing.
+func (l *listingReader) unpack(listing []byte, r *model.Run) error {
+	if len(listing) == 0 || listing[0] != listingVersion {
+		return fmt.Errorf("%w: not of version %d", errListing, listingVersion)
+	}
+	l.b, l.err = listing[1:], nil
+	for _, s := range []*string{&r.Tool, &r.ToolVersion, (*string)(&r.Era), &r.Date, &r.Model, &r.Precision} {
+		*s = l.text()
+	}
+	for _, n := range listingNums(r) {
+		*n = l.num()
+	}
+	if text := l.bytes(); len(text) > 0 {
+		r.Sampled = new(model.Sample)
+		if err := json.Unmarshal(text, r.Sampled); err != nil {
+			return err
+		}
+	}
+	if text := l.bytes(); len(text) > 0 {
+		r.ToolWarmup = new(model.Warmup)
+		if err := json.Unmarshal(text, r.ToolWarmup); err != nil {
+			return err
+		}
+	}
+	if l.brief {
+		return l.err
+	}
+	if n := l.uvarint(); n > 0 {
+		r.Definitions = make(map[string]string, n-1)
+		for range n - 1 {
+			k := l.text()
+			r.Definitions[k] = l.text()
+		}
+	}
+	r.Summary = l.stats()
+	r.Recomputed = l.stats()
+	if l.err == nil && len(l.b) > 0 {
+		l.err = fmt.Errorf("%w: %d bytes left over", errListing, len(l.b))
+	}
+	return l.err
+}
+
+func (l *listingReader) stats() map[string]model.Stats {
+	n := l.uvarint()
+	if n == 0 || l.err != nil {
+		return nil
+	}
+	out := make(map[string]model.Stats, n-1)
+	for range n - 1 {
+		metric := l.text()
+		k := l.uvarint()
+		if k == 0 || l.err != nil {
+			out[metric] = nil
+			continue
+		}
+		st := make(model.Stats, k-1)
+		for range k - 1 {
+			name := statName(l.bytes())
+			st[name] = l.num()
+		}
+		out[metric] = st
+	}
+	return out
+}
+
+// fillListings packs the listing of every run that has none, a batch at a time (schema 12's
+// migration). A run whose JSON does not decode keeps none: its listing reports the damage.
+func fillListings(tx *txn) error {
+	after := int64(math.MinInt64)
+	for {
+		rows, err := tx.Query(`SELECT id, header, summary, recomputed FROM runs WHERE listing IS NULL AND id > ? ORDER BY id LIMIT ?`, after, listBatch)
+		if err != nil {
+			return err
+		}
+		var cols []listedCols
+		for rows.Next() {
+			var c listedCols
+			if err := rows.Scan(&c.id, &c.header, &c.summary, &c.rec); err != nil {
+				rows.Close()
+				return err
+			}
+			cols = append(cols, c)
+		}
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			return err
+		}
+		if len(cols) == 0 {
+			return nil
+		}
+		after = cols[len(cols)-1].id
+		listings := make([][]byte, len(cols))
+		par.Each(len(cols), 256, func(_, i int) { listings[i], _ = listingOf(cols[i].header, cols[i].summary, cols[i].rec) })
+		for i, c := range cols {
+			if listings[i] == nil {
+				continue
+			}
+			if _, err := tx.Exec(`UPDATE runs SET listing = ? WHERE id = ?`, listings[i], c.id); err != nil {
+				return err
+			}
+		}
+	}
+}
