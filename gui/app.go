@@ -171,14 +171,16 @@ func New(a fyne.App, w fyne.Window, st *store.Store, opt Options) *App {
 	u.showTitle()
 	u.restoreWindowSize()
 
+	// History's series are read once the sidebar is on screen: both list every run, and on
+	// two cores the first frame of a large library waited for both.
 	u.library.reload(func() {
 		if opt.Notice != "" {
 			u.setStatus(opt.Notice)
 			u.showInformation(lang.L("Library"), opt.Notice)
 		}
+		u.history.libraryChanged()
 	})
 	u.verdict.reload()
-	u.history.libraryChanged()
 	return u
 }
 
@@ -226,10 +228,9 @@ func (u *App) showView(i int) {
 // libraryChanged refreshes everything that lists runs or comparisons.
 func (u *App) libraryChanged() {
 	u.arms.clear()
-	u.library.reload(nil)
+	u.library.reload(u.history.libraryChanged) // after the sidebar's listing, as in New
 	u.compare.libraryChanged()
 	u.verdict.reload()
-	u.history.libraryChanged()
 	if id := u.run.current; id != 0 {
 		u.run.show(id) // relabelled or deleted: the run view says so
 	}

@@ -263,13 +263,7 @@ func TestRunView(t *testing.T) {
 	dropAndConfirm(t, u, "../demo/samples/offset")
 	eventually(t, "the import", func() bool { return !u.importer.busy && u.library.count() == 5 })
 	ui(func() {
-		var first int64
-		for id := range u.library.rows {
-			if first == 0 || id < first {
-				first = id
-			}
-		}
-		u.run.show(first)
+		u.run.show(u.library.rows[0].ID) // the first in id order
 	})
 	eventually(t, "the run", func() bool { return strings.Contains(u.run.title.Text, "offset") && u.run.evidence.Text != "" })
 	// What is drawn: the backend card and the Evidence tab carry show's sections of each file.

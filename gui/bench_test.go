@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"benchlens/internal/cputime"
 	"benchlens/internal/pgtest"
 	"benchlens/model"
 	"benchlens/store"
@@ -88,10 +90,76 @@ func BenchmarkFirstFrame10000RunsTeamLibrary(b *testing.B) {
 	benchmarkFirstFrame(b, st, 10000)
 }
 
+// benchLibrary opens the library BENCHLENS_BENCH_LIBRARY names, such as scripts/genlib's
+// 100,000 runs (issue 29 item 4), and counts its runs; the benchmark is skipped without one.
+func benchLibrary(b *testing.B) (*store.Store, int) {
+	path := os.Getenv("BENCHLENS_BENCH_LIBRARY")
+	if path == "" {
+		b.Skip("BENCHLENS_BENCH_LIBRARY names no library (go run ./scripts/genlib -out … -series 50 -per 2000)")
+	}
+	st, err := store.OpenWith(path, store.Options{Existing: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	var n int
+	if err := st.DB().QueryRow(`SELECT count(*) FROM runs`).Scan(&n); err != nil {
+		b.Fatal(err)
+	}
+	return st, n
+}
+
+// BenchmarkFirstFrameLibrary builds the app on the library of BENCHLENS_BENCH_LIBRARY and
+// draws its first frame with the sidebar filled (every run listed).
+func BenchmarkFirstFrameLibrary(b *testing.B) {
+	st, n := benchLibrary(b)
+	benchmarkFirstFrame(b, st, n)
+}
+
+// BenchmarkSidebarSearchLibrary types a keystroke into the sidebar's search over the library
+// of BENCHLENS_BENCH_LIBRARY, one query and the next in turn, each regrouping the tree:
+// narrow (scripts/genlib's nightly-049 holds 2,000 of 100,000 runs) and broad (every run).
+func BenchmarkSidebarSearchLibrary(b *testing.B) {
+	st, n := benchLibrary(b)
+	a := test.NewApp()
+	defer a.Quit()
+	w := test.NewWindow(nil)
+	defer w.Close()
+	var u *App
+	ui(func() {
+		u = New(a, w, st, Options{})
+		w.Resize(fyne.NewSize(1280, 820))
+	})
+	for get(u.library.count) != n || get(func() int { return len(u.history.series.Options) }) == 0 {
+		waitBriefly() // and History's series: nothing else runs beside the keystrokes
+	}
+	for _, tc := range []struct {
+		name    string
+		queries [2]string
+	}{{"narrow", [2]string{"nightly-04", "nightly-049"}}, {"broad", [2]string{"nightl", "nightly"}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			i := 0
+			cpu0 := cputime.Self()
+			for b.Loop() {
+				ui(func() { u.library.search.SetText(tc.queries[i%2]) })
+				i++
+			}
+			if cpu0 >= 0 {
+				b.ReportMetric(float64((cputime.Self()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			}
+		})
+	}
+}
+
+// benchmarkFirstFrame times New until the first frame is drawn with every run in the
+// sidebar, and reports the process's CPU time over that span. What the app reads after the
+// sidebar (History's series) is waited for untimed, so a round never runs beside the last.
 func benchmarkFirstFrame(b *testing.B, st *store.Store, runs int) {
 	a := test.NewApp()
 	defer a.Quit()
+	var cpu time.Duration
 	for b.Loop() {
+		cpu0 := cputime.Self()
 		w := test.NewWindow(nil)
 		var u *App
 		ui(func() {
@@ -101,11 +169,16 @@ func benchmarkFirstFrame(b *testing.B, st *store.Store, runs int) {
 		for get(u.library.count) != runs {
 			waitBriefly()
 		}
-		ui(func() {
-			w.Canvas().Capture()
-			w.Close()
-		})
+		ui(func() { w.Canvas().Capture() })
+		cpu += cputime.Self() - cpu0
+		b.StopTimer()
+		for get(func() int { return len(u.history.series.Options) }) == 0 && runs > 0 {
+			waitBriefly()
+		}
+		ui(w.Close)
+		b.StartTimer()
 	}
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkCompareSwitch switches the compare view's candidate between two arms of 5 runs ×

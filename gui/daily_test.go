@@ -192,10 +192,7 @@ func TestFitsSmallWindow(t *testing.T) {
 		u.settings.libPath.SetText(long)
 	})
 	ui(func() {
-		for id := range u.library.rows {
-			u.run.show(id)
-			break
-		}
+		u.run.show(u.library.rows[0].ID)
 	})
 	eventually(t, "the run", func() bool { return strings.Contains(drawnText(u.run.summary), "TTFT") })
 	ui(func() {

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -31,17 +32,36 @@ type libraryView struct {
 	order  *widget.Select // arms by name or newest first
 	tree   *widget.Tree
 
-	rows     map[int64]library.RunRow // every run; nil until the first load is shown
-	ids      []int64                  // rows' ids in order, and what a search looks in
-	haystack []string                 // (searchText, lower case), made once per load: a keystroke over 100,000 runs only compares
-	children map[string][]string      // tree: node id → child ids, after filtering
+	rows     []library.RunRow    // every run in id order; nil until the first load is shown
+	at       map[int64]int       // a run's place in rows
+	index    sidebarIndex        // made once per load: a keystroke over 100,000 runs only compares and appends
+	children map[string][]string // tree: node id → child ids, after filtering
+	armText  map[string]string   // an arm node's text (runs shown, their precisions), made by rebuild
 	selected string
 	marked   map[string]bool // nodes ticked for the actions on several (markBar)
 	markBar  *fyne.Container
 	markText *widget.Label
 	loads    int // reloads asked for: a slower, older one never replaces a newer one's rows
-	read     func(*store.Store) (map[int64]library.RunRow, error)
+	read     func(*store.Store) ([]library.RunRow, error)
 }
+
+// sidebarIndex is what rebuild groups a load's runs by, made once per load (indexRows): per row
+// its search text in lower case, its node id and its bundle; the bundles and arms in the
+// order their first run comes.
+type sidebarIndex struct {
+	haystack []string
+	node     []string
+	bundle   []int
+	bundles  []sidebarBundle
+	arms     []sidebarArm
+}
+
+type sidebarBundle struct {
+	arm  int
+	node string
+}
+
+type sidebarArm struct{ label, node string }
 
 // Tree node ids: "arm:<label>", "bundle:<label>\x00<bundle>", "run:<id>".
 const (
@@ -51,7 +71,7 @@ const (
 )
 
 func newLibraryView(u *App) *libraryView {
-	v := &libraryView{u: u, children: map[string][]string{}, marked: map[string]bool{}, read: readRows}
+	v := &libraryView{u: u, children: map[string][]string{}, armText: map[string]string{}, marked: map[string]bool{}, read: readRows}
 	v.search = widget.NewEntry()
 	v.search.SetPlaceHolder(lang.L("Search label, model, tool, backend…"))
 	v.search.OnChanged = func(string) { v.rebuild() }
@@ -100,13 +120,14 @@ func (v *libraryView) reload(done func()) {
 	gen := v.loads
 	go func() {
 		rows, err := read(st)
+		ix := indexRows(rows) // off the UI thread: 100,000 runs take a tenth of a second
 		onUI(func() {
 			// A newer reload (after an import, of another library) shows its own rows.
 			if gen == v.loads {
 				if err != nil {
 					v.u.setStatus(lang.L("Could not read the library") + ": " + err.Error())
 				}
-				v.setRows(rows)
+				v.rows, v.at, v.index = ix.rows, ix.at, ix.sidebarIndex
 				v.rebuild()
 				v.u.showEmpty(err == nil && len(rows) == 0)
 			}
@@ -117,78 +138,135 @@ func (v *libraryView) reload(done func()) {
 	}()
 }
 
-// readRows lists the library's runs with their evidence, as the sidebar shows them.
-func readRows(st *store.Store) (map[int64]library.RunRow, error) {
-	list, err := library.Rows(st)
-	rows := make(map[int64]library.RunRow, len(list))
-	for _, r := range list {
-		rows[r.ID] = r
-	}
-	return rows, err
-}
+// readRows lists the library's runs with their evidence, as the sidebar shows them: without
+// their statistics (library.BriefRows).
+func readRows(st *store.Store) ([]library.RunRow, error) { return library.BriefRows(st) }
 
 func (v *libraryView) count() int { return len(v.rows) }
 
-// setRows keeps a load's rows with their ids in order and the text a search looks in.
-func (v *libraryView) setRows(rows map[int64]library.RunRow) {
-	v.rows = rows
-	v.ids = make([]int64, 0, len(rows))
-	for id := range rows {
-		v.ids = append(v.ids, id)
+// row is the run of an id as loaded (the zero row when it is not).
+func (v *libraryView) row(id int64) library.RunRow {
+	if i, ok := v.at[id]; ok {
+		return v.rows[i]
 	}
-	slices.Sort(v.ids)
-	v.haystack = make([]string, len(v.ids))
-	for i, id := range v.ids {
-		v.haystack[i] = strings.ToLower(searchText(rows[id]))
-	}
+	return library.RunRow{}
 }
 
-// rebuild regroups the runs that pass the search and role filter.
+// indexedRows are a load's rows in id order, indexed for rebuild.
+type indexedRows struct {
+	rows []library.RunRow
+	at   map[int64]int
+	sidebarIndex
+}
+
+// indexRows orders a load's rows by id and indexes them for rebuild: their search texts,
+// node ids, bundles and arms.
+func indexRows(rows []library.RunRow) indexedRows {
+	if !slices.IsSortedFunc(rows, func(a, b library.RunRow) int { return cmp.Compare(a.ID, b.ID) }) {
+		rows = slices.Clone(rows)
+		slices.SortFunc(rows, func(a, b library.RunRow) int { return cmp.Compare(a.ID, b.ID) })
+	}
+	out := indexedRows{rows: rows, at: make(map[int64]int, len(rows))}
+	ix := sidebarIndex{haystack: make([]string, len(rows)), node: make([]string, len(rows)), bundle: make([]int, len(rows))}
+	arms := map[string]int{}
+	bundles := map[[2]string]int{}
+	for i := range rows {
+		r := &rows[i]
+		out.at[r.ID] = i
+		ix.haystack[i] = strings.ToLower(searchText(*r))
+		ix.node[i] = runPrefix + strconv.FormatInt(r.ID, 10)
+		key := [2]string{r.Label, r.Bundle}
+		b, ok := bundles[key]
+		if !ok {
+			a, ok := arms[r.Label]
+			if !ok {
+				a = len(ix.arms)
+				arms[r.Label] = a
+				ix.arms = append(ix.arms, sidebarArm{label: r.Label, node: armPrefix + r.Label})
+			}
+			b = len(ix.bundles)
+			bundles[key] = b
+			ix.bundles = append(ix.bundles, sidebarBundle{arm: a, node: bundlePrefix + r.Label + "\x00" + r.Bundle})
+		}
+		ix.bundle[i] = b
+	}
+	out.sidebarIndex = ix
+	return out
+}
+
+// rebuild regroups the runs that pass the search and role filter: one pass over the load's
+// index that compares and appends, whatever the query.
 func (v *libraryView) rebuild() {
 	query := strings.ToLower(strings.TrimSpace(v.search.Text))
 	var role model.Role
 	if i := v.role.SelectedIndex(); i > 0 {
 		role = model.Roles[i-1]
 	}
-	children := map[string][]string{}
-	seen := map[string]bool{}
-	newest := map[string]string{} // arm → its newest run's date
+	ix := &v.index
+	runsOf := make([][]string, len(ix.bundles)) // bundle → its runs shown
+	armBundles := make([][]int, len(ix.arms))   // arm → its bundles shown, in the order their first run comes
+	newest := make([]string, len(ix.arms))      // arm → its newest run's date
+	precisions := make([][]string, len(ix.arms))
+	counts := make([]int, len(ix.arms))
 	shown := 0
-	for i, id := range v.ids {
-		r := v.rows[id]
+	for i := range v.rows {
+		r := &v.rows[i]
 		if role != "" && r.Role != role {
 			continue
 		}
-		if query != "" && !strings.Contains(v.haystack[i], query) {
+		if query != "" && !strings.Contains(ix.haystack[i], query) {
 			continue
 		}
 		shown++
-		arm := armPrefix + r.Label
-		bundle := bundlePrefix + r.Label + "\x00" + r.Bundle
-		if !seen[arm] {
-			seen[arm] = true
-			children[""] = append(children[""], arm)
+		b := ix.bundle[i]
+		a := ix.bundles[b].arm
+		if len(runsOf[b]) == 0 {
+			armBundles[a] = append(armBundles[a], b)
 		}
-		newest[arm] = max(newest[arm], r.Date)
-		if !seen[bundle] {
-			seen[bundle] = true
-			children[arm] = append(children[arm], bundle)
-		}
-		children[bundle] = append(children[bundle], runPrefix+strconv.FormatInt(id, 10))
-	}
-	// An arm of one bundle lists its runs directly: one click less to reach a run.
-	for _, arm := range children[""] {
-		if b := children[arm]; len(b) == 1 {
-			children[arm] = children[b[0]]
-			delete(children, b[0])
+		runsOf[b] = append(runsOf[b], ix.node[i])
+		counts[a]++
+		newest[a] = max(newest[a], r.Date)
+		if p := r.Precision; p != "" && !slices.Contains(precisions[a], p) {
+			precisions[a] = append(precisions[a], p)
 		}
 	}
-	arms := children[""]
+	children := map[string][]string{}
+	armText := map[string]string{}
+	var arms []string
+	for a, bs := range armBundles {
+		if len(bs) == 0 {
+			continue
+		}
+		arm := ix.arms[a].node
+		arms = append(arms, arm)
+		// An arm of one bundle lists its runs directly: one click less to reach a run.
+		if len(bs) == 1 {
+			children[arm] = runsOf[bs[0]]
+		} else {
+			for _, b := range bs {
+				children[arm] = append(children[arm], ix.bundles[b].node)
+				children[ix.bundles[b].node] = runsOf[b]
+			}
+		}
+		text := fmt.Sprintf("%s (%d)", ix.arms[a].label, counts[a])
+		if len(precisions[a]) > 0 {
+			slices.Sort(precisions[a])
+			text += " · " + strings.Join(precisions[a], "+")
+		}
+		armText[arm] = text
+	}
 	sort.Strings(arms)
 	if v.order.SelectedIndex() == 1 {
-		sort.SliceStable(arms, func(i, j int) bool { return newest[arms[i]] > newest[arms[j]] })
+		newestOf := map[string]string{}
+		for a := range ix.arms {
+			newestOf[ix.arms[a].node] = newest[a]
+		}
+		sort.SliceStable(arms, func(i, j int) bool { return newestOf[arms[i]] > newestOf[arms[j]] })
 	}
-	v.children = children
+	if arms != nil {
+		children[""] = arms
+	}
+	v.children, v.armText = children, armText
 	v.tree.Refresh()
 	if shown == len(v.rows) {
 		v.u.setStatus(fmt.Sprintf(lang.L("%d runs in %d arms"), len(v.rows), len(arms)))
@@ -287,32 +365,18 @@ func (v *libraryView) clearMarks() {
 func (v *libraryView) nodeText(id string) string {
 	switch {
 	case strings.HasPrefix(id, armPrefix):
-		runs := runIDs(v.armRuns(id))
-		text := fmt.Sprintf("%s (%d)", strings.TrimPrefix(id, armPrefix), len(runs))
-		if p := v.precisions(runs); p != "" {
-			text += " · " + p
+		if text, ok := v.armText[id]; ok {
+			return text
 		}
-		return text
+		return strings.TrimPrefix(id, armPrefix) + " (0)"
 	case strings.HasPrefix(id, bundlePrefix):
 		b := id[strings.IndexByte(id, 0)+1:]
 		return "📁 " + shortPath(b)
 	case strings.HasPrefix(id, runPrefix):
 		runID, _ := strconv.ParseInt(strings.TrimPrefix(id, runPrefix), 10, 64)
-		return runText(v.rows[runID])
+		return runText(v.row(runID))
 	}
 	return id
-}
-
-// precisions are the precisions of runs, as an arm's row names them.
-func (v *libraryView) precisions(ids []int64) string {
-	var out []string
-	for _, id := range ids {
-		if p := v.rows[id].Precision; p != "" && !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	slices.Sort(out)
-	return strings.Join(out, "+")
 }
 
 // runText is what tells runs apart: id, model and precision (FP16 and FP8 runs of one model)
@@ -446,7 +510,7 @@ func (v *libraryView) compareMarked() {
 func (v *libraryView) baselines(ids []int64) int {
 	n := 0
 	for _, id := range ids {
-		if v.rows[id].Role == model.RoleBaseline {
+		if v.row(id).Role == model.RoleBaseline {
 			n++
 		}
 	}
@@ -505,9 +569,9 @@ func (v *libraryView) onRelabel() {
 		return
 	}
 	label := newEscEntry(v.u)
-	label.SetText(v.rows[ids[0]].Label)
+	label.SetText(v.row(ids[0]).Label)
 	role := widget.NewSelect(roleNames(), nil)
-	role.SetSelectedIndex(slices.Index(model.Roles, v.rows[ids[0]].Role))
+	role.SetSelectedIndex(slices.Index(model.Roles, v.row(ids[0]).Role))
 	v.askRelabel(lang.L("Relabel runs"), ids, []*widget.FormItem{
 		widget.NewFormItem(lang.L("Label (arm)"), label),
 		widget.NewFormItem(lang.L("Role"), role),
@@ -522,7 +586,7 @@ func (v *libraryView) onRole() {
 		return
 	}
 	role := widget.NewSelect(roleNames(), nil)
-	role.SetSelectedIndex(slices.Index(model.Roles, v.rows[ids[0]].Role))
+	role.SetSelectedIndex(slices.Index(model.Roles, v.row(ids[0]).Role))
 	v.askRelabel(lang.L("Role of the runs"), ids, []*widget.FormItem{widget.NewFormItem(lang.L("Role"), role)},
 		func() (string, model.Role) { return "", roleAt(role) })
 }
@@ -553,7 +617,8 @@ func (v *libraryView) relabel(ids []int64, label string, role model.Role) error 
 	}
 	byLabel := map[string][]int64{}
 	for _, id := range ids {
-		byLabel[v.rows[id].Label] = append(byLabel[v.rows[id].Label], id)
+		label := v.row(id).Label
+		byLabel[label] = append(byLabel[label], id)
 	}
 	for l, group := range byLabel {
 		if err := library.Relabel(v.u.st, group, l, role); err != nil {

@@ -165,20 +165,23 @@ func exportHistories(st *store.Store, entries []report.Entry) ([]history.Report,
 
 // SeriesNames are the series the library holds: every label and every bundle.yaml series
 // name, sorted.
+// The runs are listed (store.List, brief: label, phase, manifest), not read whole.
 func SeriesNames(st *store.Store) ([]string, error) {
-	runs, err := st.Runs()
+	seen := map[string]bool{}
+	err := st.List(store.ListOptions{Brief: true, NoEvidence: true}, func(b store.ListBatch) error {
+		for _, r := range b.Runs {
+			if r.IsWarmup() {
+				continue
+			}
+			seen[r.Label] = true
+			if s := history.SeriesOf(r); s != "" {
+				seen[s] = true
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	seen := map[string]bool{}
-	for _, r := range runs {
-		if r.IsWarmup() {
-			continue
-		}
-		seen[r.Label] = true
-		if s := history.SeriesOf(r); s != "" {
-			seen[s] = true
-		}
 	}
 	delete(seen, "")
 	out := make([]string, 0, len(seen))

@@ -2,10 +2,13 @@ package library
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"benchlens/analysis/history"
 	"benchlens/model"
 	"benchlens/store"
 )
@@ -14,7 +17,7 @@ import (
 // every row is what Row makes of the fully decoded run: the demo's runs (logs, traces,
 // sweeps, samples) and runs with unknown, infinite, escaped and non-ASCII values, listed
 // from their packed listings, from their JSON (as runs without one) and from the listings
-// schema 12's migration packed for a library of schema 11.
+// the migrations packed for a library of schema 11.
 func TestRowsAsFullyDecoded(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lib.db")
 	st, err := store.Open(path)
@@ -66,7 +69,7 @@ func TestRowsAsFullyDecoded(t *testing.T) {
 				t.Fatal(err)
 			}
 		case "migrated listing":
-			for _, q := range []string{`ALTER TABLE runs DROP COLUMN listing`, `PRAGMA user_version = 11`} {
+			for _, q := range []string{`ALTER TABLE runs DROP COLUMN listing`, `DROP INDEX runs_label_role`, `PRAGMA user_version = 11`} {
 				if _, err := st.DB().Exec(q); err != nil {
 					t.Fatal(err)
 				}
@@ -94,5 +97,51 @@ func TestRowsAsFullyDecoded(t *testing.T) {
 				t.Errorf("run %d listed from its %s as\n%s\nfully decoded:\n%s", r.ID, from, have, want)
 			}
 		}
+	}
+}
+
+// SeriesNames lists (store.List) rather than reads every run whole, and names the same series
+// as the runs read whole: every label and bundle.yaml series, never of a warm-up run only.
+func TestSeriesNamesAsFullyDecoded(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "lib.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if rep := LoadDemo(st); len(rep.Errors) > 0 {
+		t.Fatal(rep.Errors)
+	}
+	for i, edit := range []func(r *model.Run){
+		func(r *model.Run) { r.Label, r.Phase = "warm-only", model.PhaseWarmup },
+		func(r *model.Run) {
+			r.Label, r.Manifest = "nightly-arm", model.Manifest{"series": map[string]any{"name": "nightly-h100"}}
+		},
+	} {
+		run := model.NewRun("vllm")
+		edit(run)
+		name := "series-" + string(rune('a'+i)) + ".json"
+		f := &model.SourceFile{Name: name, Size: 1, SHA256: name, Kind: model.KindResult, Data: []byte("x")}
+		if _, err := st.AddRun(store.NewRun{Run: run, Fingerprint: name, Files: []store.Attached{{File: f, Role: model.FileResult}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs, err := st.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if !r.IsWarmup() {
+			seen[r.Label] = true
+			if s := history.SeriesOf(r); s != "" {
+				seen[s] = true
+			}
+		}
+	}
+	delete(seen, "")
+	want := slices.Sorted(maps.Keys(seen))
+	got, err := SeriesNames(st)
+	if err != nil || !slices.Equal(got, want) || slices.Contains(got, "warm-only") || !slices.Contains(got, "nightly-h100") {
+		t.Errorf("series %q (%v), want %q", got, err, want)
 	}
 }

@@ -27,12 +27,14 @@ type ListOptions struct {
 	// Brief leaves out the definitions and the statistics (Summary and Recomputed stay
 	// empty): what the app's sidebar shows.
 	Brief bool
+	// NoEvidence leaves out the evidence summaries (ListBatch.Evidence stays nil).
+	NoEvidence bool
 }
 
 // List calls fn with every run of the library in id order, a batch at a time, while the next
 // batch is read: what `runs` and the app's sidebar list (library.Row). Each run holds its id,
 // label, role and bundle, the header's counts, rates, throughputs, tool, era, date, model,
-// precision, sample and warm-up, its definitions, the tool's and the recomputed statistics of
+// precision, phase, sample and warm-up, its definitions, the tool's and the recomputed statistics of
 // the latencies (model.Latencies) and its manifest (one map per distinct manifest, shared);
 // not its requests, extra keys, metadata or warnings. Evidence that cannot be read leaves its
 // batch without summaries, and the error is returned after the listing. Only those fields are
@@ -84,9 +86,12 @@ func (s *Store) eachListBatch(opt ListOptions, give func(ListBatch) bool) error 
 		}
 		runs, damaged := decodeListed(cols, manifests, opt)
 		if len(runs) > 0 {
-			ev, err := s.evidenceSummaries(`WHERE rf.run_id BETWEEN ? AND ?`, runs[0].ID, runs[len(runs)-1].ID)
-			if err != nil && evErr == nil {
-				evErr = err
+			var ev map[int64][]model.EvidenceSummary
+			if !opt.NoEvidence {
+				ev, err = s.evidenceSummaries(`WHERE rf.run_id BETWEEN ? AND ?`, runs[0].ID, runs[len(runs)-1].ID)
+				if err != nil && evErr == nil {
+					evErr = err
+				}
 			}
 			if !give(ListBatch{Runs: runs, Evidence: ev}) {
 				return nil
@@ -226,6 +231,8 @@ func listedHeaderField(r *model.Run, key, v []byte) error {
 		return jsonText(v, &r.Model)
 	case "precision":
 		return jsonText(v, &r.Precision)
+	case "phase":
+		return jsonText(v, &r.Phase)
 	case "num_prompts":
 		return r.NumPrompts.UnmarshalJSON(v)
 	case "completed":

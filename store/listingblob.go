@@ -16,17 +16,18 @@ import (
 // recomputed columns that a listing shows (List), packed: numbers as their 8 bytes, texts
 // with their length, so listing 100,000 runs reads a few hundred bytes a run and parses no
 // JSON. It is made at import from the stored JSON itself (listingOf), so a run listed from
-// its listing and one listed from its JSON are the same run; schema 12's migration packs the
+// its listing and one listed from its JSON are the same run; the migrations pack the
 // listings of the runs stored before (fillListings). A run without one (its JSON damaged, or
 // its header rewritten: reapply clears it) is listed from its JSON. A later benchlens that
 // lists more fields bumps listingVersion in a migration that packs the listings again (an
 // older benchlens never opens that schema), so a listing of another version is damage.
 //
-// Layout (version 1): the version byte; tool, tool_version, era, date, model, precision as
-// texts; the 13 numbers of listingNums as float64 bits; sampled and tool_warmup as JSON
-// texts ("" for null); definitions and the two statistics maps as counts (0 for null, n+1
-// for n entries) of entries. A text is its uvarint length and its bytes.
-const listingVersion = 1
+// Layout (version 2, schema 13; version 1 lacked the phase): the version byte; tool,
+// tool_version, era, date, model, precision, phase as texts; the 13 numbers of listingNums
+// as float64 bits; sampled and tool_warmup as JSON texts ("" for null); definitions and the
+// two statistics maps as counts (0 for null, n+1 for n entries) of entries. A text is its
+// uvarint length and its bytes.
+const listingVersion = 2
 
 // listingNums are the header's numbers a listing shows, in their stored order.
 func listingNums(r *model.Run) [13]*model.Num {
@@ -49,7 +50,7 @@ func listingOf(header, summary, recomputed string) ([]byte, error) {
 func packListing(r *model.Run) []byte {
 	b := make([]byte, 0, 512)
 	b = append(b, listingVersion)
-	for _, s := range []string{r.Tool, r.ToolVersion, string(r.Era), r.Date, r.Model, r.Precision} {
+	for _, s := range []string{r.Tool, r.ToolVersion, string(r.Era), r.Date, r.Model, r.Precision, r.Phase} {
 		b = appendText(b, s)
 	}
 	for _, n := range listingNums(r) {
@@ -171,7 +172,7 @@ func (l *listingReader) unpack(listing []byte, r *model.Run) error {
 		return fmt.Errorf("%w: not of version %d", errListing, listingVersion)
 	}
 	l.b, l.err = listing[1:], nil
-	for _, s := range []*string{&r.Tool, &r.ToolVersion, (*string)(&r.Era), &r.Date, &r.Model, &r.Precision} {
+	for _, s := range []*string{&r.Tool, &r.ToolVersion, (*string)(&r.Era), &r.Date, &r.Model, &r.Precision, &r.Phase} {
 		*s = l.text()
 	}
 	for _, n := range listingNums(r) {

@@ -292,12 +292,20 @@ WHERE data LIKE '%"warnings":["%' AND json_valid(data) AND json_type(data, '$.wa
 	`
 ALTER TABLE runs ADD COLUMN listing BLOB;
 `,
+	// 13: listings of version 2 (with the run's phase, for History's series), packed again by
+	// the step's Go part; the arms and their roles are read from an index (LabelRoles, at
+	// every start of the app, read the whole table).
+	`
+UPDATE runs SET listing = NULL;
+CREATE INDEX runs_label_role ON runs(label, role);
+`,
 }
 
 // migrationFills are the steps of a migration written in Go, run after its statements in the
 // same transaction on either engine: what SQL cannot compute.
 var migrationFills = map[int]func(*txn) error{
 	11: fillListings, // schema 12: every run's listing
+	12: fillListings, // schema 13: again, of version 2
 }
 
 // pgMigrations replace, for a team library, the migrations that PostgreSQL does otherwise.
