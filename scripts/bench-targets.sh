@@ -33,6 +33,9 @@ targets=(
 	"list 10,000 runs (runs, sidebar)|library|^BenchmarkRows\$|s|<|1|issue: 100,000 runs in < 1 s"
 	"list 100,000 runs (runs)|library|^BenchmarkRowsLibrary\$|s|<|1|the library of BENCHLENS_BENCH_LIBRARY, else scripts/genlib's"
 	"first frame, 1,000 runs|gui|^BenchmarkFirstFrame1000Runs\$|s|<|1|"
+	"first frame, 100,000 runs|gui|^BenchmarkFirstFrameLibrary\$|s|<|1|the library of BENCHLENS_BENCH_LIBRARY, else scripts/genlib's"
+	"sidebar search keystroke, 100,000 runs, narrow|gui|^BenchmarkSidebarSearchLibrary\$/^narrow\$|s|<|0.1|a query of 2,000 runs"
+	"sidebar search keystroke, 100,000 runs, broad|gui|^BenchmarkSidebarSearchLibrary\$/^broad\$|s|<|0.1|a query of every run"
 	"change points over 10,000 runs|analysis/history|^BenchmarkDetect10000\$|s|<|1|"
 	"xlsx of 100 comparisons|analysis/report|^BenchmarkXLSX100\$|s|<=|0.3|"
 	"trace 100 MB, parse alone|importers/trace|^BenchmarkParse100MB\$|s|-||no target of its own: the issue's is bench-trace.sh's ratio to pandas"
@@ -89,7 +92,7 @@ tstat() {
 		}'
 }
 
-# big_library: the 100,000-run library BenchmarkRowsLibrary lists: BENCHLENS_BENCH_LIBRARY,
+# big_library: the 100,000-run library the *Library benchmarks read: BENCHLENS_BENCH_LIBRARY,
 # else one made by scripts/genlib (50 series of 2,000 runs; minutes on a busy machine).
 big_library() {
 	[[ -z "${BENCHLENS_BENCH_LIBRARY:-}" && -d scripts/genlib ]] || return 0
@@ -120,7 +123,7 @@ for i in "${!targets[@]}"; do
 		build_test "$old_dir" "$pkg" "$old_bin"
 		has_bench "$old_bin" "$pattern" || old_bin=""
 	fi
-	[[ "$pattern" == *BenchmarkRowsLibrary* ]] && big_library
+	[[ "$pattern" == *Library\$* ]] && big_library
 	failed=0
 	for ((r = 1; r <= runs; r++)); do
 		run_bench "t$i" "$bin" "./$pkg" "$pattern" "$unit" "$r" || failed=1
