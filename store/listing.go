@@ -15,6 +15,10 @@ import (
 // or two however large the library.
 const listBatch = 2048
 
+// ListBatchRuns is how many runs a listing's batch holds, all but its last: a first batch of
+// fewer is the whole listing.
+const ListBatchRuns = listBatch
+
 // ListBatch is one batch of a listing: runs in id order holding only the fields a list shows
 // (see List), and their files' evidence summaries by run id.
 type ListBatch struct {
@@ -34,44 +38,80 @@ type ListOptions struct {
 // List calls fn with every run of the library in id order, a batch at a time, while the next
 // batch is read: what `runs` and the app's sidebar list (library.Row). Each run holds its id,
 // label, role and bundle, the header's counts, rates, throughputs, tool, era, date, model,
-// precision, phase, sample and warm-up, its definitions, the tool's and the recomputed statistics of
-// the latencies (model.Latencies) and its manifest (one map per distinct manifest, shared);
-// not its requests, extra keys, metadata or warnings. Evidence that cannot be read leaves its
+// precision, phase, sample and warm-up, its definitions, the tool's and the recomputed
+// statistics of the latencies (model.Latencies) and its manifest (one map per distinct
+// manifest, shared, as are the definitions of a batch's runs that have the same: read them,
+// never write them); not its requests, extra keys, metadata or warnings. Evidence that cannot be read leaves its
 // batch without summaries, and the error is returned after the listing. Only those fields are
 // decoded, out of the run's packed listing (listingblob.go), else out of its stored JSON
 // (eachField). A damaged run ends the listing: fn has the runs before it, and the error names
 // it. fn's error ends the listing and is returned.
 func (s *Store) List(opt ListOptions, fn func(ListBatch) error) error {
-	batches := make(chan ListBatch, 1)
+	return pipeline(func(give func(ListBatch) bool) error { return s.eachListBatch(opt, give) }, fn)
+}
+
+// errGiveStopped is a listing's consumer saying stop.
+var errGiveStopped = errors.New("the listing's consumer stopped")
+
+// eachListBatch reads the listing's batches, giving each to give until it says stop: a
+// batch is decoded (on all cores) while the next one's rows and evidence are read.
+func (s *Store) eachListBatch(opt ListOptions, give func(ListBatch) bool) error {
+	err := pipeline(func(read func(listRead) bool) error { return s.readListBatches(opt, read) }, func(r listRead) error {
+		runs, damaged := decodeListed(r.cols, r.manifests, opt)
+		if len(runs) > 0 && !give(ListBatch{Runs: runs, Evidence: r.evidence}) {
+			return errGiveStopped
+		}
+		return damaged
+	})
+	if errors.Is(err, errGiveStopped) {
+		return nil
+	}
+	return err
+}
+
+// pipeline runs produce on a goroutine of its own, handing each item it makes to consume
+// while it makes the next. consume's error stops produce (give returns false) and is
+// returned with produce's.
+func pipeline[T any](produce func(give func(T) bool) error, consume func(T) error) error {
+	items := make(chan T, 1)
 	stop := make(chan struct{})
-	var readErr error
+	var produceErr error
 	go func() {
-		defer close(batches)
-		readErr = s.eachListBatch(opt, func(b ListBatch) bool {
+		defer close(items)
+		produceErr = produce(func(v T) bool {
 			select {
-			case batches <- b:
+			case items <- v:
 				return true
 			case <-stop:
 				return false
 			}
 		})
 	}()
-	var fnErr error
-	for b := range batches {
-		if fnErr == nil {
-			if fnErr = fn(b); fnErr != nil {
+	var err error
+	for v := range items {
+		if err == nil {
+			if err = consume(v); err != nil {
 				close(stop)
 			}
 		}
 	}
-	return errors.Join(fnErr, readErr)
+	return errors.Join(err, produceErr)
 }
 
-// eachListBatch reads the listing's batches, giving each to give until it says stop.
-func (s *Store) eachListBatch(opt ListOptions, give func(ListBatch) bool) error {
-	manifests := map[int64]model.Manifest{}
+// listRead is a batch as read, not yet decoded: its rows, the manifests they name and their
+// files' evidence summaries.
+type listRead struct {
+	cols      []listedCols
+	manifests map[int64]model.Manifest
+	evidence  map[int64][]model.EvidenceSummary
+}
+
+// readListBatches reads the listing's batches in id order, giving each to give until it says
+// stop. Evidence that cannot be read leaves its batch without, and is the error at the end.
+func (s *Store) readListBatches(opt ListOptions, give func(listRead) bool) error {
+	known := map[int64]model.Manifest{} // decoded once however many batches name it
 	after := int64(math.MinInt64)
-	var evErr error // the runs are listed without evidence that cannot be read, beside the error
+	var evErr error
 	for {
 		cols, err := s.listedColumns(after)
 		if err != nil {
@@ -81,27 +121,25 @@ func (s *Store) eachListBatch(opt ListOptions, give func(ListBatch) bool) error 
 			return evErr
 		}
 		after = cols[len(cols)-1].id
-		if err := s.manifestsOf(cols, manifests); err != nil {
+		if len(known) > listBatch { // a library of ever-new manifests: memory stays bounded
+			clear(known)
+		}
+		if err := s.manifestsOf(cols, known); err != nil {
 			return err
 		}
-		runs, damaged := decodeListed(cols, manifests, opt)
-		if len(runs) > 0 {
-			var ev map[int64][]model.EvidenceSummary
-			if !opt.NoEvidence {
-				ev, err = s.evidenceSummaries(`WHERE rf.run_id BETWEEN ? AND ?`, runs[0].ID, runs[len(runs)-1].ID)
-				if err != nil && evErr == nil {
-					evErr = err
-				}
-			}
-			if !give(ListBatch{Runs: runs, Evidence: ev}) {
-				return nil
+		r := listRead{cols: cols, manifests: map[int64]model.Manifest{}} // the batch's own: known changes meanwhile
+		for _, c := range cols {
+			if c.manifestID.Valid {
+				r.manifests[c.manifestID.Int64] = known[c.manifestID.Int64]
 			}
 		}
-		if damaged != nil {
-			return damaged
+		if !opt.NoEvidence {
+			if r.evidence, err = s.evidenceSummaries(`WHERE rf.run_id BETWEEN ? AND ?`, cols[0].id, after); err != nil && evErr == nil {
+				evErr = err
+			}
 		}
-		if len(manifests) > listBatch { // a library of ever-new manifests: memory stays bounded
-			clear(manifests)
+		if !give(r) {
+			return nil
 		}
 	}
 }
@@ -163,7 +201,7 @@ func decodeListed(cols []listedCols, manifests map[int64]model.Manifest, opt Lis
 	errs := make([]error, len(cols))
 	readers := make([]listingReader, par.Workers(len(cols), 256))
 	for i := range readers {
-		readers[i].texts = map[string]string{}
+		readers[i].texts, readers[i].defs = map[string]string{}, map[string]map[string]string{}
 		readers[i].brief = opt.Brief
 	}
 	par.Each(len(cols), 256, func(w, i int) { out[i], errs[i] = cols[i].decodeWith(&readers[w], manifests) })

@@ -120,7 +120,8 @@ type listingReader struct {
 	// texts interns the texts of a batch (tools, models, dates repeat over thousands of
 	// runs): one string each, not one per run.
 	texts map[string]string
-	brief bool // stop before the definitions and statistics (ListOptions.Brief)
+	defs  map[string]map[string]string // the definitions of a batch by their packed bytes
+	brief bool                         // stop before the definitions and statistics (ListOptions.Brief)
 }
 
 func (l *listingReader) uvarint() int {
@@ -193,19 +194,40 @@ func (l *listingReader) unpack(listing []byte, r *model.Run) error {
 	if l.brief {
 		return l.err
 	}
-	if n := l.uvarint(); n > 0 {
-		r.Definitions = make(map[string]string, n-1)
-		for range n - 1 {
-			k := l.text()
-			r.Definitions[k] = l.text()
-		}
-	}
+	r.Definitions = l.definitions()
 	r.Summary = l.stats()
 	r.Recomputed = l.stats()
 	if l.err == nil && len(l.b) > 0 {
 		l.err = fmt.Errorf("%w: %d bytes left over", errListing, len(l.b))
 	}
 	return l.err
+}
+
+// definitions reads the definitions, one map for the runs of a batch whose definitions are
+// the same (a tool's texts repeat over every run it wrote): a listed run's maps are read,
+// never written.
+func (l *listingReader) definitions() map[string]string {
+	start := l.b
+	n := l.uvarint()
+	if n == 0 || l.err != nil {
+		return nil
+	}
+	defs := make(map[string]string, n-1)
+	for range n - 1 {
+		k := l.text()
+		defs[k] = l.text()
+	}
+	if l.err != nil || l.defs == nil {
+		return defs
+	}
+	packed := start[:len(start)-len(l.b)]
+	if shared, ok := l.defs[string(packed)]; ok {
+		return shared
+	}
+	if len(l.defs) < 64 {
+		l.defs[string(packed)] = defs
+	}
+	return defs
 }
 
 func (l *listingReader) stats() map[string]model.Stats {
