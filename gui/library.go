@@ -42,7 +42,8 @@ type libraryView struct {
 	markBar  *fyne.Container
 	markText *widget.Label
 	loads    int // reloads asked for: a slower, older one never replaces a newer one's rows
-	read     func(*store.Store) ([]library.RunRow, error)
+	// read lists the runs; it may give the first of many in advance (library.BriefRows).
+	read func(st *store.Store, first func([]library.RunRow)) ([]library.RunRow, error)
 }
 
 // sidebarIndex is what rebuild groups a load's runs by, made once per load (indexRows): per row
@@ -119,7 +120,18 @@ func (v *libraryView) reload(done func()) {
 	v.loads++
 	gen := v.loads
 	go func() {
-		rows, err := read(st)
+		// The first load shows the first batch of a large library while the rest is read:
+		// the sidebar fills in a fraction of a second, then grows once to the whole library.
+		rows, err := read(st, func(first []library.RunRow) {
+			ix := indexRows(first)
+			onUI(func() {
+				if gen == v.loads && v.rows == nil {
+					v.rows, v.at, v.index = ix.rows, ix.at, ix.sidebarIndex
+					v.rebuild()
+					v.u.setStatus(fmt.Sprintf(lang.L("Reading the library: the first %d runs shown…"), len(first)))
+				}
+			})
+		})
 		ix := indexRows(rows) // off the UI thread: 100,000 runs take a tenth of a second
 		onUI(func() {
 			// A newer reload (after an import, of another library) shows its own rows.
@@ -140,7 +152,9 @@ func (v *libraryView) reload(done func()) {
 
 // readRows lists the library's runs with their evidence, as the sidebar shows them: without
 // their statistics (library.BriefRows).
-func readRows(st *store.Store) ([]library.RunRow, error) { return library.BriefRows(st) }
+func readRows(st *store.Store, first func([]library.RunRow)) ([]library.RunRow, error) {
+	return library.BriefRows(st, first)
+}
 
 func (v *libraryView) count() int { return len(v.rows) }
 
