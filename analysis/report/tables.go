@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"benchlens/analysis/compare"
+	"benchlens/internal/par"
 	"benchlens/model"
 )
 
@@ -197,8 +198,10 @@ func verdictsTable(entries []Entry) *table {
 func recordTable(entries []Entry) *table {
 	t := &table{sheet: SheetRecord, file: "record.csv",
 		cols: []column{{"comparison", kInt, 11}, {"key", kText, 48}, {"value", kNum, 40}}}
-	for _, e := range entries {
-		for _, kv := range flattenRecord(e.Record) {
+	flat := make([][]flatKV, len(entries)) // a record's walk is the sheet's cost: on all cores
+	par.Each(len(entries), 4, func(_, i int) { flat[i] = flattenRecord(entries[i].Record) })
+	for i, e := range entries {
+		for _, kv := range flat[i] {
 			if !strings.HasPrefix(kv.key, "reproduce.") { // its own sheet
 				t.rows = append(t.rows, []any{e.ID, kv.key, kv.val})
 			}
