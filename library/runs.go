@@ -10,23 +10,10 @@ import (
 
 // Rows lists the library's runs as `runs --json` shows them, each with the short evidence of
 // its files. A damaged run ends the list: the rows before it are returned with its error.
-func Rows(st *store.Store) ([]RunRow, error) { return collectRows(st, store.ListOptions{}, nil) }
-
-// BriefRows are the rows the app's sidebar shows: Rows without the statistics and
-// definitions (each Metric empty), a fraction of the work on a large library. When more than
-// a batch follows the first (store.ListBatchRuns), first has the first batch's rows as soon
-// as they are read, to show while the rest are (nil: no such call).
-func BriefRows(st *store.Store, first func([]RunRow)) ([]RunRow, error) {
-	return collectRows(st, store.ListOptions{Brief: true}, first)
-}
-
-func collectRows(st *store.Store, opt store.ListOptions, first func([]RunRow)) ([]RunRow, error) {
+func Rows(st *store.Store) ([]RunRow, error) {
 	var batches [][]RunRow // joined once at the end: rows are large, not copied as they grow
 	n := 0
-	err := eachRows(st, opt, func(batch []RunRow) error {
-		if len(batches) == 0 && first != nil && len(batch) >= store.ListBatchRuns {
-			first(batch)
-		}
+	err := EachRows(st, func(batch []RunRow) error {
 		batches = append(batches, batch)
 		n += len(batch)
 		return nil
@@ -39,6 +26,13 @@ func collectRows(st *store.Store, opt store.ListOptions, first func([]RunRow)) (
 		rows = append(rows, b...)
 	}
 	return rows, err
+}
+
+// EachBriefRows gives fn the rows the app's sidebar shows a batch at a time (store.List,
+// store.ListBatchRuns each but the last): EachRows' without the statistics and definitions
+// (each Metric empty), a fraction of the work on a large library.
+func EachBriefRows(st *store.Store, fn func([]RunRow) error) error {
+	return eachRows(st, store.ListOptions{Brief: true}, fn)
 }
 
 // EachRows gives the library's rows (as Rows) to fn a batch at a time, in id order
