@@ -145,6 +145,17 @@ func (s *styles) style(k kind, v any) int {
 	return s.byKind[k]
 }
 
+// cellOf is a table value of the column as a cell's value and style: a cell{} brings its own
+// kind.
+func (s *styles) cellOf(col column, v any) (any, int) {
+	k := col.kind
+	if c, ok := v.(cell); ok {
+		v, k = c.v, c.k
+	}
+	v = cellValue(v)
+	return v, s.style(k, v)
+}
+
 // cellValue makes a table value fit for a cell: numbers stay numbers, every string is
 // written as text (an inline string, never a formula) whatever it starts with.
 func cellValue(v any) any {
@@ -366,16 +377,8 @@ func writeTable(f *excelize.File, st *styles, t *table, freezeCols int) error {
 		for i := range buf {
 			buf[i] = nil
 		}
-		for i, v := range row {
-			if i >= len(t.cols) {
-				break
-			}
-			k := t.cols[i].kind
-			if c, ok := v.(cell); ok {
-				v, k = c.v, c.k
-			}
-			v = cellValue(v)
-			if s := st.style(k, v); s != 0 {
+		for i, v := range row[:min(len(row), len(t.cols))] {
+			if v, s := st.cellOf(t.cols[i], v); s != 0 {
 				buf[i] = excelize.Cell{StyleID: s, Value: v}
 			} else {
 				buf[i] = v

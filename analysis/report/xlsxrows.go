@@ -41,16 +41,8 @@ func rowsXML(st *styles, t *table) ([]byte, bool) {
 		b = append(b, `<row r="`...)
 		b = append(b, n...)
 		b = append(b, `">`...)
-		for i, v := range row {
-			if i >= len(t.cols) {
-				break
-			}
-			k := t.cols[i].kind
-			if c, ok := v.(cell); ok {
-				v, k = c.v, c.k
-			}
-			v = cellValue(v)
-			s := st.style(k, v)
+		for i, v := range row[:min(len(row), len(t.cols))] {
+			v, s := st.cellOf(t.cols[i], v)
 			if v == nil && s == 0 {
 				continue
 			}
