@@ -519,21 +519,26 @@ func historyChart(rep history.Report, m model.StageMetric, point string, selecte
 		line(x, top, x, top+h, c, width)
 		text(label, x+3, top+2, c, 11)
 	}
-	for i, r := range runs {
-		v := r.Values[m.Key]
-		if v == nil {
-			continue
+	dot := func(x, y float32, c color.Color) {
+		d := canvas.NewCircle(c)
+		d.Resize(fyne.NewSize(6, 6))
+		d.Move(fyne.NewPos(x-3, y-3))
+		objs = append(objs, d)
+	}
+	if len(runs) <= int(w) { // a dot per run, its spread behind it
+		for i, r := range runs {
+			if v := r.Values[m.Key]; v != nil {
+				x, s := xOf(i), r.Spread[m.Key]
+				line(x, yOf(s[0]), x, yOf(s[1]), historySpread, 1)
+				c := color.Color(historyDot)
+				if outlier[r.ID] {
+					c = historyOutlier
+				}
+				dot(x, yOf(*v), c)
+			}
 		}
-		x, s := xOf(i), r.Spread[m.Key]
-		line(x, yOf(s[0]), x, yOf(s[1]), historySpread, 1)
-		c := color.Color(historyDot)
-		if outlier[r.ID] {
-			c = historyOutlier
-		}
-		dot := canvas.NewCircle(c)
-		dot.Resize(fyne.NewSize(6, 6))
-		dot.Move(fyne.NewPos(x-3, yOf(*v)-3))
-		objs = append(objs, dot)
+	} else {
+		columnMarks(runs, m.Key, outlier, xOf, yOf, dot, line)
 	}
 	row := 0
 	for _, t := range rep.Timeline {
@@ -552,4 +557,48 @@ func historyChart(rep history.Report, m model.StageMetric, point string, selecte
 		row++
 	}
 	return objs
+}
+
+// columnMarks draws a series with more runs than the chart has pixel columns one column at a
+// time: the spread of the column's runs as one line, their values as one bar from the least
+// to the greatest (a dot when they meet), each outlier still its own dot, on top. Painting a
+// dot and a line per run of 10,000 was a third of the History view's first frame.
+func columnMarks(runs []history.RunInfo, key string, outlier map[int64]bool, xOf func(int) float32, yOf func(float64) float32,
+	dot func(x, y float32, c color.Color), line func(x1, y1, x2, y2 float32, c color.Color, width float32)) {
+	type column struct {
+		x                  float32
+		lo, hi, spLo, spHi float64
+	}
+	var cols []column
+	var outliers [][2]float32
+	for i, r := range runs {
+		v := r.Values[key]
+		if v == nil {
+			continue
+		}
+		x := xOf(i)
+		if outlier[r.ID] {
+			outliers = append(outliers, [2]float32{x, yOf(*v)})
+			continue
+		}
+		px := float32(math.Floor(float64(x)))
+		if len(cols) == 0 || cols[len(cols)-1].x != px {
+			cols = append(cols, column{x: px, lo: math.Inf(1), hi: math.Inf(-1), spLo: math.Inf(1), spHi: math.Inf(-1)})
+		}
+		c, s := &cols[len(cols)-1], r.Spread[key]
+		c.lo, c.hi = math.Min(c.lo, *v), math.Max(c.hi, *v)
+		c.spLo, c.spHi = math.Min(c.spLo, s[0]), math.Max(c.spHi, s[1])
+	}
+	for _, c := range cols {
+		x := c.x + 0.5
+		line(x, yOf(c.spLo), x, yOf(c.spHi), historySpread, 1)
+		if y1, y2 := yOf(c.hi), yOf(c.lo); y2-y1 < 1 {
+			dot(x, (y1+y2)/2, historyDot)
+		} else { // as wide as a dot, from the top of the highest to the foot of the lowest
+			line(x, y1-2, x, y2+2, historyDot, 4)
+		}
+	}
+	for _, o := range outliers {
+		dot(o[0], o[1], historyOutlier)
+	}
 }
