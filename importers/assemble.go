@@ -4,6 +4,7 @@ import (
 	"benchlens/importers/format"
 	"benchlens/importers/position"
 	"benchlens/importers/result"
+	"benchlens/internal/par"
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
@@ -25,6 +26,10 @@ type Item struct {
 	Readings []Reading
 }
 
+// identifyGrain is the fewest files Assemble has a core identify: a bundle of a result and
+// its log is read in order.
+const identifyGrain = 8
+
 // Assemble identifies a bundle's entries (Formats) and groups them into runs: each result is
 // a run (a file holding several results gives several), per-request companions join their
 // summary, and logs, traces and manifests attach to the runs in their folder and below.
@@ -40,14 +45,25 @@ func Assemble(entries []Entry) ([]Item, []error) {
 	files := make([]parsed, 0, len(entries))
 	manifests := map[string]model.Manifest{}
 	var phaseLists []phaseList
-	for _, e := range entries {
-		sf := NewSourceFile(e.Path, e.Data)
-		var row *Format
-		var p format.Parsed
-		err := Guard(e.Path, func() (err error) {
-			row, p, err = identify(&format.File{Name: e.Path, Data: e.Data, Drop: e.Drop})
+	// Each file is identified and parsed on its own, on every core (a folder of small results
+	// is mostly that); what joins them is done below, in the bundle's order.
+	type identified struct {
+		row *Format
+		p   format.Parsed
+		err error
+	}
+	ids := make([]identified, len(entries))
+	par.Each(len(entries), identifyGrain, func(_, i int) {
+		e, id := entries[i], &ids[i]
+		id.err = Guard(e.Path, func() (err error) {
+			id.row, id.p, err = identify(&format.File{Name: e.Path, Data: e.Data, Drop: e.Drop})
 			return err
 		})
+	})
+	for i, e := range entries {
+		sf := NewSourceFile(e.Path, e.Data)
+		row, p, err := ids[i].row, ids[i].p, ids[i].err
+		ids[i] = identified{} // its runs go on in files; nothing else holds them twice
 		sf.Kind = storedKind(row, p)
 		if sf.Kind == model.KindManifest {
 			if err != nil {
