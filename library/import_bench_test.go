@@ -4,8 +4,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/metrics"
 	"sync"
 	"testing"
+	"time"
 
 	"benchlens/internal/cputime"
 	"benchlens/internal/pgtest"
@@ -113,6 +115,7 @@ func BenchmarkImportFolder(b *testing.B) {
 	} {
 		b.Run(e.engine, func(b *testing.B) {
 			cpu0 := cputime.Self()
+			peak := peakHeap()
 			for b.Loop() {
 				b.StopTimer()
 				db := e.location(b)
@@ -129,6 +132,7 @@ func BenchmarkImportFolder(b *testing.B) {
 			}
 			b.ReportMetric(float64(len(names)*b.N)/b.Elapsed().Seconds(), "runs/s")
 			b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(peak())/(1<<20), "peak-heap-MB")
 		})
 	}
 }
@@ -150,5 +154,32 @@ func benchmarkImport(b *testing.B, file string, size int64, location func(testin
 		if len(rep.Errors) > 0 || len(rep.Added) != 1 {
 			b.Fatalf("import: %v added=%d", rep.Errors, len(rep.Added))
 		}
+	}
+}
+
+// peakHeap samples the heap's live objects every few milliseconds until the returned function
+// is called, which returns the most seen: what an import holds at once, against what its
+// folder holds.
+func peakHeap() func() uint64 {
+	stop, done := make(chan struct{}), make(chan uint64)
+	go func() {
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		var most uint64
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			metrics.Read(s)
+			most = max(most, s[0].Value.Uint64())
+			select {
+			case <-stop:
+				done <- most
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(stop)
+		return <-done
 	}
 }
