@@ -198,7 +198,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		case p.err != nil && !errors.Is(p.err, ErrInterrupted) && !stopsImport(p.err): // said once, below
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: not stored: %w", entries[i].Path, p.err))
 		}
-		if p.later {
+		if p.later && p.packed == nil {
 			continue // its bytes go with the run that keeps it
 		}
 		if entries[i].Close != nil {
@@ -208,14 +208,14 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	}
 	for _, it := range items {
 		for _, f := range append(append([]*model.SourceFile{it.Result}, it.Parts...), it.Attachments...) {
-			if !prep(f.Name).later {
+			if p := prep(f.Name); !p.later || p.packed != nil {
 				f.Data = nil
 			}
 		}
 	}
 	defer func() {
 		for i := range entries {
-			if prep(entries[i].Path).later && entries[i].Close != nil {
+			if p := prep(entries[i].Path); p.later && p.packed == nil && entries[i].Close != nil {
 				entries[i].Close()
 			}
 		}
@@ -286,6 +286,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		it.Run.Bundle = bundle
 		armOf(it.Run, runs[i], names, opt)
 		it.Run.Precision, it.Run.PrecisionFrom = precisionOf(it, evidence)
+		it.Run.Label = store.NormLabel(it.Run.Label) // before its recomputer reads it
 		batch.Add(store.NewRun{Run: it.Run, Fingerprint: Fingerprint(it.Run, it.Result.SHA256, it.Index), Index: it.Index,
 			Files: itemFiles(it, prep, evidence), Ready: ready.add(it.Run)},
 			func(id int64, err error) { stored(it, asked, id, err) })
@@ -327,12 +328,14 @@ func dropDuplicates(entries []importers.Entry) ([]importers.Entry, []error) {
 // recognises, is only hashed (later): it is stored with the first run that keeps it beside
 // itself, in that run's transaction, or never, so a folder of junk costs the library nothing.
 // Stored ahead, a small result cost its own transaction's writes, a claim, and its kind set
-// again with its run: more than the file itself.
+// again with its run: more than the file itself. A small file is compressed here all the
+// same (packed), on this core, and its bytes go once it is read.
 type prepared struct {
-	sha   string
-	id    int64
-	err   error
-	later bool
+	sha    string
+	id     int64
+	err    error
+	later  bool
+	packed []byte
 }
 
 // prepareAhead hashes, compresses and stores the bundle's files on another core while this
@@ -372,13 +375,18 @@ func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop
 			}
 			f := importers.NewSourceFile(e.Path, e.Data)
 			later := false
+			var packed []byte
 			err := importers.Guard(e.Path, func() error {
 				f.SHA256 = hashDropping(e)
-				later = len(e.Data) < aheadAbove || !importers.Recognised(e)
+				if later = len(e.Data) < aheadAbove; later {
+					packed = store.Pack(e.Data)
+				} else {
+					later = !importers.Recognised(e)
+				}
 				return nil
 			})
 			if err != nil || later {
-				out[e.Path] = prepared{sha: f.SHA256, err: err, later: later}
+				out[e.Path] = prepared{sha: f.SHA256, err: err, later: later, packed: packed}
 				continue
 			}
 			group, paths, size = append(group, store.Put{File: f, Drop: e.Drop}), append(paths, e.Path), size+len(e.Data)
@@ -419,35 +427,41 @@ func hashDropping(e importers.Entry) string {
 const chunk = 16 << 20
 
 // recomputer recomputes the statistics of queued runs one after another on another core,
-// ahead of the batch that writes their requests: Ready waits for a run's.
+// ahead of the batch that writes their requests, and encodes their rows there too (the
+// batch's core has the SQL to do): Ready waits for a run's.
 type recomputer struct {
-	work chan recompute
+	work chan *recompute
 }
 
 type recompute struct {
 	run  *model.Run
+	cols *store.RunColumns // nil: the batch encodes the run (and says why not)
 	done chan struct{}
 }
 
 // recomputeAhead starts a recomputer for up to n runs.
 func recomputeAhead(n int) *recomputer {
-	r := &recomputer{work: make(chan recompute, n)}
+	r := &recomputer{work: make(chan *recompute, n)}
 	go func() {
 		for w := range r.work {
 			if w.run.Sampled == nil { // a sample never stands for the run (model.Run.Used)
 				stats.Recompute(w.run)
 			}
+			w.cols, _ = store.EncodeRun(w.run)
 			close(w.done)
 		}
 	}()
 	return r
 }
 
-// add queues a run and returns the wait for its statistics.
-func (r *recomputer) add(run *model.Run) func() {
-	w := recompute{run, make(chan struct{})}
+// add queues a run and returns the wait for its statistics and row.
+func (r *recomputer) add(run *model.Run) func() *store.RunColumns {
+	w := &recompute{run: run, done: make(chan struct{})}
 	r.work <- w
-	return func() { <-w.done }
+	return func() *store.RunColumns {
+		<-w.done
+		return w.cols
+	}
 }
 
 func (r *recomputer) close() { close(r.work) }
@@ -456,8 +470,9 @@ func (r *recomputer) close() { close(r.work) }
 // was stored ahead under and what it says (stored in the run's own transaction).
 func itemFiles(it importers.Item, prep func(string) prepared, evidence map[string]*model.Evidence) []store.Attached {
 	attach := func(f *model.SourceFile, role model.FileRole) store.Attached {
-		f.SHA256 = prep(f.Name).sha
-		return store.Attached{File: f, Role: role, Evidence: evidence[f.Name]}
+		p := prep(f.Name)
+		f.SHA256 = p.sha
+		return store.Attached{File: f, Role: role, Evidence: evidence[f.Name], Packed: p.packed}
 	}
 	files := []store.Attached{attach(it.Result, model.FileResult)}
 	for _, f := range it.Parts {

@@ -100,10 +100,11 @@ func TestBatchNotCommitted(t *testing.T) {
 	for i := range runs {
 		runs[i] = batchRun(i + 1)
 	}
-	runs[3].Ready = func() {
+	runs[3].Ready = func() *RunColumns {
 		if err := os.Rename(path, path+".moved"); err != nil {
 			t.Error(err)
 		}
+		return nil
 	}
 	for i, o := range addBatch(s, runs) {
 		if !errors.Is(o.err, ErrReplaced) || !strings.Contains(o.err.Error(), "its batch of 5 runs was not committed") || o.id != 0 {

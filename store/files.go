@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
@@ -149,7 +150,7 @@ func (s *Store) putFiles(files []Put, owner string, guard func(string, func() er
 			return err
 		}
 		err := guard(p.File.Name, func() error {
-			id, err := putFileDropping(tx, p.File, now, p.Drop)
+			id, err := putFileDropping(tx, p.File, nil, now, p.Drop)
 			if err != nil {
 				return err
 			}
@@ -310,27 +311,28 @@ func (s *Store) claimOwners(q queryer) (live, stale []string, err error) {
 	return live, stale, rows.Err()
 }
 
-// putFile stores a file once (by content hash) and returns its id.
-func putFile(tx *txn, f *model.SourceFile, now string) (int64, error) {
-	return putFileDropping(tx, f, now, nil)
+// putFile stores a file once (by content hash) and returns its id. packed, if set, is its
+// bytes as Pack compressed them.
+func putFile(tx *txn, f *model.SourceFile, packed []byte, now string) (int64, error) {
+	return putFileDropping(tx, f, packed, now, nil)
 }
 
 // ErrBytesMissing is returned when a run would refer to a file whose bytes are not stored
 // and not at hand: the run is refused rather than stored without its evidence.
 var ErrBytesMissing = errors.New("the file's bytes are not in the library (not stored ahead: disk full or a crash?); import it again")
 
-func putFileDropping(tx *txn, f *model.SourceFile, now string, drop func(int)) (int64, error) {
+func putFileDropping(tx *txn, f *model.SourceFile, packed []byte, now string, drop func(int)) (int64, error) {
 	for attempt := 0; ; attempt++ {
 		var id, size int64
 		var kind string
 		err := tx.QueryRow(`SELECT id, kind, size FROM source_files WHERE sha256 = ?`, f.SHA256).Scan(&id, &kind, &size)
 		switch {
 		case err == nil:
-			return id, completeFile(tx, f, id, kind, size, drop)
+			return id, completeFile(tx, f, packed, id, kind, size, drop)
 		case !errors.Is(err, sql.ErrNoRows):
 			return 0, err
 		}
-		if int64(len(f.Data)) != f.Size {
+		if packed == nil && int64(len(f.Data)) != f.Size {
 			return 0, ErrBytesMissing
 		}
 		// The unique hash decides between writers storing the same file at once: the second
@@ -343,13 +345,13 @@ func putFileDropping(tx *txn, f *model.SourceFile, now string, drop func(int)) (
 		if err != nil {
 			return 0, err
 		}
-		return id, putChunks(tx, id, f.Data, drop)
+		return id, putChunks(tx, id, f.Data, packed, drop)
 	}
 }
 
 // completeFile brings an already stored file up to date: a better kind, and the bytes back
 // when they went missing.
-func completeFile(tx *txn, f *model.SourceFile, id int64, kind string, size int64, drop func(int)) error {
+func completeFile(tx *txn, f *model.SourceFile, packed []byte, id int64, kind string, size int64, drop func(int)) error {
 	if f.Kind != kind && f.Kind != model.KindOther {
 		// Stored ahead of parsing (PutFile), or sniffed better now.
 		if _, err := tx.Exec(`UPDATE source_files SET kind = ? WHERE id = ?`, f.Kind, id); err != nil {
@@ -361,13 +363,13 @@ func completeFile(tx *txn, f *model.SourceFile, id int64, kind string, size int6
 		return err
 	}
 	// Stored without (all of) its bytes: put them back if we have them.
-	if int64(len(f.Data)) != size {
+	if packed == nil && int64(len(f.Data)) != size {
 		return ErrBytesMissing
 	}
 	if _, err := tx.Exec(`DELETE FROM file_chunks WHERE file_id = ?`, id); err != nil {
 		return err
 	}
-	return putChunks(tx, id, f.Data, drop)
+	return putChunks(tx, id, f.Data, packed, drop)
 }
 
 // chunksWhole reports whether a stored file has every chunk its size calls for (a quick test
@@ -381,9 +383,22 @@ func chunksWhole(tx *txn, id, size int64) (bool, error) {
 	return n == want && maxSeq == want-1, nil
 }
 
-func putChunks(tx *txn, id int64, data []byte, drop func(int)) error {
+// Pack compresses a file of at most ChunkSize bytes into the one chunk it is stored as, so
+// that the core writing a batch need not (Attached.Packed); nil for a larger or empty file.
+func Pack(data []byte) []byte {
+	if len(data) == 0 || len(data) > ChunkSize {
+		return nil
+	}
+	return bytes.Clone(s2.Encode(make([]byte, s2.MaxEncodedLen(len(data))), data)) // kept until stored: no slack
+}
+
+func putChunks(tx *txn, id int64, data, packed []byte, drop func(int)) error {
 	stmt, err := tx.prepared(`INSERT INTO file_chunks (file_id, seq, compression, content) VALUES (?, ?, ?, ?)`)
 	if err != nil {
+		return err
+	}
+	if packed != nil {
+		_, err := stmt.Exec(id, 0, codec, packed)
 		return err
 	}
 	seq := 0

@@ -20,7 +20,7 @@ func BenchmarkListedDecode(b *testing.B) {
 		stats[m] = model.Stats{"mean": 804.2368182181015, "median": 804.4932161832137, "p99": 815.6643196964342, "std": 5.135153527416296}
 	}
 	run.Summary, run.Recomputed = stats, stats
-	cols, err := encodeRun(run)
+	cols, err := EncodeRun(run)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func (s *Store) applyManifest(runID int64, u ManifestUpdate) error {
 	}
 	for key, v := range map[string]string{"phase": u.Phase, "phase_why": u.PhaseWhy} {
 		if v == "" {
-			delete(fields, key) // omitempty, as encodeRun writes it
+			delete(fields, key) // omitempty, as EncodeRun writes it
 			continue
 		}
 		fields[key], _ = json.Marshal(v)
@@ -97,7 +97,7 @@ func (s *Store) applyManifest(runID int64, u ManifestUpdate) error {
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
 	for _, f := range u.Files {
-		id, err := putFile(tx, f.File, now)
+		id, err := putFile(tx, f.File, f.Packed, now)
 		if err != nil {
 			return fmt.Errorf("storing %s: %w", f.File.Name, err)
 		}

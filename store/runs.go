@@ -22,6 +22,9 @@ type Attached struct {
 	File     *model.SourceFile
 	Role     model.FileRole
 	Evidence *model.Evidence
+	// Packed, if set, is the file's bytes compressed ahead on another core (Pack): stored as
+	// they are, File.Data no longer needed.
+	Packed []byte
 }
 
 // ErrExists is returned by AddRun for a run the library already holds.
@@ -34,8 +37,9 @@ type NewRun struct {
 	Index       int        // position of the run in its result file
 	Files       []Attached // the result file first
 	// Ready, if set, is called after the requests are written and before the run row is:
-	// recomputation can run meanwhile on another core.
-	Ready func()
+	// recomputation can run meanwhile on another core, and encode the row there (EncodeRun),
+	// which Ready returns; nil has the batch encode it.
+	Ready func() *RunColumns
 }
 
 // AddRun stores a run with its files and requests in one transaction: all of it or nothing.
@@ -55,7 +59,9 @@ func (s *Store) AddRun(n NewRun) (id int64, err error) {
 // fingerprint.
 func (s *Store) addRun(tx *txn, n NewRun, now string) (int64, error) {
 	run, fingerprint, index, files := n.Run, n.Fingerprint, n.Index, n.Files
-	run.Label = NormLabel(run.Label)
+	if l := NormLabel(run.Label); l != run.Label {
+		run.Label = l // written only when it changes: Ready's core may be reading the run
+	}
 	if len(files) == 0 || files[0].Role != model.FileResult {
 		return 0, errors.New("AddRun: the first file must be the result")
 	}
@@ -83,7 +89,7 @@ func (s *Store) addRun(tx *txn, n NewRun, now string) (int64, error) {
 	}
 	ids := make([]int64, len(files))
 	for i, f := range files {
-		if ids[i], err = putFile(tx, f.File, now); err != nil {
+		if ids[i], err = putFile(tx, f.File, f.Packed, now); err != nil {
 			return 0, fmt.Errorf("storing %s: %w", f.File.Name, err)
 		}
 	}
@@ -99,12 +105,14 @@ func (s *Store) addRun(tx *txn, n NewRun, now string) (int64, error) {
 	if err := insertRequests(tx, runID, run.Requests); err != nil {
 		return 0, err
 	}
+	var cols *RunColumns
 	if n.Ready != nil {
-		n.Ready()
+		cols = n.Ready()
 	}
-	cols, err := encodeRun(run)
-	if err != nil {
-		return 0, err
+	if cols == nil {
+		if cols, err = EncodeRun(run); err != nil {
+			return 0, err
+		}
 	}
 	manifestID, err := putManifest(tx, cols.manifest)
 	if err != nil {
@@ -182,7 +190,7 @@ func (s *Store) attachFiles(runID int64, files []Attached) (added []string, notA
 		if f.Role != model.FileAttachment {
 			continue
 		}
-		id, err := putFile(tx, f.File, now)
+		id, err := putFile(tx, f.File, f.Packed, now)
 		if err != nil {
 			return nil, nil, fmt.Errorf("storing %s: %w", f.File.Name, err)
 		}
@@ -330,17 +338,20 @@ func nullFloat(f float64) any {
 	return f
 }
 
-type runColumns struct {
+// RunColumns are a run's columns, as its row stores them (EncodeRun).
+type RunColumns struct {
 	header, summary, recomputed, extra, manifest string
 	listing                                      []byte // packed from header, summary and recomputed (listingOf)
 }
 
-// encodeRun splits a run into its JSON columns: the tool's numbers, ours, the leftovers and
-// the manifest each in their own column, everything else in header.
-func encodeRun(run *model.Run) (runColumns, error) {
+// EncodeRun splits a run into its JSON columns: the tool's numbers, ours, the leftovers and
+// the manifest each in their own column, everything else in header, its label as the library
+// stores it (NormLabel). It only reads the run.
+func EncodeRun(run *model.Run) (*RunColumns, error) {
 	h := *run
 	h.Summary, h.Recomputed, h.Extra, h.Manifest, h.Requests = nil, nil, nil, nil, nil
-	var c runColumns
+	h.Label = NormLabel(h.Label)
+	c := &RunColumns{}
 	var err error
 	enc := func(v any) string {
 		if err != nil {

@@ -35,7 +35,7 @@ const hostDeviceTop = 15
 
 // ascendJSON tells communication.json and profiler_info_<rank>.json from the quoted texts of
 // their first bytes.
-func ascendJSON(q format.Quoted) Layout {
+func ascendJSON(q *format.Quoted) Layout {
 	switch {
 	case q.Has("Communication Time Info") && (q.Has("collective") || q.Has("p2p")):
 		return Communication
