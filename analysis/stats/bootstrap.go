@@ -110,27 +110,27 @@ func uintN(src *rand.PCG, n uint64) uint64 {
 	return hi
 }
 
-// countedMedian is the median of the resample the counts hold.
+// countedMedian is the median of the resample the counts hold: the running count is summed
+// without a branch on empty positions (a third of them, at random, mispredicted), the order
+// statistic's position found when the sum first passes its rank.
 func (r *resampler) countedMedian() float64 {
 	n := len(r.sorted)
 	lo, frac := rankOf(n, 50)
-	a, b := math.NaN(), math.NaN()
-	seen := 0
-	for pos, c := range r.count {
-		if c == 0 {
-			continue
-		}
-		seen += int(c)
-		if math.IsNaN(a) && seen > lo {
-			a = r.sorted[pos]
-		}
-		if seen > lo+1 {
-			b = r.sorted[pos]
+	seen, pos := 0, 0
+	for ; ; pos++ { // the counts sum to n > lo
+		if seen += int(r.count[pos]); seen > lo {
 			break
 		}
 	}
+	a := r.sorted[pos]
 	if frac == 0 || lo+1 >= n {
 		return a
+	}
+	b := a
+	if seen <= lo+1 { // the next order statistic is the next drawn value
+		for pos++; r.count[pos] == 0; pos++ {
+		}
+		b = r.sorted[pos]
 	}
 	return a + (b-a)*frac
 }

@@ -115,7 +115,17 @@ func kthsBySelection(xs []float32, ks []int) []float32 {
 	base, selected := 0, false // u[:base] holds only values at or below u[base:]
 	for _, i := range order {
 		k := ks[i]
-		if k > base || !selected {
+		switch {
+		case selected && k == base+1: // the next order statistic: the least of the rest
+			m := k
+			for j := k + 1; j < len(u); j++ {
+				if u[j] < u[m] {
+					m = j
+				}
+			}
+			u[k], u[m] = u[m], u[k]
+			base = k
+		case k > base || !selected:
 			selectK(u[base:], k-base)
 			base, selected = k, true
 		}
