@@ -8,18 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"time"
 
 	"github.com/klauspost/compress/s2"
 
 	"benchlens/model"
 )
-
-// Source files are stored with S2 (klauspost/compress), which compresses a 100 MB result at
-// several hundred MB/s on one core, so keeping the original bytes costs less than parsing
-// them; the bytes come back exactly.
-const codec = "s2"
 
 // ChunkSize is the most raw bytes one stored chunk holds.
 const ChunkSize = 4 << 20
@@ -40,19 +34,9 @@ func (s *Store) FileContent(id int64) ([]byte, error) {
 		if err := rows.Scan(&comp, &blob); err != nil {
 			return nil, err
 		}
-		if comp != codec {
-			return nil, fmt.Errorf("source file %d: unknown compression %q", id, comp)
+		if out, err = decodeChunk(comp, out, blob); err != nil {
+			return nil, fmt.Errorf("source file %d: %w", id, err)
 		}
-		n, err := s2.DecodedLen(blob)
-		if err != nil {
-			return nil, fmt.Errorf("source file %d: damaged chunk: %w", id, err)
-		}
-		out = slices.Grow(out, n)
-		dec, err := s2.Decode(out[len(out):len(out)+n], blob)
-		if err != nil {
-			return nil, fmt.Errorf("source file %d: damaged chunk: %w", id, err)
-		}
-		out = out[:len(out)+len(dec)]
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -398,12 +382,12 @@ func putChunks(tx *txn, id int64, data, packed []byte, drop func(int)) error {
 		return err
 	}
 	if packed != nil {
-		_, err := stmt.Exec(id, 0, codec, packed)
+		_, err := stmt.Exec(id, 0, codecS2, packed) // Pack is S2's
 		return err
 	}
 	seq := 0
 	for c := range compressed(data) {
-		if _, err := stmt.Exec(id, seq, codec, c.block); err != nil {
+		if _, err := stmt.Exec(id, seq, c.codec, c.block); err != nil {
 			c.release()
 			return err
 		}
@@ -418,21 +402,24 @@ func putChunks(tx *txn, id int64, data, packed []byte, drop func(int)) error {
 
 // compressedChunk is one chunk's block, to release once written.
 type compressedChunk struct {
+	codec   string
 	block   []byte
 	end     int // offset in the file after the chunk
 	release func()
 }
 
-// compressed yields the S2 blocks of data's chunks in order. A file of several chunks has the
-// next one compressed on another core while this one is written (S2 and SQLite take about as
-// long each), in one of two buffers. A fault reading data there (a mapped file truncated
+// compressed yields the compressed blocks of data's chunks in order (see codec.go). A file of
+// several chunks has the next one compressed on another core while this one is written
+// (compressing and SQLite take about as long each), in one of two buffers. A fault reading data there (a mapped file truncated
 // meanwhile) panics in the caller's goroutine, as it would have without it: the caller's guard
 // (importers.Guard) turns it into the file's error.
 func compressed(data []byte) func(yield func(compressedChunk) bool) {
 	return func(yield func(compressedChunk) bool) {
 		if len(data) <= ChunkSize {
 			if len(data) > 0 {
-				yield(compressedChunk{s2.Encode(make([]byte, s2.MaxEncodedLen(len(data))), data), len(data), func() {}})
+				var enc chunkEncoder
+				codec, block := enc.encode(make([]byte, maxEncodedLen(len(data))), data)
+				yield(compressedChunk{codec, block, len(data), func() {}})
 			}
 			return
 		}
@@ -442,7 +429,7 @@ func compressed(data []byte) func(yield func(compressedChunk) bool) {
 		}
 		free := make(chan []byte, 2)
 		for range 2 {
-			free <- make([]byte, s2.MaxEncodedLen(ChunkSize))
+			free <- make([]byte, maxEncodedLen(ChunkSize))
 		}
 		out, stop := make(chan result), make(chan struct{})
 		defer close(stop)
@@ -458,6 +445,7 @@ func compressed(data []byte) func(yield func(compressedChunk) bool) {
 			}()
 			old := debug.SetPanicOnFault(true)
 			defer debug.SetPanicOnFault(old)
+			var enc chunkEncoder
 			for off := 0; off < len(data); off += ChunkSize {
 				var buf []byte
 				select {
@@ -466,9 +454,9 @@ func compressed(data []byte) func(yield func(compressedChunk) bool) {
 					return
 				}
 				end := min(off+ChunkSize, len(data))
-				block := s2.Encode(buf, data[off:end])
+				codec, block := enc.encode(buf, data[off:end])
 				select {
-				case out <- result{c: compressedChunk{block, end, func() { free <- buf }}}:
+				case out <- result{c: compressedChunk{codec, block, end, func() { free <- buf }}}:
 				case <-stop:
 					return
 				}

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/klauspost/compress/s2"
 )
 
 // Backup writes a consistent copy of the library to dest (which must not exist, nor be one of
@@ -416,7 +414,7 @@ func (s *Store) liveOwners() (string, error) {
 
 // missingBytes decodes each chunk's length and compares the sum with the file's size.
 func (s *Store) missingBytes() ([]string, error) {
-	rows, err := s.db.Query(`SELECT f.id, f.name, f.size, c.content FROM source_files f
+	rows, err := s.db.Query(`SELECT f.id, f.name, f.size, coalesce(c.compression, ''), c.content FROM source_files f
 		LEFT JOIN file_chunks c ON c.file_id = f.id ORDER BY f.id, c.seq`)
 	if err != nil {
 		return nil, err
@@ -432,9 +430,9 @@ func (s *Store) missingBytes() ([]string, error) {
 	}
 	for rows.Next() {
 		var fid, fsize int64
-		var fname string
+		var fname, comp string
 		var blob []byte
-		if err := rows.Scan(&fid, &fname, &fsize, &blob); err != nil {
+		if err := rows.Scan(&fid, &fname, &fsize, &comp, &blob); err != nil {
 			return nil, err
 		}
 		if fid != id {
@@ -442,7 +440,7 @@ func (s *Store) missingBytes() ([]string, error) {
 			id, name, size, sum = fid, fname, fsize, 0
 		}
 		if blob != nil {
-			n, err := s2.DecodedLen(blob)
+			n, err := decodedLen(comp, blob)
 			if err != nil {
 				n = 0 // a damaged chunk holds nothing readable
 			}
