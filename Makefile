@@ -85,6 +85,7 @@ fuzz: deps
 	for p in serverlog utilisation trace environment nsys; do $(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s $(FUZZMIN) ./importers/$$p/ || exit 1; done
 	$(GO) test -run '^$$' -fuzz '^FuzzScanEvent$$' -fuzztime 60s $(FUZZMIN) ./importers/trace/
 	$(GO) test -run '^$$' -fuzz '^FuzzQuotedAsContains$$' -fuzztime 30s $(FUZZMIN) ./importers/format/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeChunk$$' -fuzztime 30s $(FUZZMIN) ./store/
 
 # package builds dist/benchlens.tar.xz with fyne package: the binary, a .desktop entry, the
 # icon and metadata of FyneApp.toml, and a Makefile that installs them (make install
