@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -64,16 +65,16 @@ func packListing(r *model.Run) []byte {
 		b = appendText(b, string(text))
 	}
 	b = appendCount(b, r.Definitions == nil, len(r.Definitions))
-	for _, k := range sortedKeys(r.Definitions) {
+	for _, k := range slices.Sorted(maps.Keys(r.Definitions)) {
 		b = appendText(appendText(b, k), r.Definitions[k])
 	}
 	for _, m := range []map[string]model.Stats{r.Summary, r.Recomputed} {
 		b = appendCount(b, m == nil, len(m))
-		for _, metric := range sortedKeys(m) {
+		for _, metric := range slices.Sorted(maps.Keys(m)) {
 			st := m[metric]
 			b = appendText(b, metric)
 			b = appendCount(b, st == nil, len(st))
-			for _, k := range sortedKeys(st) {
+			for _, k := range slices.Sorted(maps.Keys(st)) {
 				b = binary.LittleEndian.AppendUint64(appendText(b, k), math.Float64bits(float64(st[k])))
 			}
 		}
@@ -89,15 +90,6 @@ func reflectNil(v any) bool {
 		return v == nil
 	}
 	return v == nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func appendText(b []byte, s string) []byte {

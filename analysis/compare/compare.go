@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -225,7 +226,7 @@ func warmupSummary(a Arm) (string, int) {
 			seen[strconv.Itoa(n)] = true
 		}
 	}
-	return strings.Join(sortedKeys(seen), " | "), undeclared
+	return strings.Join(slices.Sorted(maps.Keys(seen)), " | "), undeclared
 }
 
 // warmupCount is the numbers of a warm-up summary, without the runs that gave them: arms

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -328,7 +329,7 @@ func traceDevices(a Arm) string {
 			}
 		}
 	}
-	return strings.Join(sortedKeys(seen), ", ")
+	return strings.Join(slices.Sorted(maps.Keys(seen)), ", ")
 }
 
 var rankSuffix = regexp.MustCompile(` rank \d+$`)

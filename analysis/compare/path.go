@@ -2,7 +2,8 @@ package compare
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"benchlens/model"
@@ -70,8 +71,8 @@ func pathOf(a Arm, side string) armPath {
 // settle sets the arm's target and resolved path from the sets its runs named: several
 // resolved values make the arm mixed.
 func (p *armPath) settle(targets, resolved map[string]bool) {
-	p.target = strings.Join(sortedKeys(targets), " | ")
-	switch keys := sortedKeys(resolved); {
+	p.target = strings.Join(slices.Sorted(maps.Keys(targets)), " | ")
+	switch keys := slices.Sorted(maps.Keys(resolved)); {
 	case len(keys) == 1:
 		p.resolved = keys[0]
 	case len(keys) > 1:
@@ -142,15 +143,6 @@ func lineKey(s string) string {
 		}
 		return r
 	}, s)
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // path applies rule 3. faster says whether any stage got significantly better.

@@ -2,6 +2,7 @@ package slo
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -136,9 +137,9 @@ func armPoint(runs []RunResult) ArmPoint {
 			whys[r.Why] = true
 		}
 	}
-	a.From = strings.Join(sortedKeys(froms), "; ")
+	a.From = strings.Join(slices.Sorted(maps.Keys(froms)), "; ")
 	if len(whys) > 0 {
-		a.Missing = strings.Join(sortedKeys(whys), "; ")
+		a.Missing = strings.Join(slices.Sorted(maps.Keys(whys)), "; ")
 		if len(froms) > 0 {
 			a.Missing = fmt.Sprintf("%d of %d runs not computable: %s", countNot(runs), len(runs), a.Missing)
 		}

@@ -9,7 +9,6 @@ package slo
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"benchlens/analysis/stats"
@@ -264,14 +263,4 @@ func perUser(in Input, tpots []float64) model.Num {
 		return model.Num(1e3 / m.F())
 	}
 	return model.Unknown
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

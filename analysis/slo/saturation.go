@@ -2,6 +2,7 @@ package slo
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -137,7 +138,7 @@ func queueGrowing(samples []model.QueueSample, r *model.Run) (bool, string) {
 	}
 	var parts []string
 	grows := false
-	for _, e := range sortedKeys(byEngine) {
+	for _, e := range slices.Sorted(maps.Keys(byEngine)) {
 		qs := byEngine[e]
 		if len(qs) < queueMin {
 			continue

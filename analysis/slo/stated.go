@@ -2,6 +2,8 @@ package slo
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"benchlens/model"
@@ -107,7 +109,7 @@ var (
 func limits(m map[string]any, names map[string]string, scale float64) (model.SLO, []string) {
 	var s model.SLO
 	var unmapped []string
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v, ok := m[k].(float64)
 		metric, known := names[k]
 		switch {
@@ -166,7 +168,7 @@ func findMap(doc map[string]any, key, prefix string) (map[string]any, string, bo
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		for _, k := range sortedKeys(n.m) {
+		for _, k := range slices.Sorted(maps.Keys(n.m)) {
 			p := strings.TrimPrefix(n.path+"."+k, ".")
 			sub, ok := n.m[k].(map[string]any)
 			if !ok {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -180,7 +181,7 @@ func historyText(w io.Writer, rep history.Report) error {
 		fmt.Fprintf(&b, "\ncondition changes (%d):\n", len(rep.Timeline))
 		for _, t := range rep.Timeline {
 			var parts []string
-			for _, k := range sortedKeys(t.Changed) {
+			for _, k := range slices.Sorted(maps.Keys(t.Changed)) {
 				parts = append(parts, fmt.Sprintf("%s %s → %s", k, t.Changed[k][0], t.Changed[k][1]))
 			}
 			moved := "nothing moved"

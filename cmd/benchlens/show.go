@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -202,7 +202,7 @@ func writeDetail(w io.Writer, d runDetail) {
 	}
 	if len(d.Metadata) > 0 {
 		fmt.Fprintln(w, "\nmetadata")
-		for _, k := range sortedKeys(d.Metadata) {
+		for _, k := range slices.Sorted(maps.Keys(d.Metadata)) {
 			fmt.Fprintf(w, "  %s = %s\n", q(k), q(fmt.Sprint(d.Metadata[k])))
 		}
 	}
@@ -231,15 +231,6 @@ func statsLine(s model.Stats) string {
 		}
 	}
 	return strings.Join(parts, "  ")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // q quotes text from the files (names, labels, models) that holds control characters, so it

@@ -192,7 +192,7 @@ func parseCommunication(name string, body []byte) (*model.TraceEvidence, error) 
 	}
 	by := map[string]*model.CollectiveStat{}
 	steps := 0
-	for _, stepKey := range sortedKeys(obj) {
+	for _, stepKey := range naturalKeys(obj) {
 		step := jsonx.Object(obj[stepKey])
 		if step == nil {
 			continue
@@ -200,7 +200,7 @@ func parseCommunication(name string, body []byte) (*model.TraceEvidence, error) 
 		steps++
 		for _, kind := range []string{"collective", "p2p"} {
 			ops := jsonx.Object(step[kind])
-			for _, opKey := range sortedKeys(ops) {
+			for _, opKey := range naturalKeys(ops) {
 				if opKey == "Total Op Info" {
 					continue
 				}
@@ -222,7 +222,7 @@ func parseCommunication(name string, body []byte) (*model.TraceEvidence, error) 
 				c.SyncUs += msField(ti, "Synchronization Time(ms)")
 				c.IdleUs += msField(ti, "Idle Time(ms)")
 				bw := jsonx.Object(op["Communication Bandwidth Info"])
-				for _, link := range sortedKeys(bw) {
+				for _, link := range naturalKeys(bw) {
 					l := jsonx.Object(bw[link])
 					mb, _ := jsonx.Float(l["Transit Size(MB)"])
 					tu := msField(l, "Transit Time(ms)")
@@ -242,7 +242,7 @@ func parseCommunication(name string, body []byte) (*model.TraceEvidence, error) 
 	}
 	ev := noDeviceOps("ascend-communication")
 	ev.Steps = steps
-	for _, k := range sortedKeys(by) {
+	for _, k := range naturalKeys(by) {
 		c := by[k]
 		for link, s := range c.Links {
 			if s.TimeUs > 0 {
@@ -275,7 +275,8 @@ func msField(obj map[string]any, key string) float64 {
 	return v * 1000
 }
 
-func sortedKeys[V any](m map[string]V) []string {
+// naturalKeys returns a map's keys in natural order ("step2" before "step10").
+func naturalKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
