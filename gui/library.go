@@ -568,8 +568,13 @@ func runIDs(nodes []string) []int64 {
 	return out
 }
 
+// useAs sets the selected node as one arm of the comparison; with nothing selected, the one
+// marked node serves (an analyst who ticked an arm means that arm).
 func (v *libraryView) useAs(baseline bool) {
 	sel, _ := v.selection()
+	if marked := v.markedNodes(); sel == "" && len(marked) == 1 {
+		sel, _ = v.nodeSelector(marked[0])
+	}
 	if sel == "" {
 		v.u.setStatus(lang.L("Select an arm, a bundle or a run first."))
 		return

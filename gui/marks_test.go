@@ -82,3 +82,18 @@ func TestSidebarMarksCompareAndRelabel(t *testing.T) {
 		t.Errorf("marks kept after the relabel:\n%s", text)
 	}
 }
+
+// One arm ticked and none selected: "Use as candidate" takes the ticked arm, and the Compare
+// view then draws that comparison.
+func TestUseAsTakesTheOneMarkedArm(t *testing.T) {
+	u := newDemoApp(t)
+	compared := watchComparisons(u)
+	ui(func() { u.library.tree.UnselectAll(); u.library.selected = "" })
+	markRow(t, u, "established (")
+	tapSidebar(t, u, "Use as candidate")
+	compared(t, "baseline", "established")
+	eventually(t, "the drawn verdict", func() bool { return strings.Contains(windowText(u), "gain established") })
+	if text := get(func() string { return windowText(u) }); strings.Contains(text, "Select an arm, a bundle or a run first.") {
+		t.Errorf("the marked arm was refused:\n%s", text)
+	}
+}
