@@ -57,13 +57,8 @@ func packListing(r *model.Run) []byte {
 	for _, n := range listingNums(r) {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(*n)))
 	}
-	for _, v := range []any{r.Sampled, r.ToolWarmup} {
-		var text []byte
-		if !reflectNil(v) {
-			text, _ = json.Marshal(v) // plain structs: never fails
-		}
-		b = appendText(b, string(text))
-	}
+	b = appendJSON(b, r.Sampled)
+	b = appendJSON(b, r.ToolWarmup)
 	b = appendCount(b, r.Definitions == nil, len(r.Definitions))
 	for _, k := range slices.Sorted(maps.Keys(r.Definitions)) {
 		b = appendText(appendText(b, k), r.Definitions[k])
@@ -82,14 +77,13 @@ func packListing(r *model.Run) []byte {
 	return b
 }
 
-func reflectNil(v any) bool {
-	switch v := v.(type) {
-	case *model.Sample:
-		return v == nil
-	case *model.Warmup:
-		return v == nil
+// appendJSON writes v as its JSON text, "" for nil.
+func appendJSON[T any](b []byte, v *T) []byte {
+	if v == nil {
+		return appendText(b, "")
 	}
-	return v == nil
+	text, _ := json.Marshal(v) // plain structs: never fails
+	return appendText(b, string(text))
 }
 
 func appendText(b []byte, s string) []byte {
@@ -149,6 +143,16 @@ func (l *listingReader) text() string {
 	return s
 }
 
+// readJSON reads what appendJSON wrote into *dst, leaving it nil for "".
+func readJSON[T any](l *listingReader, dst **T) error {
+	text := l.bytes()
+	if len(text) == 0 {
+		return nil
+	}
+	*dst = new(T)
+	return json.Unmarshal(text, *dst)
+}
+
 func (l *listingReader) num() model.Num {
 	if len(l.b) < 8 {
 		l.err, l.b = errListing, nil
@@ -171,17 +175,11 @@ func (l *listingReader) unpack(listing []byte, r *model.Run) error {
 	for _, n := range listingNums(r) {
 		*n = l.num()
 	}
-	if text := l.bytes(); len(text) > 0 {
-		r.Sampled = new(model.Sample)
-		if err := json.Unmarshal(text, r.Sampled); err != nil {
-			return err
-		}
+	if err := readJSON(l, &r.Sampled); err != nil {
+		return err
 	}
-	if text := l.bytes(); len(text) > 0 {
-		r.ToolWarmup = new(model.Warmup)
-		if err := json.Unmarshal(text, r.ToolWarmup); err != nil {
-			return err
-		}
+	if err := readJSON(l, &r.ToolWarmup); err != nil {
+		return err
 	}
 	if l.brief {
 		return l.err
