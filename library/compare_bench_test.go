@@ -36,6 +36,7 @@ func bigArmsLibrary(b *testing.B) *store.Store {
 				run.Requests[i] = model.Request{InputLen: 512 + (i*37)%1024, OutputLen: 256, TTFT: 0.05 + 0.01*rng.Float64(),
 					TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN(), ITL: gaps}
 			}
+			run.Measured = measuredAsStored(run) // as import stores it
 			name := fmt.Sprintf("%s-%d.json", arm, r)
 			f := &model.SourceFile{Name: name, Size: int64(len(name)), SHA256: name, Kind: model.KindResult, Data: []byte(name)}
 			if _, err := st.AddRun(store.NewRun{Run: run, Fingerprint: name, Files: []store.Attached{{File: f, Role: "result"}}}); err != nil {
@@ -87,6 +88,7 @@ func sweepLibrary(b *testing.B) *store.Store {
 					run.Requests[i] = model.Request{InputLen: 512 + (i*37)%1024, OutputLen: 128, TTFT: 0.05 + 0.01*rng.Float64(),
 						TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN(), ITL: gaps}
 				}
+				run.Measured = measuredAsStored(run) // as import stores it
 				name := fmt.Sprintf("%s-%g-%d.json", arm, c, r)
 				f := &model.SourceFile{Name: name, Size: int64(len(name)), SHA256: name, Kind: model.KindResult, Data: []byte(name)}
 				if _, err := st.AddRun(store.NewRun{Run: run, Fingerprint: name, Files: []store.Attached{{File: f, Role: "result"}}}); err != nil {
@@ -227,6 +229,7 @@ func manyRunsLibrary(b *testing.B, n int) *store.Store {
 				run.Requests[i] = model.Request{InputLen: 512 + (i*37)%1024, OutputLen: 128, TTFT: 0.05 + 0.01*rng.Float64(),
 					TPOT: math.NaN(), Latency: math.NaN(), Start: math.NaN(), ITL: gaps}
 			}
+			run.Measured = measuredAsStored(run) // as import stores it
 			name := fmt.Sprintf("%s-%d.json", arm.label, r)
 			f := &model.SourceFile{Name: name, Size: int64(len(name)), SHA256: name, Kind: model.KindResult, Data: []byte(name)}
 			if _, err := st.AddRun(store.NewRun{Run: run, Fingerprint: name, Files: []store.Attached{{File: f, Role: "result"}}}); err != nil {

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 
+	"benchlens/analysis/compare"
 	"benchlens/analysis/stats"
 	"benchlens/importers"
 	"benchlens/importers/position"
@@ -446,12 +447,22 @@ func recomputeAhead(n int) *recomputer {
 		for w := range r.work {
 			if w.run.Sampled == nil { // a sample never stands for the run (model.Run.Used)
 				stats.Recompute(w.run)
+				w.run.Measured = measuredAsStored(w.run)
 			}
 			w.cols, _ = store.EncodeRun(w.run)
 			close(w.done)
 		}
 	}()
 	return r
+}
+
+// measuredAsStored computes what a compare of many runs reads of a run instead of its
+// requests (model.MeasuredStats) from its requests as the library will give them back, so
+// they are the floats the compare would compute; the copy is let go once they are taken.
+func measuredAsStored(run *model.Run) *model.MeasuredStats {
+	stored := *run
+	stored.Requests = store.AsStored(run.Requests)
+	return compare.MeasuredStatsOf(&stored)
 }
 
 // add queues a run and returns the wait for its statistics and row.

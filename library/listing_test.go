@@ -69,7 +69,7 @@ func TestRowsAsFullyDecoded(t *testing.T) {
 				t.Fatal(err)
 			}
 		case "migrated listing":
-			for _, q := range []string{`ALTER TABLE runs DROP COLUMN listing`, `DROP INDEX runs_label_role`, `PRAGMA user_version = 11`} {
+			for _, q := range []string{`ALTER TABLE runs DROP COLUMN measured`, `ALTER TABLE runs DROP COLUMN listing`, `DROP INDEX runs_label_role`, `PRAGMA user_version = 11`} {
 				if _, err := st.DB().Exec(q); err != nil {
 					t.Fatal(err)
 				}

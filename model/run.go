@@ -100,6 +100,9 @@ type Run struct {
 	Warnings []Warning         `json:"warnings,omitempty"` // what the importer noticed
 
 	Requests []Request `json:"-"`
+	// Measured is what a compare reads of the measured requests, stored at import (nil: not
+	// stored, computed from Requests when needed).
+	Measured *MeasuredStats `json:"-"`
 }
 
 // Request is one request of a run. Times are seconds; NaN when the tool did not record them.

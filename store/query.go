@@ -12,7 +12,7 @@ import (
 )
 
 // runColumnsSQL reads a run from runs r.
-const runColumnsSQL = `r.id, r.bundle, r.label, r.role, r.header, r.summary, r.recomputed, r.extra, ` + manifestSQL
+const runColumnsSQL = `r.id, r.bundle, r.label, r.role, r.header, r.summary, r.recomputed, r.extra, r.measured, ` + manifestSQL
 
 // Runs lists every run in the library (without per-request samples), oldest import first.
 func (s *Store) Runs() ([]*model.Run, error) {
@@ -91,10 +91,11 @@ func scanRun(row scanner) (*model.Run, error) {
 type runCols struct {
 	id                                                                int64
 	bundle, label, role, header, summary, recomputed, extra, manifest string
+	measured                                                          []byte // packMeasured's, or nil
 }
 
 func (c *runCols) scan(row scanner) error {
-	return row.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.header, &c.summary, &c.recomputed, &c.extra, &c.manifest)
+	return row.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.header, &c.summary, &c.recomputed, &c.extra, &c.measured, &c.manifest)
 }
 
 // decode decodes a run's JSON columns. Runs read together share a manifest (the manifests
@@ -122,6 +123,7 @@ func (c *runCols) decode(manifests map[string]model.Manifest) (*model.Run, error
 		manifests[c.manifest] = r.Manifest
 	}
 	r.ID, r.Bundle, r.Label, r.Role = c.id, c.bundle, c.label, model.Role(c.role)
+	r.Measured = unpackMeasured(c.measured)
 	return r, nil
 }
 

@@ -82,7 +82,7 @@ func (s *Store) applyManifest(runID int64, u ManifestUpdate) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(`UPDATE runs SET header = ?, manifest = '', manifest_id = ?, listing = NULL WHERE id = ?`, string(newHeader), manifestID, runID); err != nil {
+	if _, err := tx.Exec(`UPDATE runs SET header = ?, manifest = '', manifest_id = ?, listing = NULL, measured = NULL WHERE id = ?`, string(newHeader), manifestID, runID); err != nil {
 		return err
 	}
 	if u.Label != "" {

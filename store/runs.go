@@ -121,10 +121,10 @@ func (s *Store) addRun(tx *txn, n NewRun, now string) (int64, error) {
 	// The unique fingerprint decides between writers importing the same run at once: the
 	// second waits for the first and inserts nothing.
 	_, err = tx.insertID(`INSERT INTO runs (id, fingerprint, source_id, source_index, bundle, label, role, tool, model, date,
-			header, summary, recomputed, extra, manifest, manifest_id, imported_at, listing)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING`,
+			header, summary, recomputed, extra, manifest, manifest_id, imported_at, listing, measured)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING`,
 		runID, fingerprint, ids[0], index, run.Bundle, run.Label, string(run.Role), run.Tool, run.Model, run.Date,
-		cols.header, cols.summary, cols.recomputed, cols.extra, manifestID, now, cols.listing)
+		cols.header, cols.summary, cols.recomputed, cols.extra, manifestID, now, cols.listing, cols.measured)
 	if errors.Is(err, sql.ErrNoRows) {
 		if err := tx.rollbackTo(); err != nil {
 			return 0, err
@@ -331,17 +331,56 @@ func nullInt(n int) any {
 	return n
 }
 
+// nullFloat is f as a requests column holds it: NULL for an unknown or infinite time, and a
+// negative zero as zero on either engine (SQLite keeps no sign of an integral REAL).
 func nullFloat(f float64) any {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
+	if f = storedFloat(f); math.IsNaN(f) {
 		return nil
 	}
 	return f
+}
+
+func storedFloat(f float64) float64 {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return math.NaN()
+	case f == 0:
+		return 0
+	}
+	return f
+}
+
+// AsStored is a copy of reqs as the requests table gives them back (Requests,
+// RunsWithRequests): an unknown length -1, an unknown or infinite time NaN, a negative zero
+// zero, every gap rounded to PackGaps' float32. Statistics computed at import from these are
+// the floats a compare computes from the requests it reads.
+func AsStored(reqs []model.Request) []model.Request {
+	gaps := 0
+	for i := range reqs {
+		gaps += len(reqs[i].ITL)
+	}
+	all := make([]float64, 0, gaps)
+	out := make([]model.Request, len(reqs))
+	for i, q := range reqs {
+		q.InputLen, q.OutputLen = max(q.InputLen, -1), max(q.OutputLen, -1)
+		q.TTFT, q.TPOT, q.Latency, q.Start = storedFloat(q.TTFT), storedFloat(q.TPOT), storedFloat(q.Latency), storedFloat(q.Start)
+		if q.ITL != nil {
+			start := len(all)
+			for _, g := range q.ITL {
+				all = append(all, float64(float32(g)))
+			}
+			q.ITL = all[start:len(all):len(all)]
+		}
+		out[i] = q
+	}
+	return out
 }
 
 // RunColumns are a run's columns, as its row stores them (EncodeRun).
 type RunColumns struct {
 	header, summary, recomputed, extra, manifest string
 	listing                                      []byte // packed from header, summary and recomputed (listingOf)
+	measured                                     []byte // run.Measured packed (packMeasured), nil for none
 }
 
 // EncodeRun splits a run into its JSON columns: the tool's numbers, ours, the leftovers and
@@ -366,6 +405,7 @@ func EncodeRun(run *model.Run) (*RunColumns, error) {
 	c.recomputed = enc(orEmpty(run.Recomputed))
 	c.extra = enc(run.Extra)
 	c.manifest = enc(run.Manifest)
+	c.measured = packMeasured(run.Measured)
 	if err == nil {
 		c.listing, err = listingOf(c.header, c.summary, c.recomputed)
 	}

@@ -18,13 +18,16 @@ func TestWarningsMigration(t *testing.T) {
 		t.Run(e.name, func(t *testing.T) {
 			loc := e.location(t)
 			s := openAtSchema(t, loc, 10)
-			// AddRun writes schema 12's listing: the column stands in while the run is added.
+			// AddRun writes schema 12's listing and schema 15's measured statistics: the columns
+			// stand in while the run is added.
 			blob := "BLOB"
 			if s.db.d.postgres {
 				blob = "BYTEA"
 			}
-			if _, err := s.db.Exec(`ALTER TABLE runs ADD COLUMN listing ` + blob); err != nil {
-				t.Fatal(err)
+			for _, col := range []string{"listing", "measured"} {
+				if _, err := s.db.Exec(`ALTER TABLE runs ADD COLUMN ` + col + ` ` + blob); err != nil {
+					t.Fatal(err)
+				}
 			}
 			id, err := s.AddRun(NewRun{Run: sampleRun("vllm"), Fingerprint: "fp", Files: []Attached{resultFile("r")}})
 			if err != nil {
@@ -37,8 +40,10 @@ func TestWarningsMigration(t *testing.T) {
 			if err := s.PutEvidence(fileID, &model.Evidence{Format: "nvidia-smi"}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.db.Exec(`ALTER TABLE runs DROP COLUMN listing`); err != nil {
-				t.Fatal(err)
+			for _, col := range []string{"listing", "measured"} {
+				if _, err := s.db.Exec(`ALTER TABLE runs DROP COLUMN ` + col); err != nil {
+					t.Fatal(err)
+				}
 			}
 			old := []string{"said once", "implausible values: ttft mean 0 ms", `a "quoted" line`}
 			for _, col := range []struct{ table, column, key string }{{"runs", "header", "id"}, {"evidence", "data", "file_id"}} {

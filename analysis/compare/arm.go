@@ -107,14 +107,21 @@ func Measured(r *model.Run) []model.Request {
 		reqs = append([]model.Request(nil), reqs...)
 		sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].Start < reqs[j].Start })
 	}
-	n := 0
-	if !toolWarmedUp(r) {
-		n, _ = warmup(r)
-	}
+	n := dropped(r)
 	if n >= len(reqs) {
 		return nil
 	}
 	return reqs[n:]
+}
+
+// dropped is how many leading requests Measured drops as the run's declared warm-up: none
+// when the tool excluded its own.
+func dropped(r *model.Run) int {
+	if toolWarmedUp(r) {
+		return 0
+	}
+	n, _ := warmup(r)
+	return n
 }
 
 // toolWarmedUp says the tool itself excluded warm-up requests: they are not in the records,

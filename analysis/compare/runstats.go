@@ -85,7 +85,8 @@ func (a *Arm) remembered(r *model.Run, e edges) (runStats, bool) {
 }
 
 // computeRunStats returns the medians of TTFT, TPOT, E2EL and ITL per bucket for a run with
-// per-request samples, else the tool's own summary numbers for the whole run.
+// per-request samples (every request's and the tails from its stored MeasuredStats when they
+// are of these requests), else the tool's own summary numbers for the whole run.
 func computeRunStats(r *model.Run, e edges) runStats {
 	out := runStats{}
 	for _, m := range model.StageMetrics {
@@ -110,37 +111,122 @@ func computeRunStats(r *model.Run, e edges) runStats {
 		}
 		return out
 	}
-	// Slot 0 is every request, 1 short, 2 long; metrics TTFT, TPOT, E2EL, then ITL gaps,
-	// counted first so each buffer is allocated once at its size.
-	bucketNames := [3]string{bucketAll, bucketShort, bucketLong}
-	metrics := [3]string{model.TTFT, model.TPOT, model.E2EL}
-	slotOf := func(q *model.Request) int {
-		switch e.bucket(q.InputLen) {
-		case bucketShort:
-			return 1
-		case bucketLong:
-			return 2
-		}
-		return 0
+	ms := storedStats(r)
+	if ms == nil {
+		ms = measuredStats(reqs, dropped(r), len(r.Requests))
 	}
-	var nReq, nGap [3]int
+	for metric, q := range ms.Quantiles {
+		out[statKey{metric, bucketAll}] = q[0]
+		out[statKey{metric, tailP90}] = q[1]
+		out[statKey{metric, tailP99}] = q[2]
+	}
+	if e.ok {
+		bucketStats(out, reqs, e)
+	}
+	return out
+}
+
+// MeasuredStatsOf computes what import stores of a run (model.MeasuredStats): nil for a run
+// without measured requests, or whose requests are a sample (the tool's statistics stand).
+func MeasuredStatsOf(r *model.Run) *model.MeasuredStats {
+	reqs := Measured(r)
+	if len(reqs) == 0 {
+		return nil
+	}
+	return measuredStats(reqs, dropped(r), len(r.Requests))
+}
+
+// storedStats are the run's stored MeasuredStats when they are of the requests Measured
+// gives now, else nil.
+func storedStats(r *model.Run) *model.MeasuredStats {
+	ms := r.Measured
+	if ms == nil || ms.Requests != len(r.Requests) || ms.Dropped != dropped(r) {
+		return nil
+	}
+	return ms
+}
+
+// latencyMetrics are the per-request latencies of a run's statistics, their values in
+// requestValues' order.
+var latencyMetrics = [3]string{model.TTFT, model.TPOT, model.E2EL}
+
+// requestValues are a request's TTFT, TPOT and E2EL in ms.
+func requestValues(q *model.Request) [3]float64 {
+	return [3]float64{q.TTFT * 1e3, stats.RequestTPOT(q) * 1e3, stats.RequestLatency(q) * 1e3}
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// measuredStats takes the p50, p90 and p99 of every latency over the successful measured
+// requests (ITL over every gap, as float32 ms), each buffer allocated once at its size.
+func measuredStats(reqs []model.Request, dropped, requests int) *model.MeasuredStats {
+	nReq, nGap := 0, 0
+	for i := range reqs {
+		if q := &reqs[i]; q.OK() {
+			nReq++
+			nGap += len(q.ITL)
+		}
+	}
+	var vals [3][]float64
+	for m := range vals {
+		vals[m] = make([]float64, 0, nReq)
+	}
+	gaps := make([]float32, 0, nGap)
 	for i := range reqs {
 		q := &reqs[i]
 		if !q.OK() {
 			continue
 		}
-		slot := slotOf(q)
-		nReq[0]++
-		nGap[0] += len(q.ITL)
-		if slot > 0 {
+		for m, v := range requestValues(q) {
+			if finite(v) {
+				vals[m] = append(vals[m], v)
+			}
+		}
+		for _, g := range q.ITL {
+			gaps = append(gaps, float32(g*1e3))
+		}
+	}
+	ms := &model.MeasuredStats{Requests: requests, Dropped: dropped, Quantiles: map[string][3]float64{}}
+	for m, xs := range vals {
+		if len(xs) > 0 {
+			ms.Quantiles[latencyMetrics[m]] = [3]float64{stats.Percentile(xs, 50), stats.Percentile(xs, 90), stats.Percentile(xs, 99)}
+		}
+	}
+	if len(gaps) > 0 {
+		ps := stats.PercentilesF32(gaps, 50, 90, 99) // one pair of passes over every gap
+		ms.Quantiles[model.ITL] = [3]float64{ps[0], ps[1], ps[2]}
+	}
+	return ms
+}
+
+// bucketStats adds the medians of the short and long buckets (the edges are the compare's,
+// so these are never stored), counted first so each buffer is allocated once at its size.
+func bucketStats(out runStats, reqs []model.Request, e edges) {
+	names := [2]string{bucketShort, bucketLong}
+	slotOf := func(q *model.Request) int {
+		switch e.bucket(q.InputLen) {
+		case bucketShort:
+			return 0
+		case bucketLong:
+			return 1
+		}
+		return -1
+	}
+	var nReq, nGap [2]int
+	for i := range reqs {
+		q := &reqs[i]
+		if !q.OK() {
+			continue
+		}
+		if slot := slotOf(q); slot >= 0 {
 			nReq[slot]++
 			nGap[slot] += len(q.ITL)
 		}
 	}
-	var vals [3][3][]float64
-	var itl [3][]float32
-	for b := range bucketNames {
-		for m := range metrics {
+	var vals [3][2][]float64
+	var itl [2][]float32
+	for b := range names {
+		for m := range latencyMetrics {
 			vals[m][b] = make([]float64, 0, nReq[b])
 		}
 		itl[b] = make([]float32, 0, nGap[b])
@@ -151,48 +237,30 @@ func computeRunStats(r *model.Run, e edges) runStats {
 			continue
 		}
 		slot := slotOf(q)
-		for m, v := range [3]float64{q.TTFT, stats.RequestTPOT(q), stats.RequestLatency(q)} {
-			v *= 1e3
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				continue
-			}
-			vals[m][0] = append(vals[m][0], v)
-			if slot > 0 {
+		if slot < 0 {
+			continue
+		}
+		for m, v := range requestValues(q) {
+			if finite(v) {
 				vals[m][slot] = append(vals[m][slot], v)
 			}
 		}
 		for _, g := range q.ITL {
-			itl[0] = append(itl[0], float32(g*1e3))
-		}
-		if slot > 0 {
-			for _, g := range q.ITL {
-				itl[slot] = append(itl[slot], float32(g*1e3))
-			}
+			itl[slot] = append(itl[slot], float32(g*1e3))
 		}
 	}
-	for m := range metrics {
-		for b := range bucketNames {
+	for m := range latencyMetrics {
+		for b := range names {
 			if len(vals[m][b]) > 0 {
-				out[statKey{metrics[m], bucketNames[b]}] = stats.Percentile(vals[m][b], 50)
+				out[statKey{latencyMetrics[m], names[b]}] = stats.Percentile(vals[m][b], 50)
 			}
 		}
-		if xs := vals[m][0]; len(xs) > 0 {
-			out[statKey{metrics[m], tailP90}] = stats.Percentile(xs, 90)
-			out[statKey{metrics[m], tailP99}] = stats.Percentile(xs, 99)
-		}
 	}
-	if gaps := itl[0]; len(gaps) > 0 {
-		ps := stats.PercentilesF32(gaps, 50, 90, 99) // one pair of passes over every gap
-		out[statKey{model.ITL, bucketAll}] = ps[0]
-		out[statKey{model.ITL, tailP90}] = ps[1]
-		out[statKey{model.ITL, tailP99}] = ps[2]
-	}
-	for b := 1; b < len(bucketNames); b++ {
+	for b := range names {
 		if len(itl[b]) > 0 {
-			out[statKey{model.ITL, bucketNames[b]}] = stats.PercentileF32(itl[b], 50)
+			out[statKey{model.ITL, names[b]}] = stats.PercentileF32(itl[b], 50)
 		}
 	}
-	return out
 }
 
 // baselineEdges are the bucket edges: the settings' if given, else the tertiles of the

@@ -1,0 +1,66 @@
+package store
+
+import (
+	"encoding/binary"
+	"maps"
+	"math"
+	"slices"
+
+	"benchlens/model"
+)
+
+// A run's measured column (schema 15) holds its model.MeasuredStats, packed at import: the
+// version byte, Requests and Dropped as uvarints, then per latency in name order its name as
+// a text and p50, p90, p99 as float64 bits (8 bytes each, so every float comes back to the
+// bit). NULL is a run stored before schema 15, or whose header was rewritten (reapply): the
+// compare computes its statistics from its requests instead, the same floats. A column this
+// benchlens cannot read is taken as none for the same reason.
+const measuredVersion = 1
+
+// packMeasured packs ms; nil for none.
+func packMeasured(ms *model.MeasuredStats) []byte {
+	if ms == nil {
+		return nil
+	}
+	b := make([]byte, 0, 16+len(ms.Quantiles)*30)
+	b = append(b, measuredVersion)
+	b = binary.AppendUvarint(b, uint64(ms.Requests))
+	b = binary.AppendUvarint(b, uint64(ms.Dropped))
+	for _, metric := range slices.Sorted(maps.Keys(ms.Quantiles)) {
+		b = appendText(b, metric)
+		for _, v := range ms.Quantiles[metric] {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+	}
+	return b
+}
+
+// unpackMeasured reads what packMeasured wrote; nil for none, or for bytes it did not write.
+func unpackMeasured(b []byte) *model.MeasuredStats {
+	if len(b) == 0 || b[0] != measuredVersion {
+		return nil
+	}
+	b = b[1:]
+	var counts [2]int
+	for i := range counts {
+		v, n := binary.Uvarint(b)
+		if n <= 0 || v > math.MaxInt32 {
+			return nil
+		}
+		counts[i], b = int(v), b[n:]
+	}
+	l := listingReader{b: b}
+	ms := &model.MeasuredStats{Requests: counts[0], Dropped: counts[1], Quantiles: map[string][3]float64{}}
+	for l.err == nil && len(l.b) > 0 {
+		metric := l.text()
+		var q [3]float64
+		for i := range q {
+			q[i] = float64(l.num())
+		}
+		ms.Quantiles[metric] = q
+	}
+	if l.err != nil {
+		return nil
+	}
+	return ms
+}
