@@ -67,17 +67,21 @@ func Plain(f float64) string {
 }
 
 // MarshalJSON implements json.Marshaler.
-func (n Num) MarshalJSON() ([]byte, error) {
+func (n Num) MarshalJSON() ([]byte, error) { return n.AppendJSON(nil), nil }
+
+// AppendJSON appends n's JSON text, as MarshalJSON writes it: null when unknown, "inf" and
+// "-inf" for infinities. Writers that encode by hand (a listing's rows) use it.
+func (n Num) AppendJSON(b []byte) []byte {
 	f := float64(n)
 	switch {
 	case math.IsNaN(f):
-		return []byte("null"), nil
+		return append(b, "null"...)
 	case math.IsInf(f, 1):
-		return []byte(`"inf"`), nil
+		return append(b, `"inf"`...)
 	case math.IsInf(f, -1):
-		return []byte(`"-inf"`), nil
+		return append(b, `"-inf"`...)
 	}
-	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+	return strconv.AppendFloat(b, f, 'g', -1, 64)
 }
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -32,6 +32,7 @@ targets=(
 	"compare 2,500 v 2,500 runs|library|^BenchmarkCompareManyRuns\$/^2500\$|s|<|2|"
 	"list 10,000 runs (runs, sidebar)|library|^BenchmarkRows\$|s|<|1|issue: 100,000 runs in < 1 s"
 	"list 100,000 runs (runs)|library|^BenchmarkRowsLibrary\$|s|<|1|the library of BENCHLENS_BENCH_LIBRARY, else scripts/genlib's"
+	"check 100,000 runs|store|^BenchmarkCheckLibrary\$|s|<|5|the same library"
 	"first frame, 1,000 runs|gui|^BenchmarkFirstFrame1000Runs\$|s|<|1|"
 	"first frame, 100,000 runs|gui|^BenchmarkFirstFrameLibrary\$|s|<|1|the library of BENCHLENS_BENCH_LIBRARY, else scripts/genlib's"
 	"sidebar search keystroke, 100,000 runs, narrow|gui|^BenchmarkSidebarSearchLibrary\$/^narrow\$|s|<|0.1|a query of 2,000 runs"

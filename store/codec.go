@@ -88,7 +88,9 @@ func (e *chunkEncoder) block(out, data []byte) []byte {
 // errChunk says a stored chunk does not decode: the library's file was damaged.
 var errChunk = errors.New("damaged chunk")
 
-// decodedLen is the number of bytes a chunk of codec comp holds.
+// decodedLen is the number of bytes a chunk of codec comp holds, read from the uvarint at
+// its start: the first binary.MaxVarintLen64 bytes of a chunk are enough (missingBytes reads
+// no more of it).
 func decodedLen(comp string, blob []byte) (int, error) {
 	switch comp {
 	case codecS2:

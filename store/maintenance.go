@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -187,64 +188,100 @@ func (r CheckReport) OK() bool {
 // Check verifies the library: SQLite's integrity check, foreign keys, and benchlens' own
 // invariants (every file belongs to a run or a running import, every file's chunks hold all
 // its bytes, every run has its result file, saved comparisons point at existing runs).
+//
+// SQLite's integrity check reads every page, two thirds of a check's time: it runs on a
+// connection of its own while the rest is checked on another, so on two cores a check takes
+// about its time, not the sum (BenchmarkCheckLibrary: 100,000 runs at load 9.5, 6.3–8.2 → 4.7–4.8 s). Its
+// findings come first, as when it ran first.
 func (s *Store) Check() (CheckReport, error) {
+	if s.db.d.postgres { // PostgreSQL keeps its pages and enforces foreign keys itself
+		return s.checkRows()
+	}
+	pages := make(chan pageFindings, 1)
+	go func() {
+		integrity, err := s.queryStrings(`PRAGMA integrity_check`)
+		pages <- pageFindings{integrity, err}
+	}()
+	rest, restErr := s.checkRows()
+	p := <-pages
 	var r CheckReport
-	strs := func(q string) ([]string, error) {
-		rows, err := s.db.Query(q)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		cols, _ := rows.Columns()
-		var out []string
-		for rows.Next() {
-			vals, err := scanAny(rows, len(cols))
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, fmt.Sprint(vals...))
-		}
-		return out, rows.Err()
+	if err := r.unchecked("pages", p.err); err != nil {
+		return r, err
 	}
-	ints := func(q string) ([]int64, error) {
-		rows, err := s.db.Query(q)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		var out []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				return nil, err
-			}
-			out = append(out, id)
-		}
-		return out, rows.Err()
+	r.Integrity = byTree(p.integrity, s.treeNames())
+	if len(r.Integrity) > 0 {
+		r.Unchecked = nil // the pages' own findings say it
 	}
-	// A check the damage stops is said, and the others go on.
-	unchecked := func(what string, err error) error {
-		if isCorrupt(err) {
-			r.Unchecked = append(r.Unchecked, what+": "+firstLine(err.Error()))
-			return nil
-		}
-		return err
-	}
-	// PostgreSQL keeps its pages and enforces foreign keys itself; SQLite is asked.
-	if !s.db.d.postgres {
-		integrity, err := strs(`PRAGMA integrity_check`)
-		if err := unchecked("pages", err); err != nil {
+	if len(r.Integrity)+len(r.Unchecked) > 0 {
+		var err error
+		if r.Unreadable, err = s.Damage(); err != nil {
 			return r, err
 		}
-		r.Integrity = byTree(integrity, s.treeNames())
-		if len(r.Integrity) > 0 {
-			r.Unchecked = nil // the pages' own findings say it
+	}
+	rest.Integrity, rest.Unreadable, rest.Unchecked = r.Integrity, r.Unreadable, append(r.Unchecked, rest.Unchecked...)
+	return rest, restErr
+}
+
+// pageFindings are what SQLite's integrity check found, or why it could not check.
+type pageFindings struct {
+	integrity []string
+	err       error
+}
+
+// unchecked notes a check the damage stopped, so that the others go on; any other error
+// is returned.
+func (r *CheckReport) unchecked(what string, err error) error {
+	if isCorrupt(err) {
+		r.Unchecked = append(r.Unchecked, what+": "+firstLine(err.Error()))
+		return nil
+	}
+	return err
+}
+
+// queryStrings reads a query's rows, each as its columns printed one after another.
+func (s *Store) queryStrings(q string) ([]string, error) {
+	rows, err := s.db.Query(q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []string
+	for rows.Next() {
+		vals, err := scanAny(rows, len(cols))
+		if err != nil {
+			return nil, err
 		}
-		if len(r.Integrity)+len(r.Unchecked) > 0 {
-			if r.Unreadable, err = s.Damage(); err != nil {
-				return r, err
-			}
+		out = append(out, fmt.Sprint(vals...))
+	}
+	return out, rows.Err()
+}
+
+// queryIDs reads a query of one integer column.
+func (s *Store) queryIDs(q string) ([]int64, error) {
+	rows, err := s.db.Query(q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
 		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// checkRows makes Check's checks but SQLite's integrity check: the rows' links and
+// benchlens' own invariants.
+func (s *Store) checkRows() (CheckReport, error) {
+	var r CheckReport
+	strs, ints, unchecked := s.queryStrings, s.queryIDs, r.unchecked
+	if !s.db.d.postgres {
+		var err error
 		r.ForeignKeys, err = strs(`PRAGMA foreign_key_check`)
 		if err := unchecked("rows pointing at nothing", err); err != nil {
 			return r, err
@@ -412,10 +449,12 @@ func (s *Store) liveOwners() (string, error) {
 	return strings.Join(quoted, ","), nil
 }
 
-// missingBytes decodes each chunk's length and compares the sum with the file's size.
+// missingBytes decodes each chunk's length and compares the sum with the file's size. A
+// chunk's length is its first bytes (decodedLen), which are all that is read of it: the
+// whole chunks of 100,000 runs were a tenth of a check's CPU.
 func (s *Store) missingBytes() ([]string, error) {
-	rows, err := s.db.Query(`SELECT f.id, f.name, f.size, coalesce(c.compression, ''), c.content FROM source_files f
-		LEFT JOIN file_chunks c ON c.file_id = f.id ORDER BY f.id, c.seq`)
+	rows, err := s.db.Query(`SELECT f.id, f.name, f.size, coalesce(c.compression, ''), substr(c.content, 1, ?) FROM source_files f
+		LEFT JOIN file_chunks c ON c.file_id = f.id ORDER BY f.id, c.seq`, binary.MaxVarintLen64)
 	if err != nil {
 		return nil, err
 	}

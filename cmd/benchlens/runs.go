@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,28 +42,24 @@ func stopped(n int, err error) error {
 }
 
 // writeRunsJSON streams the rows as one indented JSON array, batch by batch as they are read
-// (library.EachRows): the same text as encoding the whole list, in the memory of a batch.
-// A listing that stops partway still ends the array, and says where it stopped.
+// (library.EachRows): the same text as encoding the whole list with encoding/json (each row
+// written by library.AppendRowJSON), in the memory of a batch. A listing that stops partway
+// still ends the array, and says where it stopped.
 func writeRunsJSON(w io.Writer, st *store.Store) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	var item bytes.Buffer
-	enc := json.NewEncoder(&item)
-	enc.SetIndent("  ", "  ")
-	enc.SetEscapeHTML(false)
+	var item []byte
 	n := 0
 	err := library.EachRows(st, func(rows []library.RunRow) error {
-		for _, r := range rows {
-			item.Reset()
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
+		for i := range rows {
 			sep := ",\n  "
 			if n == 0 {
 				sep = "[\n  "
 			}
 			n++
-			bw.WriteString(sep)
-			bw.Write(bytes.TrimSuffix(item.Bytes(), []byte("\n")))
+			item = library.AppendRowJSON(append(item[:0], sep...), &rows[i])
+			if _, err := bw.Write(item); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
