@@ -32,6 +32,7 @@ targets=(
 	"compare 2,500 v 2,500 runs|library|^BenchmarkCompareManyRuns\$/^2500\$|s|<|2|"
 	"list 10,000 runs (runs, sidebar)|library|^BenchmarkRows\$|s|<|1|issue: 100,000 runs in < 1 s"
 	"list 100,000 runs (runs)|library|^BenchmarkRowsLibrary\$|s|<|1|the library of BENCHLENS_BENCH_LIBRARY, else scripts/genlib's"
+	"list 100,000 runs as JSON (runs --json)|cmd/benchlens|^BenchmarkRunsJSONLibrary\$|s|-||no target of its own: the issue asks it stream (bounded memory)"
 	"check 100,000 runs|store|^BenchmarkCheckLibrary\$|s|<|5|the same library"
 	"first frame, 1,000 runs|gui|^BenchmarkFirstFrame1000Runs\$|s|<|1|"
 	"first frame, 100,000 runs|gui|^BenchmarkFirstFrameLibrary\$|s|<|1|the library of BENCHLENS_BENCH_LIBRARY, else scripts/genlib's"
