@@ -35,6 +35,36 @@ const identifyGrain = 8
 // summary, and logs, traces and manifests attach to the runs in their folder and below.
 // Manifests are merged from the top down, the nearest winning key by key.
 func Assemble(entries []Entry) ([]Item, []error) {
+	// Each file is identified and parsed on its own, on every core (a folder of small results
+	// is mostly that); what joins them is done by group, in the bundle's order.
+	ids := make([]identified, len(entries))
+	par.Each(len(entries), identifyGrain, func(_, i int) { ids[i] = identifyEntry(entries[i]) })
+	items, errs := group(entries, ids)
+	for i := range items {
+		result.Settle(items[i].Run)
+	}
+	return items, errs
+}
+
+// identified is what a file was read as: its format's row and what that read, or the error.
+type identified struct {
+	row *Format
+	p   format.Parsed
+	err error
+}
+
+func identifyEntry(e Entry) (id identified) {
+	id.err = Guard(e.Path, func() (err error) {
+		id.row, id.p, err = identify(&format.File{Name: e.Path, Data: e.Data, Drop: e.Drop})
+		return err
+	})
+	return id
+}
+
+// group joins a bundle's files, as identified, into runs (Assemble's joining, without the
+// Settle each run then gets): it changes a run's Warnings, Manifest, Label, Role, Phase and
+// PhaseWhy, and, through a part, its records (Plan reads no bundle with parts).
+func group(entries []Entry, ids []identified) ([]Item, []error) {
 	var errs []error
 	type parsed struct {
 		file     *model.SourceFile
@@ -45,23 +75,9 @@ func Assemble(entries []Entry) ([]Item, []error) {
 	files := make([]parsed, 0, len(entries))
 	manifests := map[string]model.Manifest{}
 	var phaseLists []phaseList
-	// Each file is identified and parsed on its own, on every core (a folder of small results
-	// is mostly that); what joins them is done below, in the bundle's order.
-	type identified struct {
-		row *Format
-		p   format.Parsed
-		err error
-	}
-	ids := make([]identified, len(entries))
-	par.Each(len(entries), identifyGrain, func(_, i int) {
-		e, id := entries[i], &ids[i]
-		id.err = Guard(e.Path, func() (err error) {
-			id.row, id.p, err = identify(&format.File{Name: e.Path, Data: e.Data, Drop: e.Drop})
-			return err
-		})
-	})
 	for i, e := range entries {
 		sf := NewSourceFile(e.Path, e.Data)
+		sf.Size = e.Size()
 		row, p, err := ids[i].row, ids[i].p, ids[i].err
 		ids[i] = identified{} // its runs go on in files; nothing else holds them twice
 		sf.Kind = storedKind(row, p)
@@ -180,7 +196,6 @@ func Assemble(entries []Entry) ([]Item, []error) {
 	markPhases(items, phaseLists)
 	out := make([]Item, 0, len(items))
 	for _, it := range items {
-		result.Settle(it.Run)
 		out = append(out, *it)
 	}
 	return out, errs

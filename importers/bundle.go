@@ -29,6 +29,74 @@ type Entry struct {
 	Data  []byte
 	Drop  func(upTo int)
 	Close func()
+	// load reads a file ListBundle listed without reading it (Data nil until Load); size is
+	// its size when listed.
+	load func() ([]byte, error)
+	size int64
+}
+
+// Listed reports a file whose bytes are not read until Load.
+func (e *Entry) Listed() bool { return e.load != nil }
+
+// Size is the file's size: its bytes', or when listed and not read, its size when listed.
+func (e *Entry) Size() int64 {
+	if e.Data == nil && e.load != nil {
+		return e.size
+	}
+	return int64(len(e.Data))
+}
+
+// Load reads a listed file's bytes into Data, if they are not there, checking that it is still
+// the file listed (the same file, of the same size): a file replaced or rewritten since is
+// refused, never read half. The error names the file as ReadBundle's would.
+func (e *Entry) Load() error {
+	if e.Data != nil || e.load == nil {
+		return nil
+	}
+	data, err := e.load()
+	if err != nil {
+		return err
+	}
+	e.Data = data
+	return nil
+}
+
+// Unload lets a listed file's bytes go (Load reads them again); a file read or mapped keeps them.
+func (e *Entry) Unload() {
+	if e.load != nil {
+		e.Data = nil
+	}
+}
+
+// ErrChanged refuses a listed file that is no longer what was listed, or a result whose bytes
+// are not those its runs were planned from (Plan).
+var ErrChanged = errors.New("changed while the bundle was being imported (replaced, grown, cut or rewritten); not stored: import it again")
+
+// listedEntry is a small plain file of a folder, read when Load is called.
+func listedEntry(p, name string, info os.FileInfo) Entry {
+	load := func() ([]byte, error) {
+		f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return nil, &position.Error{File: p, Offset: -1, Err: errors.Unwrap(err)}
+		}
+		defer f.Close()
+		now, err := f.Stat()
+		if err != nil {
+			return nil, &position.Error{File: p, Offset: -1, Err: err}
+		}
+		if !os.SameFile(info, now) || now.Size() != info.Size() {
+			return nil, &position.Error{File: p, Offset: -1, Err: ErrChanged}
+		}
+		data := make([]byte, info.Size()) // read at once: no slice grown and copied on the way
+		switch _, err := io.ReadFull(f, data); {
+		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) && len(data) > 0:
+			return nil, &position.Error{File: p, Offset: -1, Err: ErrChanged}
+		case err != nil:
+			return nil, &position.Error{File: p, Offset: -1, Err: err}
+		}
+		return data, nil
+	}
+	return Entry{Path: name, Drop: func(int) {}, Close: func() {}, load: load, size: info.Size()}
 }
 
 // mapAbove is the size from which files are mapped instead of read into the heap.
@@ -69,6 +137,21 @@ type OwnFile struct {
 // parts are reported and skipped; so is every file not read (links, devices, pipes, the own
 // files): Skipped names them.
 func ReadBundle(root string, lim Limits, own ...OwnFile) (entries []Entry, errs []error) {
+	entries, errs = ListBundle(root, lim, own...)
+	kept := entries[:0]
+	for i := range entries {
+		if err := entries[i].Load(); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		kept = append(kept, entries[i])
+	}
+	return kept, errs
+}
+
+// ListBundle is ReadBundle leaving a folder's small plain files unread (Listed) until Load: a
+// folder of many small results is read a window at a time, not whole.
+func ListBundle(root string, lim Limits, own ...OwnFile) (entries []Entry, errs []error) {
 	r := newReader(lim, own)
 	info, err := os.Stat(root)
 	if err != nil {
@@ -193,7 +276,7 @@ func kindOf(m fs.FileMode) string {
 func (r *reader) full() bool { return r.total >= r.lim.MaxBytes }
 
 // openFile reads one file of the file system: an archive or a gzip is opened in place, a large
-// plain file is mapped, a small one read. Only regular files are opened (a FIFO would block,
+// plain file is mapped, a small one listed (read by Load). Only regular files are opened (a FIFO would block,
 // /dev/zero never end); the check is made on the open file, so it cannot change in between.
 func (r *reader) openFile(p, name string) {
 	// O_NONBLOCK: should a pipe take the file's place after the check, opening it must not hang.
@@ -239,12 +322,7 @@ func (r *reader) openFile(p, name string) {
 			r.fail(p, err)
 			return
 		}
-		data, err := io.ReadAll(io.LimitReader(f, info.Size()))
-		if err != nil {
-			r.fail(p, err)
-			return
-		}
-		r.keep(heapEntry(name, data))
+		r.keep(listedEntry(p, name, info))
 	}
 }
 

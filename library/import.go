@@ -113,7 +113,7 @@ func Import(st *store.Store, paths []string, opt Options) Report {
 		if stopped(opt.Stop) {
 			break
 		}
-		entries, errs := importers.ReadBundle(p, lim, own...)
+		entries, errs := importers.ListBundle(p, lim, own...)
 		rep.note(errs...)
 		if len(entries) == 0 && len(errs) == 0 {
 			rep.Errors = append(rep.Errors, &position.Error{File: p, Offset: -1, Err: errors.New("no files")})
@@ -165,8 +165,10 @@ func (r *Report) add(o Report) {
 	r.Unapplied = append(r.Unapplied, o.Unapplied...)
 }
 
-// ImportEntries stores the runs of one bundle already read into memory (the embedded demo
-// bundles, a dropped archive).
+// ImportEntries stores the runs of one bundle, read into memory (the embedded demo bundles, a
+// dropped archive) or listed (ListBundle). A bundle of many files is planned first and its
+// runs read and stored a window at a time (importers.Plan), so that what it holds at once is
+// bounded by the window, not by the folder.
 func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, opt Options) Report {
 	var rep Report
 	lim := opt.Limits
@@ -180,9 +182,28 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	entries, dupErrs := dropDuplicates(entries)
 	rep.Errors = append(rep.Errors, dupErrs...)
 	owner := store.NewOwner()
-	prep := prepareAhead(st, owner, entries, opt.Stop)
-	items, errs := importers.Assemble(entries)
-	rep.note(errs...)
+	var plan *importers.Plan
+	if len(entries) > planAbove {
+		var errs []error
+		if plan, errs = importers.PlanBundle(entries); plan != nil {
+			rep.note(errs...)
+		}
+	}
+	var items []importers.Item // every run: whole, or as planned
+	var prep func(name string) prepared
+	ahead := entries // the files in memory the whole import, prepared ahead
+	if plan == nil {
+		entries = loaded(entries, &rep)
+		ahead = entries
+		prep = prepareAhead(st, owner, entries, opt.Stop)
+		var errs []error
+		items, errs = importers.Assemble(entries)
+		rep.note(errs...)
+	} else {
+		items = plan.Items
+		ahead = besideRuns(entries, items)
+		prep = prepareAhead(st, owner, ahead, opt.Stop)
+	}
 	if len(items) == 0 && len(rep.Errors) == 0 {
 		rep.Errors = append(rep.Errors, &position.Error{File: bundle, Offset: -1, Err: errors.New("no benchmark result found")})
 	}
@@ -191,21 +212,21 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	rep.Errors = append(rep.Errors, evErrs...)
 	// Every file is stored by now; drop the bytes so a large bundle's memory is freed before
 	// the statistics are recomputed.
-	for i := range entries {
-		p := prep(entries[i].Path)
+	for i := range ahead {
+		p := prep(ahead[i].Path)
 		switch {
 		case errors.Is(p.err, importers.ErrShrank):
 			rep.Errors = appendOnce(rep.Errors, p.err) // parsing it likely faulted too: one line
 		case p.err != nil && !errors.Is(p.err, ErrInterrupted) && !stopsImport(p.err): // said once, below
-			rep.Errors = append(rep.Errors, fmt.Errorf("%s: not stored: %w", entries[i].Path, p.err))
+			rep.Errors = append(rep.Errors, fmt.Errorf("%s: not stored: %w", ahead[i].Path, p.err))
 		}
 		if p.later && p.packed == nil {
 			continue // its bytes go with the run that keeps it
 		}
-		if entries[i].Close != nil {
-			entries[i].Close()
+		if ahead[i].Close != nil {
+			ahead[i].Close()
 		}
-		entries[i].Data = nil
+		ahead[i].Data = nil
 	}
 	for _, it := range items {
 		for _, f := range append(append([]*model.SourceFile{it.Result}, it.Parts...), it.Attachments...) {
@@ -215,12 +236,26 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		}
 	}
 	defer func() {
+		// A file whose bytes went with its run, and a plan's results (read window by window),
+		// are let go once every run is stored (a file closed twice is closed once).
 		for i := range entries {
-			if p := prep(entries[i].Path); p.later && p.packed == nil && entries[i].Close != nil {
+			if p := prep(entries[i].Path); (p.later && p.packed == nil || plan != nil) && entries[i].Close != nil {
 				entries[i].Close()
 			}
 		}
 	}()
+	// The runs come in windows: the whole bundle's as one, or a plan's read a window at a time.
+	var windows <-chan window
+	if plan == nil {
+		whole := make(chan window, 1)
+		whole <- window{items: items, prep: prep}
+		close(whole)
+		windows = whole
+	} else {
+		quit := make(chan struct{})
+		defer close(quit)
+		windows = windowsOf(plan, entries, prep, quit)
+	}
 	var kept []alreadyStored
 	notAppliedSaid := map[string]bool{}
 	runs := make([]found, len(items))
@@ -228,12 +263,13 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		runs[i] = foundOf(bundle, it)
 	}
 	names := labels(opt.LabelBy, runs)
+	runs = nil
 	ready := recomputeAhead(len(items))
 	defer ready.close()
 	batch := st.NewBatch(opt.Batch)
 	var halted error // the library went away: what follows is not stored and said once
 	done := 0
-	stored := func(it importers.Item, asked bool, id int64, err error) {
+	stored := func(it importers.Item, prep func(string) prepared, asked bool, id int64, err error) {
 		switch {
 		case halted != nil:
 			return // not stored either: "import stopped at" said so
@@ -278,19 +314,24 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 			opt.Progress(done, len(items), it.Result.Name)
 		}
 	}
-	for i, it := range items {
-		if stopped(opt.Stop) || halted != nil {
-			break
+windows:
+	for w := range windows {
+		rep.Errors = append(rep.Errors, w.errs...)
+		for _, it := range w.items {
+			if stopped(opt.Stop) || halted != nil {
+				break windows
+			}
+			f := foundOf(bundle, it)
+			asked := it.Run.Label != "" || opt.Label != "" || it.Run.Role != "" || opt.Role != "" ||
+				opt.Groups[f.key(opt.LabelBy)] != (GroupChoice{}) || (opt.LabelBy != "" && opt.LabelBy != LabelByManifest)
+			it.Run.Bundle = bundle
+			armOf(it.Run, f, names, opt)
+			it.Run.Precision, it.Run.PrecisionFrom = precisionOf(it, evidence)
+			it.Run.Label = store.NormLabel(it.Run.Label) // before its recomputer reads it
+			batch.Add(store.NewRun{Run: it.Run, Fingerprint: Fingerprint(it.Run, it.Result.SHA256, it.Index), Index: it.Index,
+				Files: itemFiles(it, w.prep, evidence), Ready: ready.add(it.Run)},
+				func(id int64, err error) { stored(it, w.prep, asked, id, err) })
 		}
-		asked := it.Run.Label != "" || opt.Label != "" || it.Run.Role != "" || opt.Role != "" ||
-			opt.Groups[runs[i].key(opt.LabelBy)] != (GroupChoice{}) || (opt.LabelBy != "" && opt.LabelBy != LabelByManifest)
-		it.Run.Bundle = bundle
-		armOf(it.Run, runs[i], names, opt)
-		it.Run.Precision, it.Run.PrecisionFrom = precisionOf(it, evidence)
-		it.Run.Label = store.NormLabel(it.Run.Label) // before its recomputer reads it
-		batch.Add(store.NewRun{Run: it.Run, Fingerprint: Fingerprint(it.Run, it.Result.SHA256, it.Index), Index: it.Index,
-			Files: itemFiles(it, prep, evidence), Ready: ready.add(it.Run)},
-			func(id int64, err error) { stored(it, asked, id, err) })
 	}
 	batch.Flush()
 	if len(kept) > 0 {
@@ -301,6 +342,38 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		rep.Errors = append(rep.Errors, fmt.Errorf("%s: removing files no run took: %w", bundle, err))
 	}
 	return rep
+}
+
+// loaded reads the listed entries' bytes, leaving out (and reporting) those that cannot be.
+func loaded(entries []importers.Entry, rep *Report) []importers.Entry {
+	kept := entries[:0]
+	for i := range entries {
+		if err := entries[i].Load(); err != nil {
+			rep.Errors = append(rep.Errors, err)
+			continue
+		}
+		kept = append(kept, entries[i])
+	}
+	return kept
+}
+
+// besideRuns are the entries no run of a plan is read from, read when planned: the files kept
+// beside the runs (logs, traces, manifests), prepared ahead as a bundle's files are.
+func besideRuns(entries []importers.Entry, items []importers.Item) []importers.Entry {
+	read := map[string]bool{}
+	for _, it := range items {
+		read[it.Result.Name] = true
+		for _, f := range it.Parts {
+			read[f.Name] = true
+		}
+	}
+	var out []importers.Entry
+	for _, e := range entries {
+		if !read[e.Path] && (e.Data != nil || !e.Listed()) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // dropDuplicates keeps the first of entries sharing a path (a zip may hold two entries of one

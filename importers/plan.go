@@ -1,0 +1,139 @@
+package importers
+
+import (
+	"hash/maphash"
+
+	"benchlens/importers/format"
+	"benchlens/importers/position"
+	"benchlens/importers/result"
+	"benchlens/internal/par"
+	"benchlens/model"
+)
+
+// A Plan is a bundle grouped as Assemble groups it, worked out from what each file says
+// without holding every file's runs: a folder of 100,000 small results would hold them all
+// (their records, their statistics, their bytes) until the last is stored. Each file is read
+// and parsed once to plan, and the results again, a window at a time, to store (Fill).
+//
+// The grouping reads only a run's tool, model, label and role, and the other files' names
+// and kinds; a result's runs change only by the files beside them (bundle.yaml, phase lists),
+// which the plan keeps. Parts (per-request records that join a summary, a tool's config.yaml)
+// change the runs they join: a bundle with any is assembled whole (Assemble).
+type Plan struct {
+	// Items are the bundle's runs, in Assemble's order; each Run holds only what the grouping
+	// read and decided, until Fill reads it whole.
+	Items []Item
+	seed  maphash.Seed
+	sums  map[string]uint64 // a listed result's bytes as planned
+	runs  map[string]int    // runs a result file gave
+}
+
+// PlanBundle reads and parses the entries on every core, keeping the bytes of the files no
+// run is read from (logs, manifests, traces: Items' attachments) and letting a listed result's
+// go once parsed. It returns nil when the bundle has parts: Assemble reads it whole.
+func PlanBundle(entries []Entry) (*Plan, []error) {
+	pl := &Plan{seed: maphash.MakeSeed(), sums: map[string]uint64{}, runs: map[string]int{}}
+	ids := make([]identified, len(entries))
+	sums := make([]uint64, len(entries))
+	par.Each(len(entries), identifyGrain, func(_, i int) {
+		e := &entries[i]
+		if err := e.Load(); err != nil {
+			ids[i].err = err // refused whole, as ReadBundle refuses a file it cannot read
+			return
+		}
+		ids[i] = identifyEntry(*e)
+		if len(ids[i].p.Runs) > 0 && e.Listed() {
+			sums[i] = maphash.Bytes(pl.seed, e.Data)
+			e.Unload()
+		}
+		ids[i].p = planned(ids[i].p)
+	})
+	for i, e := range entries {
+		if ids[i].p.Part != nil {
+			return nil, nil
+		}
+		if n := len(ids[i].p.Runs); n > 0 {
+			pl.runs[e.Path] = n
+			if e.Listed() {
+				pl.sums[e.Path] = sums[i]
+			}
+		}
+	}
+	items, errs := group(entries, ids)
+	pl.Items = items
+	return pl, errs
+}
+
+// planned keeps of a file's reading what the grouping reads: each run's tool, model, label and
+// role (a run's records, statistics and warnings are read again by Fill), the manifest, the
+// phase list, what a file holds instead of a run, and whether it is a part.
+func planned(p format.Parsed) format.Parsed {
+	runs := make([]*model.Run, len(p.Runs))
+	for i, r := range p.Runs {
+		runs[i] = &model.Run{Tool: r.Tool, Model: r.Model, Label: r.Label, Role: r.Role}
+	}
+	return format.Parsed{Runs: runs, Part: p.Part, Manifest: p.Manifest, Why: p.Why, Phases: p.Phases}
+}
+
+// Fill reads whole the runs of items, every planned run of one result file (Items sharing
+// Result), from data, the file's bytes: each run as the file gives it, with what the grouping
+// decided (manifest, label, role, phase), settled as Assemble settles it. data that is not what
+// was planned from is refused (ErrChanged), the items left as they were.
+func (p *Plan) Fill(items []Item, data []byte) error {
+	name := items[0].Result.Name
+	if err := p.Same(name, data); err != nil {
+		return err
+	}
+	var id identified
+	id.err = Guard(name, func() (err error) {
+		id.row, id.p, err = identify(&format.File{Name: name, Data: data})
+		return err
+	})
+	if len(id.p.Runs) != p.runs[name] {
+		if id.err != nil {
+			return id.err
+		}
+		return &position.Error{File: name, Offset: -1, Err: ErrChanged}
+	}
+	for i := range items {
+		planned, run := items[i].Run, id.p.Runs[items[i].Index]
+		run.Warnings = append(run.Warnings, id.p.Warnings...)
+		run.Manifest, run.Label, run.Role = planned.Manifest, planned.Label, planned.Role
+		run.Phase, run.PhaseWhy = planned.Phase, planned.PhaseWhy
+		result.Settle(run)
+		items[i].Run = run
+	}
+	return nil
+}
+
+// Same refuses data (ErrChanged) when it is not the bytes the listed file name was planned
+// from: a result, or a result kept as another's part (a CSV beside its JSON).
+func (p *Plan) Same(name string, data []byte) error {
+	if sum, ok := p.sums[name]; ok && maphash.Bytes(p.seed, data) != sum {
+		return &position.Error{File: name, Offset: -1, Err: ErrChanged}
+	}
+	return nil
+}
+
+// Window cuts items into windows of about n runs or size bytes of result files, never
+// splitting the runs of one result file: what Fill is given at once.
+func Window(items []Item, n int, size int64) [][]Item {
+	var out [][]Item
+	start, bytes := 0, int64(0)
+	for i := range items {
+		if i > start && items[i].Result != items[i-1].Result && (i-start >= n || bytes >= size) {
+			out = append(out, items[start:i])
+			start, bytes = i, 0
+		}
+		if i == start || items[i].Result != items[i-1].Result {
+			bytes += items[i].Result.Size
+			for _, f := range items[i].Parts {
+				bytes += f.Size
+			}
+		}
+	}
+	if start < len(items) {
+		out = append(out, items[start:])
+	}
+	return out
+}
