@@ -12,6 +12,10 @@
 #   BENCH_OLD    also run the benchmarks of this revision, alternately
 #   BENCH_ONLY   only the figures matching this regular expression ("compare|xlsx")
 #   BENCHLENS_BENCH_LIBRARY  the 100,000-run library to list (else scripts/genlib makes one)
+#   BENCHLENS_BENCH_OLD_LIBRARY  a library of an older schema to migrate (copied each round), e.g.
+#                the 100,000-run one taken back to schema 11: sqlite3 COPY "ALTER TABLE runs DROP
+#                COLUMN measured; ALTER TABLE runs DROP COLUMN listing; DROP INDEX runs_label_role;
+#                PRAGMA user_version = 11; VACUUM"
 #   BENCH_KEEP=1 keep the temporary directory
 #
 # Exit status: 1 when a benchmark failed or missed its target, else 0.
@@ -34,6 +38,7 @@ targets=(
 	"list 100,000 runs (runs)|library|^BenchmarkRowsLibrary\$|s|<|1|the library of BENCHLENS_BENCH_LIBRARY, else scripts/genlib's"
 	"list 100,000 runs as JSON (runs --json)|cmd/benchlens|^BenchmarkRunsJSONLibrary\$|s|-||no target of its own: the issue asks it stream (bounded memory)"
 	"check 100,000 runs|store|^BenchmarkCheckLibrary\$|s|<|5|the same library"
+	"first open of a schema-11 library of 100,000 runs (backup, migration)|store|^BenchmarkMigrateLibrary\$|s|-||BENCHLENS_BENCH_OLD_LIBRARY; the issue's 8-18 s"
 	"first frame, 1,000 runs|gui|^BenchmarkFirstFrame1000Runs\$|s|<|1|"
 	"first frame, 100,000 runs|gui|^BenchmarkFirstFrameLibrary\$|s|<|1|the library of BENCHLENS_BENCH_LIBRARY, else scripts/genlib's"
 	"sidebar search keystroke, 100,000 runs, narrow|gui|^BenchmarkSidebarSearchLibrary\$/^narrow\$|s|<|0.1|a query of 2,000 runs"

@@ -26,6 +26,12 @@ func (s *Store) Backup(dest string) (*Rescue, error) {
 // BackupContext is Backup, stopped when ctx is done (SIGINT or SIGTERM): the copy so far is
 // removed, nothing is left under dest or beside it, and the error says so.
 func (s *Store) BackupContext(ctx context.Context, dest string) (*Rescue, error) {
+	return s.backup(ctx, dest, false)
+}
+
+// backup is BackupContext; pagesChecked says the whole library's pages were just checked and
+// found whole (the check before a migration's first write), so they are not checked again.
+func (s *Store) backup(ctx context.Context, dest string, pagesChecked bool) (*Rescue, error) {
 	if lib := LibraryFileAt(s.path, dest); lib != "" {
 		return nil, fmt.Errorf("backup %s: that is the library's own file (%s); choose a new name", dest, lib)
 	}
@@ -62,7 +68,7 @@ func (s *Store) BackupContext(ctx context.Context, dest string) (*Rescue, error)
 	switch {
 	case s.db.d.postgres:
 		err = s.copyToFile(ctx, tmp.Name())
-	case errors.Is(s.fullCheck(ctx), ErrDamaged):
+	case !pagesChecked && errors.Is(s.fullCheck(ctx), ErrDamaged):
 		rescue, err = s.rescueInto(ctx, tmp.Name())
 	default:
 		_, err = s.db.DB.ExecContext(ctx, `VACUUM INTO ?`, tmp.Name()) // accepts an empty file, keeps its mode
@@ -117,7 +123,7 @@ var ErrBackupInterrupted = errors.New("interrupted: the partial copy was removed
 // the process id, so several processes opening an old library at once each keep their own.
 func (s *Store) backupBeforeMigration(version int) (string, error) {
 	dest := fmt.Sprintf("%s.schema%d-%s-%d.bak", s.path, version, time.Now().UTC().Format("20060102T150405"), os.Getpid())
-	_, err := s.Backup(dest) // migrate refused a damaged library before
+	_, err := s.backup(context.Background(), dest, true) // migrate checked the pages and refused a damaged library
 	return dest, err
 }
 
