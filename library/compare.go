@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"benchlens/analysis/compare"
+	"benchlens/internal/par"
 	"benchlens/model"
 	"benchlens/store"
 )
@@ -30,8 +31,28 @@ func CompareDeclared(st *store.Store, baseline, candidate string, set compare.Se
 	if err := DistinctArms(base, cand); err != nil {
 		return compare.Record{}, err
 	}
+	computed := measureUnstored(base, cand)
 	cand.Declared = declared
-	return compare.Compare(base, cand, set), nil
+	rec := compare.Compare(base, cand, set)
+	st.KeepMeasured(computed) // for the next compare of these runs; this one stands whatever it says
+	return rec, nil
+}
+
+// measureUnstored computes, on all cores, the measured statistics of the arms' runs that have
+// none stored (a library of schema 14 migrated, a run too large to take them at import), from
+// the requests just read: the compare reads them as it would stored ones, the same floats,
+// and returns the runs it computed them for.
+func measureUnstored(arms ...compare.Arm) []*model.Run {
+	var todo []*model.Run
+	for _, a := range arms {
+		for _, rd := range a.Runs {
+			if rd.Run.Measured == nil {
+				todo = append(todo, rd.Run)
+			}
+		}
+	}
+	par.Each(len(todo), 1, func(_, i int) { todo[i].Measured = compare.MeasuredStatsOf(todo[i]) })
+	return todo
 }
 
 // SaveComparison stores a record with its settings and input runs, and this build as the one

@@ -64,3 +64,30 @@ func unpackMeasured(b []byte) *model.MeasuredStats {
 	}
 	return ms
 }
+
+// KeepMeasured stores the measured statistics a compare computed of runs that had none
+// stored (runs stored before schema 15, or too large to take them at import): the next
+// compare of those runs reads them. Only empty cells are written, so statistics stored
+// meanwhile stay as they are, all in one transaction; a library that cannot be written here
+// is left as it is, without error (the statistics are computed again when needed).
+func (s *Store) KeepMeasured(runs []*model.Run) error {
+	if s.readOnly != nil || !slices.ContainsFunc(runs, func(r *model.Run) bool { return r.Measured != nil }) {
+		return nil
+	}
+	return s.again(func() error {
+		tx, err := s.begin()
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		for _, r := range runs {
+			if r.Measured == nil {
+				continue
+			}
+			if _, err := tx.Exec(`UPDATE runs SET measured = ? WHERE id = ? AND measured IS NULL`, packMeasured(r.Measured), r.ID); err != nil {
+				return err
+			}
+		}
+		return s.commit(tx)
+	})
+}
