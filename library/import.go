@@ -204,13 +204,18 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		ahead = besideRuns(entries, items)
 		prep = prepareAhead(st, owner, ahead, opt.Stop)
 	}
+	ready := recomputeAhead(len(items))
+	defer ready.close()
+	if plan == nil {
+		ready.ahead(items) // while the files are still being stored ahead
+	}
 	if len(items) == 0 && len(rep.Errors) == 0 {
 		rep.Errors = append(rep.Errors, &position.Error{File: bundle, Offset: -1, Err: errors.New("no benchmark result found")})
 	}
 	fileID := func(name string) int64 { return prep(name).id }
 	evidence, evErrs := readEvidence(st, items, lim, fileID)
 	rep.Errors = append(rep.Errors, evErrs...)
-	// Every file is stored by now; drop the bytes so a large bundle's memory is freed before
+	// Every file is stored by now; drop the bytes so a large bundle's memory is freed while
 	// the statistics are recomputed.
 	for i := range ahead {
 		p := prep(ahead[i].Path)
@@ -264,8 +269,6 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	}
 	names := labels(opt.LabelBy, runs)
 	runs = nil
-	ready := recomputeAhead(len(items))
-	defer ready.close()
 	batch := st.NewBatch(opt.Batch)
 	var halted error // the library went away: what follows is not stored and said once
 	done := 0
@@ -317,6 +320,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 windows:
 	for w := range windows {
 		rep.Errors = append(rep.Errors, w.errs...)
+		ready.ahead(w.items)
 		for _, it := range w.items {
 			if stopped(opt.Stop) || halted != nil {
 				break windows
@@ -327,7 +331,7 @@ windows:
 			it.Run.Bundle = bundle
 			armOf(it.Run, f, names, opt)
 			it.Run.Precision, it.Run.PrecisionFrom = precisionOf(it, evidence)
-			it.Run.Label = store.NormLabel(it.Run.Label) // before its recomputer reads it
+			it.Run.Label = store.NormLabel(it.Run.Label) // before its row is encoded
 			batch.Add(store.NewRun{Run: it.Run, Fingerprint: Fingerprint(it.Run, it.Result.SHA256, it.Index), Index: it.Index,
 				Files: itemFiles(it, w.prep, evidence), Ready: ready.add(it.Run)},
 				func(id int64, err error) { stored(it, w.prep, asked, id, err) })
@@ -500,33 +504,71 @@ func hashDropping(e importers.Entry) string {
 
 const chunk = 16 << 20
 
-// recomputer recomputes the statistics of queued runs one after another on another core,
-// ahead of the batch that writes their requests, and encodes their rows there too (the
-// batch's core has the SQL to do): Ready waits for a run's.
+// recomputer recomputes the statistics of a bundle's runs one after another on another core
+// as soon as they are parsed (a whole bundle's while its files are still being stored ahead),
+// and encodes each run's row, with its measured statistics (taken over a copy of the run), on
+// a third goroutine once the import has given the run its label and the rest (the batch's
+// core has the SQL to do): Ready waits for a run's row. The two are apart because the
+// statistics need only what was parsed and the row needs what came after.
 type recomputer struct {
-	work chan *recompute
+	stats  chan *recompute // in the order queued
+	encode chan *recompute
+	queued map[*model.Run]*recompute // queued, not yet added; the import's goroutine's own
+	quit   chan struct{}             // the import is over: what is left is not wanted
 }
 
 type recompute struct {
-	run  *model.Run
-	cols *store.RunColumns // nil: the batch encodes the run (and says why not)
-	done chan struct{}
+	run        *model.Run
+	recomputed chan struct{}     // closed once the run's statistics are in it
+	cols       *store.RunColumns // nil: the batch encodes the run (and says why not)
+	done       chan struct{}     // closed once cols is set
 }
 
 // recomputeAhead starts a recomputer for up to n runs.
 func recomputeAhead(n int) *recomputer {
-	r := &recomputer{work: make(chan *recompute, n)}
+	r := &recomputer{stats: make(chan *recompute, n), encode: make(chan *recompute, n),
+		queued: make(map[*model.Run]*recompute, n), quit: make(chan struct{})}
 	go func() {
-		for w := range r.work {
-			if w.run.Sampled == nil { // a sample never stands for the run (model.Run.Used)
+		for w := range r.stats {
+			if !stopped(r.quit) && w.run.Sampled == nil { // a sample never stands for the run (model.Run.Used)
 				stats.Recompute(w.run)
-				w.run.Measured = measuredAsStored(w.run)
 			}
-			w.cols, _ = store.EncodeRun(w.run)
+			close(w.recomputed)
+		}
+	}()
+	go func() {
+		for w := range r.encode {
+			select {
+			case <-w.recomputed:
+				if w.run.Sampled == nil {
+					// Here, not with the statistics: it copies the whole run, which the
+					// import gives its label and the rest until the run is queued.
+					w.run.Measured = measuredAsStored(w.run)
+				}
+				w.cols, _ = store.EncodeRun(w.run)
+			case <-r.quit:
+			}
 			close(w.done)
 		}
 	}()
 	return r
+}
+
+// ahead queues the statistics of the items' runs not queued yet.
+func (r *recomputer) ahead(items []importers.Item) {
+	for _, it := range items {
+		r.queue(it.Run)
+	}
+}
+
+func (r *recomputer) queue(run *model.Run) *recompute {
+	if w := r.queued[run]; w != nil {
+		return w
+	}
+	w := &recompute{run: run, recomputed: make(chan struct{}), done: make(chan struct{})}
+	r.queued[run] = w
+	r.stats <- w
+	return w
 }
 
 // measuredAsStored computes what a compare of many runs reads of a run instead of its
@@ -552,17 +594,23 @@ func measuredAsStored(run *model.Run) *model.MeasuredStats {
 // measuredAsStored): a thousand requests of a thousand tokens.
 const measuredGapsCap = 1 << 20
 
-// add queues a run and returns the wait for its statistics and row.
+// add queues a run's row, to be encoded once its statistics are in, and returns the wait
+// for it.
 func (r *recomputer) add(run *model.Run) func() *store.RunColumns {
-	w := &recompute{run: run, done: make(chan struct{})}
-	r.work <- w
+	w := r.queue(run)
+	delete(r.queued, run) // a run is added once: what it holds goes with its batch
+	r.encode <- w
 	return func() *store.RunColumns {
 		<-w.done
 		return w.cols
 	}
 }
 
-func (r *recomputer) close() { close(r.work) }
+func (r *recomputer) close() {
+	close(r.quit)
+	close(r.stats)
+	close(r.encode)
+}
 
 // itemFiles lists an item's files with their roles, the result first, each with the hash it
 // was stored ahead under and what it says (stored in the run's own transaction).
