@@ -418,14 +418,17 @@ type prepared struct {
 
 // prepareAhead hashes, compresses and stores the bundle's files on another core while this
 // one parses, each claimed for owner until ReleaseFiles, many to a transaction (up to
-// aheadFiles files or aheadBytes bytes). The returned function waits for that work; the
-// files' bytes are released once both are done.
+// aheadFiles files or aheadBytes bytes), then copies them from SQLite's log into the library
+// file there too (Store.Checkpoint), not in the runs' commit, which has the core to itself.
+// The returned function waits for that work; the files' bytes are released once both are
+// done.
 func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop <-chan struct{}) func(name string) prepared {
 	out := make(map[string]prepared, len(entries))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		var gone error // the library went away: nothing more is tried
+		stored := false
 		var group []store.Put
 		var paths []string
 		size := 0
@@ -434,6 +437,7 @@ func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop
 				return
 			}
 			ids, errs := st.PutFiles(group, owner, importers.Guard)
+			stored = true
 			for i, p := range paths {
 				out[p] = prepared{sha: group[i].File.SHA256, id: ids[i], err: errs[i]}
 				if stopsImport(errs[i]) {
@@ -473,6 +477,9 @@ func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop
 			}
 		}
 		put()
+		if stored && gone == nil {
+			st.Checkpoint() // a checkpoint not made now is made at the next commit
+		}
 	}()
 	return func(name string) prepared {
 		<-done

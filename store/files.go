@@ -472,3 +472,17 @@ func compressed(data []byte) func(yield func(compressedChunk) bool) {
 		}
 	}
 }
+
+// Checkpoint copies the pages the write-ahead log holds into the library file, waiting for no
+// reader or writer (SQLite's PASSIVE checkpoint); a team library has nothing to do. An import
+// calls it once its files are stored ahead, on the core that stored them while the other
+// parses: otherwise the run's commit, which passes SQLite's auto-checkpoint threshold, copies
+// the source's pages too, and nothing else is left to overlap with it then. What is copied was
+// committed already: a crash meanwhile loses nothing, the log still holds it.
+func (s *Store) Checkpoint() error {
+	if s.db.d.postgres {
+		return nil
+	}
+	_, err := s.db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+	return err
+}
