@@ -263,29 +263,12 @@ func (s *Store) queryStrings(q string) ([]string, error) {
 	return out, rows.Err()
 }
 
-// queryIDs reads a query of one integer column.
-func (s *Store) queryIDs(q string) ([]int64, error) {
-	rows, err := s.db.Query(q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
-}
-
 // checkRows makes Check's checks but SQLite's integrity check: the rows' links and
 // benchlens' own invariants.
 func (s *Store) checkRows() (CheckReport, error) {
 	var r CheckReport
-	strs, ints, unchecked := s.queryStrings, s.queryIDs, r.unchecked
+	strs, unchecked := s.queryStrings, r.unchecked
+	ints := func(q string) ([]int64, error) { return column[int64](s.db, q) }
 	if !s.db.d.postgres {
 		var err error
 		r.ForeignKeys, err = strs(`PRAGMA foreign_key_check`)

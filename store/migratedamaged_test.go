@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -17,13 +16,7 @@ func TestDamagedOlderLibraryIsNotMigrated(t *testing.T) {
 	for _, damaged := range []bool{true, false} {
 		t.Run(fmt.Sprintf("damaged=%v", damaged), func(t *testing.T) {
 			s, path := openTemp(t)
-			for i := 1; i <= 30; i++ {
-				run := sampleRun("vllm")
-				run.Metadata = map[string]string{"notes": strings.Repeat(fmt.Sprintf("fp-%02d ", i), 3000)} // ~3 runs a page
-				if _, err := s.AddRun(NewRun{Run: run, Fingerprint: fmt.Sprintf("fp-%02d", i), Files: []Attached{resultFile(fmt.Sprint(i))}}); err != nil {
-					t.Fatal(err)
-				}
-			}
+			addPagedRuns(t, s)
 			// Schema 14 as it was: runs had no measured statistics.
 			for _, q := range []string{`ALTER TABLE runs DROP COLUMN measured`, `PRAGMA user_version = 14`} {
 				if _, err := s.db.Exec(q); err != nil {
@@ -31,29 +24,11 @@ func TestDamagedOlderLibraryIsNotMigrated(t *testing.T) {
 				}
 			}
 			s.Close()
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			var data []byte
 			if damaged {
-				const page = 65536
-				hit := false
-				for p := 1; p < len(data)/page && !hit; p++ {
-					if pg := data[p*page : (p+1)*page]; pg[0] == 0x0d && bytes.Contains(pg, []byte("fp-15 ")) {
-						for i := range 8 {
-							pg[i] ^= 0x5a
-						}
-						hit = true
-					}
-				}
-				if !hit {
-					t.Fatal("no leaf page holds run 15")
-				}
-				if err := os.WriteFile(path, data, 0o600); err != nil {
-					t.Fatal(err)
-				}
+				_, data = damageLeafPage(t, path, "fp-15 ")
 			}
-			s, err = Open(path)
+			s, err := Open(path)
 			backups, _ := filepath.Glob(path + ".schema14-*.bak")
 			if !damaged {
 				if err != nil {

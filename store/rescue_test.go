@@ -16,43 +16,18 @@ import (
 // requests and files) into a whole library and says which were lost.
 func TestRescueLosesOnlyTheDamagedPage(t *testing.T) {
 	s, path := openTemp(t)
-	for i := 1; i <= 30; i++ {
-		run := sampleRun("vllm")
-		run.Metadata = map[string]string{"notes": strings.Repeat(fmt.Sprintf("fp-%02d ", i), 3000)} // ~3 runs a page
-		if _, err := s.AddRun(NewRun{Run: run, Fingerprint: fmt.Sprintf("fp-%02d", i), Files: []Attached{resultFile(fmt.Sprint(i))}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	addPagedRuns(t, s)
 	s.Close()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The table leaf page (0x0d) holding run fp-15: its runs are the ones named on it.
-	const page = 65536
+	// The table leaf page holding run fp-15: its runs are the ones named on it.
+	pg, _ := damageLeafPage(t, path, "fp-15 ")
 	var lost []int64
-	for p := 0; p < len(data)/page; p++ {
-		pg := data[p*page : (p+1)*page]
-		if p > 0 && pg[0] == 0x0d && bytes.Contains(pg, []byte("fp-15 ")) {
-			for _, m := range regexp.MustCompile(`"notes":"fp-(\d\d) `).FindAllSubmatch(pg, -1) {
-				var id int64
-				fmt.Sscan(string(m[1]), &id)
-				lost = append(lost, id)
-			}
-			for i := range 8 {
-				pg[i] ^= 0x5a
-			}
-			break
-		}
-	}
-	if len(lost) == 0 {
-		t.Fatal("no leaf page holds run 15")
+	for _, m := range regexp.MustCompile(`"notes":"fp-(\d\d) `).FindAllSubmatch(pg, -1) {
+		var id int64
+		fmt.Sscan(string(m[1]), &id)
+		lost = append(lost, id)
 	}
 	slices.Sort(lost)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s, err = Open(path)
+	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,4 +76,43 @@ func TestRescueLosesOnlyTheDamagedPage(t *testing.T) {
 	if next := addRuns(t, r, "new", 1)[0]; next != 31 {
 		t.Errorf("the rescued library's next run is %d, want 31", next)
 	}
+}
+
+// addPagedRuns stores 30 runs, fp-01 to fp-30, about 3 to a page.
+func addPagedRuns(t *testing.T, s *Store) {
+	t.Helper()
+	for i := 1; i <= 30; i++ {
+		run := sampleRun("vllm")
+		run.Metadata = map[string]string{"notes": strings.Repeat(fmt.Sprintf("fp-%02d ", i), 3000)}
+		if _, err := s.AddRun(NewRun{Run: run, Fingerprint: fmt.Sprintf("fp-%02d", i), Files: []Attached{resultFile(fmt.Sprint(i))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// damageLeafPage breaks the header of the table leaf page (0x0d) of the closed library at path
+// that holds text, and returns that page as it was and the file as it is now.
+func damageLeafPage(t *testing.T, path, text string) (page, file []byte) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 65536
+	for p := 1; p < len(data)/size; p++ {
+		pg := data[p*size : (p+1)*size]
+		if pg[0] != 0x0d || !bytes.Contains(pg, []byte(text)) {
+			continue
+		}
+		page = bytes.Clone(pg)
+		for i := range 8 {
+			pg[i] ^= 0x5a
+		}
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return page, data
+	}
+	t.Fatalf("no leaf page holds %q", text)
+	return nil, nil
 }

@@ -42,26 +42,3 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	w.n += int64(len(p))
 	return io.Discard.Write(p)
 }
-
-// BenchmarkRunsTableLibrary prints that library as `runs` does: its table.
-func BenchmarkRunsTableLibrary(b *testing.B) {
-	path := os.Getenv("BENCHLENS_BENCH_LIBRARY")
-	if path == "" {
-		b.Skip("BENCHLENS_BENCH_LIBRARY names no library (go run ./scripts/genlib -out … -series 50 -per 2000)")
-	}
-	st, err := store.OpenWith(path, store.Options{Existing: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	cpu0 := cputime.Self()
-	for b.Loop() {
-		var out countingWriter
-		if err := writeRunsTable(&out, st); err != nil || out.n < 1000 {
-			b.Fatal(out.n, err)
-		}
-	}
-	if cpu0 >= 0 {
-		b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
-	}
-}
