@@ -39,14 +39,16 @@ func CompareDeclared(st *store.Store, baseline, candidate string, set compare.Se
 }
 
 // measureUnstored computes, on all cores, the measured statistics of the arms' runs that have
-// none stored (a library of schema 14 migrated, a run too large to take them at import), from
-// the requests just read: the compare reads them as it would stored ones, the same floats,
-// and returns the runs it computed them for.
+// none stored (a library of schema 14 migrated), from the requests just read: the compare
+// reads them as it would stored ones, the same floats, and returns the runs it computed them
+// for. A run of more gaps than import keeps them for (measuredGapsCap) is left to the
+// compare: keeping its statistics would not pay for the check of every page of the library
+// that a first write makes, a second or more on a large one.
 func measureUnstored(arms ...compare.Arm) []*model.Run {
 	var todo []*model.Run
 	for _, a := range arms {
 		for _, rd := range a.Runs {
-			if rd.Run.Measured == nil {
+			if rd.Run.Measured == nil && gapsOf(rd.Run) <= measuredGapsCap {
 				todo = append(todo, rd.Run)
 			}
 		}

@@ -585,11 +585,7 @@ func (r *recomputer) queue(run *model.Run) *recompute {
 // import (the stretch of issue 29, item 1) a fifth more CPU, where its compare, which
 // computes them instead, loads every one of its gaps anyway.
 func measuredAsStored(run *model.Run) *model.MeasuredStats {
-	gaps := 0
-	for i := range run.Requests {
-		gaps += len(run.Requests[i].ITL)
-	}
-	if gaps > measuredGapsCap {
+	if gapsOf(run) > measuredGapsCap {
 		return nil
 	}
 	stored := *run
@@ -597,9 +593,17 @@ func measuredAsStored(run *model.Run) *model.MeasuredStats {
 	return compare.MeasuredStatsOf(&stored)
 }
 
-// measuredGapsCap is the most gaps a run whose statistics are stored at import has (see
-// measuredAsStored): a thousand requests of a thousand tokens.
+// measuredGapsCap is the most gaps a run whose statistics are stored has (see
+// measuredAsStored, measureUnstored): a thousand requests of a thousand tokens.
 const measuredGapsCap = 1 << 20
+
+func gapsOf(run *model.Run) int {
+	n := 0
+	for i := range run.Requests {
+		n += len(run.Requests[i].ITL)
+	}
+	return n
+}
 
 // add queues a run's row, to be encoded once its statistics are in, and returns the wait
 // for it.

@@ -66,10 +66,10 @@ func unpackMeasured(b []byte) *model.MeasuredStats {
 }
 
 // KeepMeasured stores the measured statistics a compare computed of runs that had none
-// stored (runs stored before schema 15, or too large to take them at import): the next
-// compare of those runs reads them. Only empty cells are written, so statistics stored
-// meanwhile stay as they are, all in one transaction; a library that cannot be written here
-// is left as it is, without error (the statistics are computed again when needed).
+// stored (runs stored before schema 15): the next compare of those runs reads them. Only
+// empty cells are written, so statistics stored meanwhile stay as they are, all in one
+// transaction; a library that cannot be written here is left as it is, without error (the
+// statistics are computed again when needed).
 func (s *Store) KeepMeasured(runs []*model.Run) error {
 	if s.readOnly != nil || !slices.ContainsFunc(runs, func(r *model.Run) bool { return r.Measured != nil }) {
 		return nil
