@@ -43,8 +43,9 @@ type historyView struct {
 
 	rep       history.Report
 	loaded    bool
-	explained bool // rep has its timeline and each step's evidence
-	selected  int  // index into rep.ChangePoints; -1 none
+	explained bool   // rep has its timeline and each step's evidence
+	only      string // the one stage metric rep was searched on so far; "" when every one was
+	selected  int    // index into rep.ChangePoints; -1 none
 	layout    *historyLayout
 	gen       int
 }
@@ -160,12 +161,12 @@ func (v *historyView) load() {
 	v.gen++
 	gen := v.gen
 	v.message.SetText(fmt.Sprintf(lang.L("Reading the series %s…"), name))
-	st, set := v.u.st, v.u.settings.Settings()
-	// Two steps: the series and its change points first (a team library's series of 10,000
-	// nights is on screen in under a second), then the timeline and each step's evidence.
+	st, set, first := v.u.st, v.u.settings.Settings(), v.firstMetric()
+	// Three steps: the series and the change points of the metric drawn first (a team
+	// library's series of 10,000 nights is on screen in under a second), then those of the
+	// other metrics, then the timeline and each step's evidence.
 	go func() {
-		rep, runs, err := library.ReadHistory(st, name, history.DefaultSettings)
-		current := func(rep history.Report, explained bool, err error) {
+		current := func(rep history.Report, only string, explained bool, err error) {
 			onUI(func() {
 				if gen != v.gen {
 					return
@@ -174,17 +175,36 @@ func (v *historyView) load() {
 					v.message.SetText(err.Error())
 					return
 				}
-				v.explained = explained
+				v.only, v.explained = only, explained
 				v.show(rep)
 			})
 		}
-		current(rep, false, err)
+		rep, runs, err := library.ReadHistoryOf(st, name, history.DefaultSettings, first)
+		current(rep, first.Key, false, err)
+		if err != nil {
+			return
+		}
+		rep, err = library.SearchHistory(st, rep, history.DefaultSettings, first)
+		current(rep, "", false, err)
 		if err != nil {
 			return
 		}
 		rep, err = library.ExplainHistory(st, rep, runs, set)
-		current(rep, true, err)
+		current(rep, "", true, err)
 	}()
+}
+
+// firstMetric is the stage metric a load draws first, as show chooses it: the one the
+// analyst chose, else the one selected, else the first.
+func (v *historyView) firstMetric() model.StageMetric {
+	for _, title := range []string{v.wantMetric, v.metric.Selected} {
+		for _, m := range model.StageMetrics {
+			if title != "" && (title == m.Title || title == lang.L(m.Title)) {
+				return m
+			}
+		}
+	}
+	return model.StageMetrics[0]
 }
 
 // settingsChanged reads the series again when the SLO it was judged against is no longer the
@@ -211,10 +231,13 @@ func (v *historyView) show(rep history.Report) {
 			v.selected = i
 		}
 	}
-	if v.explained {
+	switch {
+	case v.explained:
 		v.message.SetText(fmt.Sprintf(lang.L("%d runs, %d change points, %d outliers, %d condition changes"),
 			len(rep.Runs), len(rep.ChangePoints), len(rep.Outliers), len(rep.Timeline)))
-	} else {
+	case v.only != "":
+		v.message.SetText(fmt.Sprintf(lang.L("%d runs; searching the other metrics for change points…"), len(rep.Runs)))
+	default:
 		v.message.SetText(fmt.Sprintf(lang.L("%d runs, %d change points, %d outliers; reading the evidence of each step…"),
 			len(rep.Runs), len(rep.ChangePoints), len(rep.Outliers)))
 	}
@@ -325,7 +348,9 @@ func (v *historyView) draw() {
 		}
 		v.steps.Add(b)
 	}
-	if len(v.steps.Objects) == 0 {
+	if len(v.steps.Objects) == 0 && v.only != "" && v.only != m.Key {
+		v.steps.Add(widget.NewLabel(lang.L("Searching this metric for change points…")))
+	} else if len(v.steps.Objects) == 0 {
 		v.steps.Add(widget.NewLabel(lang.L("No change point for this metric and load point.")))
 	}
 	v.steps.Refresh()

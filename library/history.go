@@ -65,6 +65,26 @@ func ReadHistory(st *store.Store, name string, set history.Settings) (history.Re
 	return rep, runs, applyTriage(st, &rep)
 }
 
+// ReadHistoryOf is ReadHistory searching one stage metric only: the one a chart draws first
+// (a search is most of the time a long series takes once read). SearchHistory adds the
+// others.
+func ReadHistoryOf(st *store.Store, name string, set history.Settings, first model.StageMetric) (history.Report, []*model.Run, error) {
+	runs, err := SeriesRuns(st, name)
+	if err != nil {
+		return history.Report{}, nil, err
+	}
+	rep := history.FindOf(strings.TrimSpace(name), runs, set, first)
+	return rep, runs, applyTriage(st, &rep)
+}
+
+// SearchHistory is a report of ReadHistoryOf with the other stage metrics searched too, with
+// their triage: ReadHistory's report. The report given is not changed.
+func SearchHistory(st *store.Store, rep history.Report, set history.Settings, first model.StageMetric) (history.Report, error) {
+	rest := slices.DeleteFunc(slices.Clone(model.StageMetrics), func(m model.StageMetric) bool { return m.Key == first.Key })
+	rep = rep.Searched(set, rest...)
+	return rep, applyTriage(st, &rep)
+}
+
 // ExplainHistory is a report of ReadHistory with, when the settings set an SLO, each run's
 // attainment and goodput under it and their change points (rule 14 in rule 13), the timeline
 // of condition changes, and each change point judged by a comparison of its windows. The

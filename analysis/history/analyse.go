@@ -123,6 +123,18 @@ type ConditionChange struct {
 // points and outliers per stage metric and load point. Conditions are per run (RunConditions
 // of compare, nil to skip the timeline), in the same order as runs.
 func Find(name string, runs []*model.Run, conditions []map[string]string, set Settings) Report {
+	rep := FindOf(name, runs, set, model.StageMetrics...)
+	if conditions != nil {
+		rep = rep.WithConditions(runs, conditions)
+	}
+	return rep
+}
+
+// FindOf is Find without the timeline, searching only the given stage metrics: the one a
+// chart draws first, so a long series is on screen before the others are searched (Searched
+// adds them; each metric's search is most of the time). Every run has its value of every
+// stage metric.
+func FindOf(name string, runs []*model.Run, set Settings, metrics ...model.StageMetric) Report {
 	set = set.withDefaults()
 	var kept []*model.Run
 	for _, r := range runs {
@@ -154,11 +166,31 @@ func Find(name string, runs []*model.Run, conditions []map[string]string, set Se
 		}
 		rep.Runs = append(rep.Runs, info)
 	}
-	rep.search(points, model.StageMetrics, set)
-	if conditions != nil {
-		rep = rep.WithConditions(runs, conditions)
-	}
+	rep.search(points, metrics, set)
 	return rep
+}
+
+// Searched is the report with more metrics searched (those FindOf left), their change points
+// and outliers among the others in the order Find gives them. The report given is not changed.
+func (rep Report) Searched(set Settings, metrics ...model.StageMetric) Report {
+	rep.ChangePoints, rep.Outliers = slices.Clone(rep.ChangePoints), slices.Clone(rep.Outliers)
+	rep.search(rep.points(), metrics, set.withDefaults())
+	return rep
+}
+
+// points are the report's runs at each of its load points, in series order.
+func (rep Report) points() []Point {
+	var points []Point
+	for _, label := range rep.LoadPoints {
+		p := Point{Label: label}
+		for i, r := range rep.Runs {
+			if r.LoadPoint == label {
+				p.Runs = append(p.Runs, i)
+			}
+		}
+		points = append(points, p)
+	}
+	return points
 }
 
 // WithConditions is the report with its timeline of condition changes, from each run's
@@ -210,6 +242,34 @@ func (rep *Report) search(points []Point, metrics []model.StageMetric, set Setti
 		rep.Outliers = append(rep.Outliers, s.outliers...)
 		rep.ChangePoints = append(rep.ChangePoints, s.changePoints...)
 	}
+	rep.inFindOrder()
+}
+
+// inFindOrder sorts the change points and outliers as one search of every metric finds them,
+// whichever searches found them: the stage metrics' by load point, then metric, then the SLO
+// metrics' the same way (each search's own finds keep their order).
+func (rep *Report) inFindOrder() {
+	point := map[string]int{}
+	for i, p := range rep.LoadPoints {
+		point[p] = i
+	}
+	metric := map[string]int{}
+	for i, m := range append(slices.Clone(model.StageMetrics), SLOMetrics...) {
+		metric[m.Key] = i
+	}
+	rank := func(stage, loadPoint string) int {
+		m, slo := metric[stage], 0
+		if m >= len(model.StageMetrics) {
+			slo = 1
+		}
+		return (slo*len(point)+point[loadPoint])*len(metric) + m
+	}
+	slices.SortStableFunc(rep.ChangePoints, func(a, b ChangePoint) int {
+		return rank(a.Stage, a.LoadPoint) - rank(b.Stage, b.LoadPoint)
+	})
+	slices.SortStableFunc(rep.Outliers, func(a, b Outlier) int {
+		return rank(a.Stage, a.LoadPoint) - rank(b.Stage, b.LoadPoint)
+	})
 }
 
 // found is what one search finds.

@@ -62,17 +62,5 @@ func (rep Report) WithSLO(objective model.SLO, judged map[int64]slo.RunResult, s
 			}
 		}
 	}
-	rep.ChangePoints, rep.Outliers = slices.Clone(rep.ChangePoints), slices.Clone(rep.Outliers)
-	var points []Point
-	for _, label := range rep.LoadPoints {
-		p := Point{Label: label}
-		for i, r := range rep.Runs {
-			if r.LoadPoint == label {
-				p.Runs = append(p.Runs, i)
-			}
-		}
-		points = append(points, p)
-	}
-	rep.search(points, SLOMetrics, set)
-	return rep
+	return rep.Searched(set, SLOMetrics...)
 }
