@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -41,7 +40,8 @@ type libraryView struct {
 	marked   map[string]bool // nodes ticked for the actions on several (markBar)
 	markBar  *fyne.Container
 	markText *widget.Label
-	loads    int // reloads asked for: a slower, older one never replaces a newer one's rows
+	hint     *widget.Label // how to import: hidden while the marked items' bar is shown
+	loads    int           // reloads asked for: a slower, older one never replaces a newer one's rows
 	// read lists the runs; it may give the first of many in advance.
 	read func(st *store.Store, first func([]sidebarRow)) ([]sidebarRow, error)
 }
@@ -113,18 +113,32 @@ func newLibraryView(u *App) *libraryView {
 	top := container.NewVBox(
 		widget.NewLabelWithStyle(lang.L("Library"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		bar, v.search, container.NewGridWithColumns(2, v.role, v.order))
-	hint := widget.NewLabel(lang.L("Drop result folders, .zip or .tar.gz anywhere on the window to import."))
-	hint.Wrapping = fyne.TextWrapWord
-	hint.Importance = widget.LowImportance
-	v.markText = widget.NewLabel("")
-	v.markText.Wrapping = fyne.TextWrapWord
-	v.markBar = container.NewVBox(widget.NewSeparator(), v.markText, container.NewGridWithColumns(2,
-		widget.NewButton(lang.L("Compare these"), v.compareMarked), widget.NewButton(lang.L("Relabel…"), v.onRelabel),
-		widget.NewButton(lang.L("Role…"), v.onRole), widget.NewButton(lang.L("Delete…"), v.onDelete),
-		widget.NewButton(lang.L("Clear marks"), v.clearMarks)))
-	v.markBar.Hide()
-	v.content = container.NewBorder(top, container.NewVBox(v.markBar, container.NewGridWithColumns(2, useBase, useCand), hint), nil, nil, v.tree)
+	v.hint = widget.NewLabel(lang.L("Drop result folders, .zip or .tar.gz anywhere on the window to import."))
+	v.hint.Wrapping = fyne.TextWrapWord
+	v.hint.Importance = widget.LowImportance
+	v.markBar = v.newMarkBar()
+	v.content = container.NewBorder(top, container.NewVBox(v.markBar, container.NewGridWithColumns(2, useBase, useCand), v.hint), nil, nil, v.tree)
 	return v
+}
+
+// newMarkBar is the bar of actions on the marked items, two rows high so a laptop's 768 px
+// still shows most of the tree: what is marked and a button to clear it, then Compare these
+// beside a menu of the rest (relabel, role, delete). Hidden until something is marked.
+func (v *libraryView) newMarkBar() *fyne.Container {
+	v.markText = widget.NewLabel("")
+	v.markText.Truncation = fyne.TextTruncateEllipsis
+	more := widget.NewButtonWithIcon(lang.L("More…"), theme.MoreVerticalIcon(), nil)
+	more.OnTapped = func() {
+		menu := fyne.NewMenu("", fyne.NewMenuItem(lang.L("Relabel…"), v.onRelabel), fyne.NewMenuItem(lang.L("Role…"), v.onRole),
+			fyne.NewMenuItem(lang.L("Delete…"), v.onDelete))
+		c := fyne.CurrentApp().Driver().CanvasForObject(more)
+		widget.ShowPopUpMenuAtRelativePosition(menu, c, fyne.NewPos(0, more.Size().Height), more)
+	}
+	bar := container.NewVBox(widget.NewSeparator(),
+		container.NewBorder(nil, nil, nil, widget.NewButton(lang.L("Clear marks"), v.clearMarks), v.markText),
+		container.NewGridWithColumns(2, widget.NewButton(lang.L("Compare these"), v.compareMarked), more))
+	bar.Hide()
+	return bar
 }
 
 func (u *App) importerChooseFiles()  { u.importer.chooseFiles() }
@@ -273,13 +287,13 @@ func (v *libraryView) rebuild() {
 	}
 	children := map[string][]string{}
 	armText := map[string]string{}
-	var arms []string
+	var shownArms []int
 	for a, bs := range armBundles {
 		if len(bs) == 0 {
 			continue
 		}
 		arm := ix.arms[a].node
-		arms = append(arms, arm)
+		shownArms = append(shownArms, a)
 		// An arm of one bundle lists its runs directly: one click less to reach a run.
 		if len(bs) == 1 {
 			children[arm] = runsOf[bs[0]]
@@ -296,13 +310,13 @@ func (v *libraryView) rebuild() {
 		}
 		armText[arm] = text
 	}
-	sort.Strings(arms)
+	slices.SortFunc(shownArms, func(a, b int) int { return strings.Compare(ix.arms[a].node, ix.arms[b].node) })
 	if v.order.SelectedIndex() == 1 {
-		newestOf := map[string]string{}
-		for a := range ix.arms {
-			newestOf[ix.arms[a].node] = newest[a]
-		}
-		sort.SliceStable(arms, func(i, j int) bool { return newestOf[arms[i]] > newestOf[arms[j]] })
+		slices.SortStableFunc(shownArms, func(a, b int) int { return strings.Compare(newest[b], newest[a]) })
+	}
+	var arms []string
+	for _, a := range shownArms {
+		arms = append(arms, ix.arms[a].node)
 	}
 	if arms != nil {
 		children[""] = arms
@@ -368,6 +382,7 @@ func (v *libraryView) showMarked() {
 	nodes := v.markedNodes()
 	if len(nodes) == 0 {
 		v.markBar.Hide()
+		v.hint.Show()
 		return
 	}
 	runs := 0
@@ -377,6 +392,7 @@ func (v *libraryView) showMarked() {
 	v.markText.SetText(fmt.Sprintf(lang.L("Marked: %s, %s"), plural(len(nodes), lang.L("%d item"), lang.L("%d items")),
 		plural(runs, lang.L("%d run"), lang.L("%d runs"))))
 	v.markBar.Show()
+	v.hint.Hide()
 }
 
 // markedNodes are the marked nodes still shown, in the sidebar's order.

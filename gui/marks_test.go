@@ -41,6 +41,23 @@ func tapSidebar(t *testing.T, u *App, text string) {
 	ui(func() { test.Tap(b) })
 }
 
+// tapMarkedMenu opens the marked items' menu (More…) and taps its item that reads text.
+func tapMarkedMenu(t *testing.T, u *App, text string) {
+	t.Helper()
+	tapSidebar(t, u, "More…")
+	var item fyne.Tappable
+	eventually(t, "the menu item "+text, func() bool {
+		top := u.win.Canvas().Overlays().Top()
+		if top == nil {
+			return false
+		}
+		w, ok := find(top, func(w fyne.Widget) bool { _, tap := w.(fyne.Tappable); return tap && drawnText(w) == text })
+		item, _ = w.(fyne.Tappable)
+		return ok
+	})
+	ui(func() { item.Tapped(&fyne.PointEvent{}) })
+}
+
 // Two arms ticked in the sidebar are compared with one button, the baseline arm as baseline;
 // runs ticked across arms are relabelled together into one arm.
 func TestSidebarMarksCompareAndRelabel(t *testing.T) {
@@ -63,7 +80,7 @@ func TestSidebarMarksCompareAndRelabel(t *testing.T) {
 	})
 	markRow(t, u, "#") // a run of the drift arm
 	eventually(t, "the marked line", func() bool { return strings.Contains(drawnText(u.library.content), "Marked: 2 items, 6 runs") })
-	tapSidebar(t, u, "Relabel…")
+	tapMarkedMenu(t, u, "Relabel…")
 	eventually(t, "the relabel dialog", func() bool { return topDialog(u) != nil && strings.Contains(drawnText(topDialog(u)), "6 runs") })
 	entry := get(func() *escEntry {
 		e, _ := find(topDialog(u), func(*escEntry) bool { return true })
