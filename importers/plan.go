@@ -26,15 +26,27 @@ type Plan struct {
 	seed  maphash.Seed
 	sums  map[string]uint64 // a listed result's bytes as planned
 	runs  map[string]int    // runs a result file gave
+	// kept are the readings of the bundle's first files, kept whole with their bytes (see
+	// PlanBundle): Fill takes them rather than parsing again.
+	kept map[string]*identified
 }
 
 // PlanBundle reads and parses the entries on every core, keeping the bytes of the files no
 // run is read from (logs, manifests, traces: Items' attachments) and letting a listed result's
-// go once parsed. It returns nil when the bundle has parts: Assemble reads it whole.
-func PlanBundle(entries []Entry) (*Plan, []error) {
-	pl := &Plan{seed: maphash.MakeSeed(), sums: map[string]uint64{}, runs: map[string]int{}}
+// go once parsed, except the first keep bytes of files, whose results are kept read whole
+// for Fill: a bundle of a few thousand small files is parsed once, a larger one's first
+// windows too. It returns nil when the bundle has parts: Assemble reads it whole.
+func PlanBundle(entries []Entry, keep int64) (*Plan, []error) {
+	pl := &Plan{seed: maphash.MakeSeed(), sums: map[string]uint64{}, runs: map[string]int{}, kept: map[string]*identified{}}
 	ids := make([]identified, len(entries))
 	sums := make([]uint64, len(entries))
+	whole := make([]*identified, len(entries))
+	first := 0 // the entries kept whole
+	for size := int64(0); first < len(entries); first++ {
+		if size += entries[first].Size(); size > keep {
+			break
+		}
+	}
 	par.Each(len(entries), identifyGrain, func(_, i int) {
 		e := &entries[i]
 		if err := e.Load(); err != nil {
@@ -42,7 +54,12 @@ func PlanBundle(entries []Entry) (*Plan, []error) {
 			return
 		}
 		ids[i] = identifyEntry(*e)
-		if len(ids[i].p.Runs) > 0 && e.Listed() {
+		switch {
+		case len(ids[i].p.Runs) == 0:
+		case i < first:
+			w := ids[i]
+			whole[i] = &w
+		case e.Listed():
 			sums[i] = maphash.Bytes(pl.seed, e.Data)
 			e.Unload()
 		}
@@ -54,7 +71,10 @@ func PlanBundle(entries []Entry) (*Plan, []error) {
 		}
 		if n := len(ids[i].p.Runs); n > 0 {
 			pl.runs[e.Path] = n
-			if e.Listed() {
+			switch {
+			case whole[i] != nil:
+				pl.kept[e.Path] = whole[i]
+			case e.Listed():
 				pl.sums[e.Path] = sums[i]
 			}
 		}
@@ -76,7 +96,7 @@ func planned(p format.Parsed) format.Parsed {
 }
 
 // Fill reads whole the runs of items, every planned run of one result file (Items sharing
-// Result), from data, the file's bytes: each run as the file gives it, with what the grouping
+// Result), from data, the file's bytes (or takes them as the plan kept them): each run as the file gives it, with what the grouping
 // decided (manifest, label, role, phase), settled as Assemble settles it. data that is not what
 // was planned from is refused (ErrChanged), the items left as they were.
 func (p *Plan) Fill(items []Item, data []byte) error {
@@ -85,10 +105,14 @@ func (p *Plan) Fill(items []Item, data []byte) error {
 		return err
 	}
 	var id identified
-	id.err = Guard(name, func() (err error) {
-		id.row, id.p, err = identify(&format.File{Name: name, Data: data})
-		return err
-	})
+	if w := p.kept[name]; w != nil && w.p.Runs != nil {
+		id, *w = *w, identified{} // read once: its runs are the items' now
+	} else {
+		id.err = Guard(name, func() (err error) {
+			id.row, id.p, err = identify(&format.File{Name: name, Data: data})
+			return err
+		})
+	}
 	if len(id.p.Runs) != p.runs[name] {
 		if id.err != nil {
 			return id.err

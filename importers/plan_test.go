@@ -35,7 +35,7 @@ func TestPlannedResultChangedIsRefused(t *testing.T) {
 				os.WriteFile(filepath.Join(dir, n+".json"), []byte(result("20250101-000002")), 0o644)
 			}
 			entries, errs := ListBundle(dir, DefaultLimits)
-			plan, perrs := PlanBundle(entries)
+			plan, perrs := PlanBundle(entries, 0)
 			if len(errs)+len(perrs) > 0 || plan == nil || len(plan.Items) != 2 {
 				t.Fatalf("plan: %v %v %v", errs, perrs, plan)
 			}

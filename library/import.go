@@ -185,7 +185,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	var plan *importers.Plan
 	if len(entries) > planAbove {
 		var errs []error
-		if plan, errs = importers.PlanBundle(entries); plan != nil {
+		if plan, errs = importers.PlanBundle(entries, planKeep); plan != nil {
 			rep.note(errs...)
 		}
 	}
@@ -258,8 +258,12 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		windows = whole
 	} else {
 		quit := make(chan struct{})
-		defer close(quit)
 		windows = windowsOf(plan, entries, prep, quit)
+		defer func() { // before the files are closed: the window being read is read whole
+			close(quit)
+			for range windows {
+			}
+		}()
 	}
 	var kept []alreadyStored
 	notAppliedSaid := map[string]bool{}

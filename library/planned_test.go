@@ -39,21 +39,24 @@ func TestPlannedImportStoresWhatAWholeOneDoes(t *testing.T) {
 	planned := 0
 	for _, dir := range bundles {
 		entries, _ := importers.ListBundle(dir, importers.DefaultLimits)
-		if plan, _ := importers.PlanBundle(entries); plan != nil {
+		if plan, _ := importers.PlanBundle(entries, 0); plan != nil {
 			planned++
 		}
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			whole, wholeRep := storedRuns(t, dir, 1<<30)
-			byWindow, plannedRep := storedRuns(t, dir, 0)
-			if wholeRep != plannedRep {
-				t.Errorf("reports differ:\nwhole:   %s\nplanned: %s", wholeRep, plannedRep)
-			}
-			if len(whole) == 0 || len(whole) != len(byWindow) {
-				t.Fatalf("%d runs stored whole, %d planned", len(whole), len(byWindow))
-			}
-			for i := range whole {
-				if whole[i] != byWindow[i] {
-					t.Errorf("run %d differs:\nwhole:   %s\nplanned: %s", i+1, whole[i], byWindow[i])
+			whole, wholeRep := storedRuns(t, dir, 1<<30, 0)
+			// Planned, every result read again, or kept read whole from the plan.
+			for _, keep := range []int64{0, 1 << 30} {
+				byWindow, plannedRep := storedRuns(t, dir, 0, keep)
+				if wholeRep != plannedRep {
+					t.Errorf("keep %d: reports differ:\nwhole:   %s\nplanned: %s", keep, wholeRep, plannedRep)
+				}
+				if len(whole) == 0 || len(whole) != len(byWindow) {
+					t.Fatalf("keep %d: %d runs stored whole, %d planned", keep, len(whole), len(byWindow))
+				}
+				for i := range whole {
+					if whole[i] != byWindow[i] {
+						t.Errorf("keep %d: run %d differs:\nwhole:   %s\nplanned: %s", keep, i+1, whole[i], byWindow[i])
+					}
 				}
 			}
 		})
@@ -63,14 +66,14 @@ func TestPlannedImportStoresWhatAWholeOneDoes(t *testing.T) {
 	}
 }
 
-// storedRuns imports dir into a new library, planned when it has more than above files, one
-// result file a window, and returns each stored run (in the order stored) with its files, and
+// storedRuns imports dir into a new library, planned when it has more than above files (keep:
+// planKeep), one result file a window, and returns each stored run (in the order stored) with its files, and
 // the report's lines.
-func storedRuns(t *testing.T, dir string, above int) ([]string, string) {
+func storedRuns(t *testing.T, dir string, above int, keep int64) ([]string, string) {
 	t.Helper()
-	oldAbove, oldRuns := planAbove, windowRuns
-	planAbove, windowRuns = above, 1
-	defer func() { planAbove, windowRuns = oldAbove, oldRuns }()
+	oldAbove, oldKeep, oldRuns := planAbove, planKeep, windowRuns
+	planAbove, planKeep, windowRuns = above, keep, 1
+	defer func() { planAbove, planKeep, windowRuns = oldAbove, oldKeep, oldRuns }()
 	st := openStore(t)
 	rep := Import(st, []string{dir}, Options{})
 	var out []string

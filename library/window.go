@@ -3,6 +3,7 @@ package library
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"benchlens/importers"
@@ -17,6 +18,11 @@ import (
 // few windows of runs, not every run of the folder with its records and bytes. A smaller one
 // is assembled whole, as it always was. A variable so that tests plan small bundles.
 var planAbove = 512
+
+// planKeep bounds the bytes of files a plan keeps read whole from its start, for its first
+// windows: a folder of a thousand small results is parsed once, as when it was assembled
+// whole.
+var planKeep int64 = 16 << 20
 
 // A window holds at most windowRuns runs or windowBytes bytes of result files, read, hashed,
 // compressed and parsed on every core while the batch stores the window before it (variables
@@ -66,6 +72,7 @@ func planned(plan *importers.Plan, w []importers.Item, entries []importers.Entry
 		var resultData []byte
 		for _, f := range append([]*model.SourceFile{its[0].Result}, its[0].Parts...) {
 			e := entries[at[f.Name]] // a copy: the entry's bytes go with this window
+			entries[at[f.Name]].Unload()
 			err := e.Load()
 			if err == nil {
 				err = plan.Same(f.Name, e.Data)
@@ -105,11 +112,13 @@ func planned(plan *importers.Plan, w []importers.Item, entries []importers.Entry
 		}
 		preps[g] = prep
 	})
+	prep := map[string]prepared{}
+	for _, p := range preps {
+		maps.Copy(prep, p)
+	}
 	out := window{prep: func(name string) prepared {
-		for _, p := range preps {
-			if q, ok := p[name]; ok {
-				return q
-			}
+		if p, ok := prep[name]; ok {
+			return p
 		}
 		return ahead(name) // a file beside the runs
 	}}
