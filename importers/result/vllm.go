@@ -2,7 +2,6 @@ package result
 
 import (
 	"math"
-	"regexp"
 	"strings"
 	"time"
 
@@ -10,8 +9,49 @@ import (
 	"benchlens/model"
 )
 
-// statKey matches the summary statistics of vLLM and SGLang: {stat}_{metric}_ms.
-var statKey = regexp.MustCompile(`^(mean|median|std|min|max|p\d+(?:\.\d+)?)_(ttft|tpot|itl|e2el|e2e_latency|latency|client_queue_time|e2el_including_client_queue)_ms$`)
+// statKey splits a summary statistic's key of vLLM and SGLang, {stat}_{metric}_ms: stat is
+// mean, median, std, min, max or p<digits>[.<digits>], metric one of statMetrics. It is
+// `^(mean|median|std|min|max|p\d+(?:\.\d+)?)_(ttft|…)_ms$` by hand: the regular expression
+// was a tenth of a small result's parse, and every result is parsed twice when planned.
+func statKey(k string) (stat, metric string, ok bool) {
+	stat, rest, found := strings.Cut(k, "_") // no stat holds an underscore
+	if !found {
+		return "", "", false
+	}
+	metric, found = strings.CutSuffix(rest, "_ms")
+	if !found || !statMetrics[metric] || !statName(stat) {
+		return "", "", false
+	}
+	return stat, metric, true
+}
+
+// statMetrics are the metrics of statKey.
+var statMetrics = map[string]bool{"ttft": true, "tpot": true, "itl": true, "e2el": true, "e2e_latency": true,
+	"latency": true, "client_queue_time": true, "e2el_including_client_queue": true}
+
+// statName reports mean, median, std, min, max, or p and digits with at most one point
+// between digits (p99, p99.9).
+func statName(s string) bool {
+	switch s {
+	case "mean", "median", "std", "min", "max":
+		return true
+	}
+	if len(s) < 2 || s[0] != 'p' {
+		return false
+	}
+	whole, frac, point := strings.Cut(s[1:], ".")
+	return digits(whole) && (!point || digits(frac))
+}
+
+// digits reports a non-empty run of ASCII digits.
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // metricName normalises the metric part of a statistics key.
 func metricName(m string) string {
@@ -155,8 +195,8 @@ func vllmEraOf(obj map[string]any) vllmEra {
 // readStats copies every {stat}_{metric}_ms key into the run's summary.
 func readStats(run *model.Run, obj map[string]any) error {
 	for k, v := range obj {
-		m := statKey.FindStringSubmatch(k)
-		if m == nil {
+		stat, name, ok := statKey(k)
+		if !ok {
 			continue
 		}
 		if v == nil {
@@ -166,13 +206,13 @@ func readStats(run *model.Run, obj map[string]any) error {
 		if !ok {
 			return shapeError(k, "a number", v)
 		}
-		metric := metricName(m[2])
-		if m[2] == "latency" {
-			if _, own := obj[m[1]+"_e2el_ms"]; own {
+		metric := metricName(name)
+		if name == "latency" {
+			if _, own := obj[stat+"_e2el_ms"]; own {
 				metric = "latency"
 			}
 		}
-		run.SetStat(metric, m[1], f)
+		run.SetStat(metric, stat, f)
 	}
 	return nil
 }
@@ -293,7 +333,7 @@ func firstString(obj map[string]any, keys ...string) string {
 // pairs are top-level strings), everything else as extra JSON.
 func keepRest(run *model.Run, obj map[string]any, known map[string]bool) {
 	for k, v := range obj {
-		if known[k] || statKey.MatchString(k) {
+		if _, _, stat := statKey(k); known[k] || stat {
 			continue
 		}
 		if s, ok := v.(string); ok {
