@@ -11,6 +11,12 @@
 // the file has found its runs, so a file beside no run is never parsed. Assemble joins a
 // bundle's results with the files beside and above them, one Item per run.
 //
+// A folder of many files is listed (ListBundle: its small files unread until Load) and
+// planned (PlanBundle): each file is read and parsed once to group the runs as Assemble
+// would, keeping of each run only what the grouping reads, and the results are read again a
+// window at a time to be stored (Plan.Fill), so that an import holds the plan and a window,
+// not every run of the folder with its records and bytes.
+//
 // Every error names its file and, where known, its line or byte offset (position.Error); a
 // file nothing reads is reported with a reason (Skip), never dropped silently.
 //
