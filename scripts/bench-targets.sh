@@ -151,6 +151,8 @@ for i in "${!targets[@]}"; do
 	[[ "$cpu" != n/a ]] && line+=", CPU $cpu s/op"
 	if [[ -n "$old_bin" ]]; then
 		line+="; old $old_rev: $(tstat "old$i" 1 "$best" "$fmt") ($best), median $(tstat "old$i" 1 median "$fmt")"
+		cpu="$(tstat "old$i" 2 median %.3f)"
+		[[ "$cpu" != n/a ]] && line+=", CPU $cpu s/op"
 	fi
 	echo "$figure (${pattern//[\^\$]/}): $line"
 	if ((failed)); then
