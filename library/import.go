@@ -366,7 +366,8 @@ func loaded(entries []importers.Entry, rep *Report) []importers.Entry {
 }
 
 // besideRuns are the entries no run of a plan is read from, read when planned: the files kept
-// beside the runs (logs, traces, manifests), prepared ahead as a bundle's files are.
+// beside the runs (logs, traces, manifests), prepared ahead as a bundle's files are. Their
+// bytes go with them: entries keeps those of the results alone, for the windows.
 func besideRuns(entries []importers.Entry, items []importers.Item) []importers.Entry {
 	read := map[string]bool{}
 	for _, it := range items {
@@ -376,9 +377,10 @@ func besideRuns(entries []importers.Entry, items []importers.Item) []importers.E
 		}
 	}
 	var out []importers.Entry
-	for _, e := range entries {
+	for i, e := range entries {
 		if !read[e.Path] && (e.Data != nil || !e.Listed()) {
 			out = append(out, e)
+			entries[i].Data = nil
 		}
 	}
 	return out
