@@ -191,19 +191,21 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	}
 	var items []importers.Item // every run: whole, or as planned
 	var prep func(name string) prepared
+	var settled func()
 	ahead := entries // the files in memory the whole import, prepared ahead
 	if plan == nil {
 		entries = loaded(entries, &rep)
 		ahead = entries
-		prep = prepareAhead(st, owner, entries, opt.Stop)
+		prep, settled = prepareAhead(st, owner, entries, opt.Stop)
 		var errs []error
 		items, errs = importers.Assemble(entries)
 		rep.note(errs...)
 	} else {
 		items = plan.Items
 		ahead = besideRuns(entries, items)
-		prep = prepareAhead(st, owner, ahead, opt.Stop)
+		prep, settled = prepareAhead(st, owner, ahead, opt.Stop)
 	}
+	defer settled()
 	ready := recomputeAhead(len(items))
 	defer ready.close()
 	if plan == nil {
@@ -426,13 +428,15 @@ type prepared struct {
 // one parses, each claimed for owner until ReleaseFiles, many to a transaction (up to
 // aheadFiles files or aheadBytes bytes), then copies them from SQLite's log into the library
 // file there too (Store.Checkpoint), not in the runs' commit, which has the core to itself.
-// The returned function waits for that work; the files' bytes are released once both are
-// done.
-func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop <-chan struct{}) func(name string) prepared {
+// prep waits for a file's work; the files' bytes are released once both are done. The
+// checkpoint goes on while the runs are written (a checkpoint never waits for a writer, nor
+// one for it; SQLite's own at the runs' commit copies only what this one has not): settled
+// waits for it, before the import returns.
+func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop <-chan struct{}) (prep func(name string) prepared, settled func()) {
 	out := make(map[string]prepared, len(entries))
-	done := make(chan struct{})
+	done, checkpointed := make(chan struct{}), make(chan struct{})
 	go func() {
-		defer close(done)
+		defer close(checkpointed)
 		var gone error // the library went away: nothing more is tried
 		stored := false
 		var group []store.Put
@@ -483,14 +487,17 @@ func prepareAhead(st *store.Store, owner string, entries []importers.Entry, stop
 			}
 		}
 		put()
+		close(done)
 		if stored && gone == nil {
 			st.Checkpoint() // a checkpoint not made now is made at the next commit
 		}
 	}()
 	return func(name string) prepared {
-		<-done
-		return out[name]
-	}
+			<-done
+			return out[name]
+		}, func() {
+			<-checkpointed
+		}
 }
 
 // A transaction of files stored ahead holds at most aheadFiles files or aheadBytes bytes;
