@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"benchlens/internal/benchlib"
 	"benchlens/internal/cputime"
 	"benchlens/internal/pgtest"
 	"benchlens/model"
@@ -93,10 +93,7 @@ func BenchmarkFirstFrame10000RunsTeamLibrary(b *testing.B) {
 // benchLibrary opens the library BENCHLENS_BENCH_LIBRARY names, such as scripts/genlib's
 // 100,000 runs (issue 29 item 4), and counts its runs; the benchmark is skipped without one.
 func benchLibrary(b *testing.B) (*store.Store, int) {
-	path := os.Getenv("BENCHLENS_BENCH_LIBRARY")
-	if path == "" {
-		b.Skip("BENCHLENS_BENCH_LIBRARY names no library (go run ./scripts/genlib -out … -series 50 -per 2000)")
-	}
+	path := benchlib.Library(b)
 	st, err := store.OpenWith(path, store.Options{Existing: true})
 	if err != nil {
 		b.Fatal(err)
@@ -139,14 +136,12 @@ func BenchmarkSidebarSearchLibrary(b *testing.B) {
 	}{{"narrow", [2]string{"nightly-04", "nightly-049"}}, {"broad", [2]string{"nightl", "nightly"}}} {
 		b.Run(tc.name, func(b *testing.B) {
 			i := 0
-			cpu0 := cputime.Self()
+			report := cputime.PerOp(b)
 			for b.Loop() {
 				ui(func() { u.library.search.SetText(tc.queries[i%2]) })
 				i++
 			}
-			if cpu0 >= 0 {
-				b.ReportMetric(float64((cputime.Self()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
-			}
+			report()
 		})
 	}
 }

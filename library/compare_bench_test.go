@@ -105,7 +105,7 @@ func sweepLibrary(b *testing.B) *store.Store {
 func BenchmarkCompareSweep(b *testing.B) {
 	st := sweepLibrary(b)
 	defer st.Close()
-	cpu0 := cputime.Self()
+	report := cputime.PerOp(b)
 	for b.Loop() {
 		rec, err := Compare(st, "base", "cand", compare.DefaultSettings)
 		if err != nil {
@@ -116,9 +116,7 @@ func BenchmarkCompareSweep(b *testing.B) {
 		}
 	}
 	// CPU time too: on a shared machine the wall time says more about the neighbours.
-	if cpu0 >= 0 {
-		b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
-	}
+	report()
 }
 
 // manyRunsArms are two arms of 1,000 small runs each (20 requests × 64 output tokens, one
@@ -184,7 +182,7 @@ func BenchmarkCompareSLO(b *testing.B) {
 					if cached { // the arm's memo filled first, as the app's second look at a pair
 						compare.Compare(base, cand, set)
 					}
-					cpu0 := cputime.Self()
+					report := cputime.PerOp(b)
 					for b.Loop() {
 						bb, cc := base, cand
 						if !cached { // as the command line compares: every statistic computed again
@@ -195,9 +193,7 @@ func BenchmarkCompareSLO(b *testing.B) {
 							b.Fatal("no SLO section")
 						}
 					}
-					if cpu0 >= 0 {
-						b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
-					}
+					report()
 				})
 			}
 		}
@@ -247,7 +243,7 @@ func BenchmarkCompareManyRuns(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			st := manyRunsLibrary(b, n)
 			defer st.Close()
-			cpu0 := cputime.Self()
+			report := cputime.PerOp(b)
 			for b.Loop() {
 				rec, err := Compare(st, "base", "cand", compare.DefaultSettings)
 				if err != nil {
@@ -257,9 +253,7 @@ func BenchmarkCompareManyRuns(b *testing.B) {
 					b.Fatal("the candidate's faster decode was not found")
 				}
 			}
-			if cpu0 >= 0 {
-				b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
-			}
+			report()
 		})
 	}
 }

@@ -2,10 +2,10 @@ package library
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"benchlens/internal/benchlib"
 	"benchlens/internal/cputime"
 	"benchlens/model"
 	"benchlens/store"
@@ -35,39 +35,32 @@ func BenchmarkRows(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	cpu0 := cputime.Self()
+	report := cputime.PerOp(b)
 	for b.Loop() {
 		rows, err := Rows(st)
 		if err != nil || len(rows) != 10000 {
 			b.Fatal(len(rows), err)
 		}
 	}
-	if cpu0 >= 0 {
-		b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
-	}
+	report()
 }
 
 // BenchmarkRowsLibrary lists a library named by BENCHLENS_BENCH_LIBRARY (skipped without
 // it), such as scripts/genlib's 100,000 runs (issue 29 item 4), every row as `runs` reads it:
 // a batch at a time (EachRows).
 func BenchmarkRowsLibrary(b *testing.B) {
-	path := os.Getenv("BENCHLENS_BENCH_LIBRARY")
-	if path == "" {
-		b.Skip("BENCHLENS_BENCH_LIBRARY names no library (go run ./scripts/genlib -out … -series 50 -per 2000)")
-	}
+	path := benchlib.Library(b)
 	st, err := store.OpenWith(path, store.Options{Existing: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	cpu0 := cputime.Self()
+	report := cputime.PerOp(b)
 	for b.Loop() {
 		n := 0
 		if err := EachRows(st, func(rows []RunRow) error { n += len(rows); return nil }); err != nil || n == 0 {
 			b.Fatal(n, err)
 		}
 	}
-	if cpu0 >= 0 {
-		b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
-	}
+	report()
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"benchlens/internal/benchlib"
 	"benchlens/internal/cputime"
 )
 
@@ -14,10 +15,7 @@ import (
 // back to schema 11, as its first open by this benchlens does: the backup, then every
 // migration (issue 29 item 4). The copy is made before the clock starts.
 func BenchmarkMigrateLibrary(b *testing.B) {
-	old := os.Getenv("BENCHLENS_BENCH_OLD_LIBRARY")
-	if old == "" {
-		b.Skip("BENCHLENS_BENCH_OLD_LIBRARY names no library of an older schema")
-	}
+	old := benchlib.OldLibrary(b)
 	dir := b.TempDir()
 	var cpu int64
 	for i := 0; b.Loop(); i++ {

@@ -2,9 +2,9 @@ package main
 
 import (
 	"io"
-	"os"
 	"testing"
 
+	"benchlens/internal/benchlib"
 	"benchlens/internal/cputime"
 	"benchlens/store"
 )
@@ -13,16 +13,13 @@ import (
 // without it), such as scripts/genlib's 100,000 runs, as `runs --json` does: the listing and
 // every row's JSON text (issue 29 item 4).
 func BenchmarkRunsJSONLibrary(b *testing.B) {
-	path := os.Getenv("BENCHLENS_BENCH_LIBRARY")
-	if path == "" {
-		b.Skip("BENCHLENS_BENCH_LIBRARY names no library (go run ./scripts/genlib -out … -series 50 -per 2000)")
-	}
+	path := benchlib.Library(b)
 	st, err := store.OpenWith(path, store.Options{Existing: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	cpu0 := cputime.Self()
+	report := cputime.PerOp(b)
 	for b.Loop() {
 		var out countingWriter
 		if err := writeRunsJSON(&out, st); err != nil || out.n < 1000 {
@@ -30,9 +27,7 @@ func BenchmarkRunsJSONLibrary(b *testing.B) {
 		}
 		b.ReportMetric(float64(out.n)/(1<<20), "MB/op")
 	}
-	if cpu0 >= 0 {
-		b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
-	}
+	report()
 }
 
 // countingWriter counts what is written to it and keeps none of it.

@@ -171,15 +171,13 @@ func BenchmarkParse100MB(b *testing.B) {
 	data := bigKineto(100 << 20)
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
-	cpu0 := cputime.Self()
+	report := cputime.PerOp(b)
 	for b.Loop() {
 		if _, err := Parse("big.json", data, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if cpu0 >= 0 {
-		b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
-	}
+	report()
 }
 
 func BenchmarkFamilies100MB(b *testing.B) {
