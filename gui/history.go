@@ -245,7 +245,7 @@ func (v *historyView) show(rep history.Report) {
 	// library sets an SLO); the metric chosen comes back when they do.
 	var titles []string
 	for _, m := range rep.Metrics() {
-		titles = append(titles, m.Title)
+		titles = append(titles, lang.L(m.Title)) // as the constructor lists them
 	}
 	if !slices.Equal(titles, v.metric.Options) {
 		v.metric.Options = titles
