@@ -138,15 +138,22 @@ type OwnFile struct {
 // files): Skipped names them.
 func ReadBundle(root string, lim Limits, own ...OwnFile) (entries []Entry, errs []error) {
 	entries, errs = ListBundle(root, lim, own...)
-	kept := entries[:0]
+	entries, loadErrs := LoadAll(entries)
+	return entries, append(errs, loadErrs...)
+}
+
+// LoadAll reads the listed entries' bytes (Load), leaving out, with its error, each that
+// cannot be read or changed since it was listed.
+func LoadAll(entries []Entry) (loaded []Entry, errs []error) {
+	loaded = entries[:0]
 	for i := range entries {
 		if err := entries[i].Load(); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		kept = append(kept, entries[i])
+		loaded = append(loaded, entries[i])
 	}
-	return kept, errs
+	return loaded, errs
 }
 
 // ListBundle is ReadBundle leaving a folder's small plain files unread (Listed) until Load: a

@@ -194,10 +194,11 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	var settled func()
 	ahead := entries // the files in memory the whole import, prepared ahead
 	if plan == nil {
-		entries = loaded(entries, &rep)
+		var errs []error
+		entries, errs = importers.LoadAll(entries)
+		rep.Errors = append(rep.Errors, errs...)
 		ahead = entries
 		prep, settled = prepareAhead(st, owner, entries, opt.Stop)
-		var errs []error
 		items, errs = importers.Assemble(entries)
 		rep.note(errs...)
 	} else {
@@ -352,19 +353,6 @@ windows:
 		rep.Errors = append(rep.Errors, fmt.Errorf("%s: removing files no run took: %w", bundle, err))
 	}
 	return rep
-}
-
-// loaded reads the listed entries' bytes, leaving out (and reporting) those that cannot be.
-func loaded(entries []importers.Entry, rep *Report) []importers.Entry {
-	kept := entries[:0]
-	for i := range entries {
-		if err := entries[i].Load(); err != nil {
-			rep.Errors = append(rep.Errors, err)
-			continue
-		}
-		kept = append(kept, entries[i])
-	}
-	return kept
 }
 
 // besideRuns are the entries no run of a plan is read from, read when planned: the files kept
