@@ -4,9 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 
 	"benchlens/model"
+	"benchlens/store"
 )
 
 // fingerprintScheme starts every fingerprint of the current scheme; a library holding others
@@ -60,4 +62,17 @@ func finite(f float64) float64 {
 		return 0
 	}
 	return f
+}
+
+// rekey gives every stored run the fingerprint this version computes before a run is looked
+// up by it: the runs of an older scheme (store.Rekey reads each), and the runs that measured
+// nothing keyed by an empty hash before this version (store.RekeyUnhashed reads those alone).
+func rekey(st *store.Store) error {
+	if _, err := st.Rekey(fingerprintScheme, Fingerprint); err != nil {
+		return fmt.Errorf("recomputing the identities of runs stored by an older benchlens: %w", err)
+	}
+	if _, err := st.RekeyUnhashed(Fingerprint); err != nil {
+		return fmt.Errorf("recomputing the identities of runs that measured nothing, stored by an older benchlens: %w", err)
+	}
+	return nil
 }

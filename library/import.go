@@ -175,8 +175,8 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	if lim == (importers.Limits{}) {
 		lim = importers.DefaultLimits
 	}
-	if _, err := st.Rekey(fingerprintScheme, Fingerprint); err != nil {
-		rep.Errors = append(rep.Errors, fmt.Errorf("recomputing the identities of runs stored by an older benchlens: %w", err))
+	if err := rekey(st); err != nil {
+		rep.Errors = append(rep.Errors, err)
 		return rep
 	}
 	entries, dupErrs := dropDuplicates(entries)

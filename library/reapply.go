@@ -56,8 +56,8 @@ func ReapplyManifests(st *store.Store, paths []string, opt Options) Reapplied {
 			return rep
 		}
 	}
-	if _, err := st.Rekey(fingerprintScheme, Fingerprint); err != nil {
-		rep.Errors = append(rep.Errors, fmt.Errorf("recomputing the identities of runs stored by an older benchlens: %w", err))
+	if err := rekey(st); err != nil {
+		rep.Errors = append(rep.Errors, err)
 		return rep
 	}
 	own := ownFiles(st)

@@ -39,6 +39,8 @@ type Store struct {
 	guard *fileGuard // SQLite: the file the path named when opened
 
 	readOnly error // SQLite: why the library opened read-only, nil when it is writable
+
+	unhashed unhashed // RekeyUnhashed's work is done
 }
 
 // DefaultPath is $BENCHLENS_DB (a file or a postgres:// URL), else library.db in the user's
