@@ -38,7 +38,7 @@ func Assemble(entries []Entry) ([]Item, []error) {
 	// Each file is identified and parsed on its own, on every core (a folder of small results
 	// is mostly that); what joins them is done by group, in the bundle's order.
 	ids := make([]identified, len(entries))
-	par.Each(len(entries), identifyGrain, func(_, i int) { ids[i] = identifyEntry(entries[i]) })
+	par.Each(len(entries), identifyGrain, func(_, i int) { ids[i] = identifyEntry(entries[i], false) })
 	items, errs := group(entries, ids)
 	for i := range items {
 		result.Settle(items[i].Run)
@@ -53,9 +53,11 @@ type identified struct {
 	err error
 }
 
-func identifyEntry(e Entry) (id identified) {
+// identifyEntry identifies and reads an entry; planning, only for what a plan groups by
+// (Format.Plan) where a format can.
+func identifyEntry(e Entry, planning bool) (id identified) {
 	id.err = Guard(e.Path, func() (err error) {
-		id.row, id.p, err = identify(&format.File{Name: e.Path, Data: e.Data, Drop: e.Drop})
+		id.row, id.p, err = identifyFor(&format.File{Name: e.Path, Data: e.Data, Drop: e.Drop}, planning)
 		return err
 	})
 	return id

@@ -60,7 +60,7 @@ var Formats = []Format{
 	{Name: "AIPerf roll-up table over runs (CSV)", Kind: model.KindOther, Sniff: result.IsRollupCSV, Parse: result.ReadRollupCSV},
 	{Name: "genai-perf / AIPerf summary CSV", Kind: model.KindResult, Sniff: result.IsSummaryCSV, Parse: result.ReadSummaryCSV},
 	{Name: "UTF-16 text", Kind: model.KindOther, Sniff: isUTF16, Parse: readUTF16},
-	{Name: "benchmark result JSON (vLLM, SGLang, llmperf, genai-perf, AIPerf, GuideLLM)", Kind: model.KindResult, Sniff: result.IsJSON, Parse: result.ReadJSON},
+	{Name: "benchmark result JSON (vLLM, SGLang, llmperf, genai-perf, AIPerf, GuideLLM)", Kind: model.KindResult, Sniff: result.IsJSON, Parse: result.ReadJSON, Plan: result.PlanJSON},
 
 	// An environment dump may open with vLLM's import log lines (vllm-ascend's collect_env
 	// does): its row stands before the server log's, and its sniff is exact.

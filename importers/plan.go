@@ -35,7 +35,10 @@ type Plan struct {
 // run is read from (logs, manifests, traces: Items' attachments) and letting a listed result's
 // go once parsed, except the first keep bytes of files, whose results are kept read whole
 // for Fill: a bundle of a few thousand small files is parsed once, a larger one's first
-// windows too. It returns nil when the bundle has parts: Assemble reads it whole.
+// windows too. Past those, a result is read only for what the grouping needs where its
+// format can (Format.Plan: a vLLM result's per-request arrays are checked, not built), since
+// Fill parses it whole anyway. It returns nil when the bundle has parts: Assemble reads it
+// whole.
 func PlanBundle(entries []Entry, keep int64) (*Plan, []error) {
 	pl := &Plan{seed: maphash.MakeSeed(), sums: map[string]uint64{}, runs: map[string]int{}, kept: map[string]*identified{}}
 	ids := make([]identified, len(entries))
@@ -53,7 +56,7 @@ func PlanBundle(entries []Entry, keep int64) (*Plan, []error) {
 			ids[i].err = err // refused whole, as ReadBundle refuses a file it cannot read
 			return
 		}
-		ids[i] = identifyEntry(*e)
+		ids[i] = identifyEntry(*e, i >= first) // read whole when kept for Fill, else light
 		switch {
 		case len(ids[i].p.Runs) == 0:
 		case i < first:

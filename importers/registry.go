@@ -28,6 +28,10 @@ type Format struct {
 	// decides and ErrUnrecognized is an error like any other. Errors need not name the file:
 	// the registry adds it.
 	Parse func(f *format.File) (format.Parsed, error)
+	// Plan, when set, reads of a file only what a plan groups its runs by (PlanBundle): each
+	// run's tool, model, label and role, and nothing else of it. ok is true only when Parse
+	// would give those runs without an error; otherwise Parse reads the file.
+	Plan func(f *format.File) (p format.Parsed, ok bool)
 	// Capture, when set, makes the file one of several a tool writes together; see Capture.
 	Capture *Capture
 	// Applies, when set, says whether a file of this format beside or above a run belongs to
@@ -70,7 +74,10 @@ type Reading struct {
 
 // identify finds the row that reads f and, unless it is evidence (read later by
 // ReadEvidence), reads it. No row knowing the file gives a nil row.
-func identify(f *format.File) (*Format, format.Parsed, error) {
+func identify(f *format.File) (*Format, format.Parsed, error) { return identifyFor(f, false) }
+
+// identifyFor is identify; planning, a row's Plan reads the file when it can (see Format.Plan).
+func identifyFor(f *format.File, planning bool) (*Format, format.Parsed, error) {
 	for i := range Formats {
 		row := &Formats[i]
 		if !row.Sniff(f) {
@@ -78,6 +85,11 @@ func identify(f *format.File) (*Format, format.Parsed, error) {
 		}
 		if row.Evidence() {
 			return row, format.Parsed{}, nil
+		}
+		if planning && row.Plan != nil {
+			if p, ok := row.Plan(f); ok {
+				return row, p, nil
+			}
 		}
 		p, err := row.Parse(f)
 		if errors.Is(err, format.ErrUnrecognized) {

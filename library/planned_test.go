@@ -36,6 +36,23 @@ func TestPlannedImportStoresWhatAWholeOneDoes(t *testing.T) {
 		"run-2/notes/readme.txt": "free text",
 		"broken.json":            `{"date": "20250101-000003", "backend": "vllm", "num_prompts": `,
 	}))
+	// What the light first pass (importers.Format.Plan) reads, and what it hands to the full
+	// parse: the grouping fields after the per-request arrays, a file the full parse refuses
+	// past its arrays' syntax (lengths, shapes, a number deep in the gaps), several values,
+	// another tool's result, and a folder whose only result fails beside its log.
+	bundles = append(bundles, writeTree(t, map[string]string{
+		"late/result.json": `{"date": "20250101-000010", "backend": "vllm", "ttfts": [0.1, 0.2], "itls": [[0.01], [0.02, 0.03]],` +
+			` "errors": ["", ""], "input_lens": [3, 4], "num_prompts": 2, "model_id": "late-model", "label": "late-label"}`,
+		"late/rust.json":     `{"date": "2025-01-01T00:00:11", "mode": "serve", "model_id": "m", "ttfts": [0.1], "itls": [null]}`,
+		"refused/sizes.json": `{"date": "20250101-000012", "backend": "vllm", "ttfts": [0.1, 0.2], "input_lens": [1], "model_id": "m"}`,
+		"refused/flat.json":  `{"date": "20250101-000013", "backend": "vllm", "itls": [0.1, 0.2], "model_id": "m"}`,
+		"refused/stat.json":  `{"date": "20250101-000014", "backend": "vllm", "mean_ttft_ms": [1, 2], "model_id": "m"}`,
+		"refused/gaps.json":  `{"date": "20250101-000015", "backend": "vllm", "model_id": "m", "itls": [[0.1, 1.e5]]}`,
+		"alone/result.json":  `{"date": "20250101-000018", "backend": "vllm", "model_id": "m", "ttfts": [0.1], "itls": [[0.1], [0.2]]}`,
+		"alone/server.log":   "INFO 03-25 22:31:57 selector.py:135] Using Flash Attention backend.\n",
+		"lines/runs.jsonl":   vllmResult(t, "20250101-000016") + "\n" + vllmResult(t, "20250101-000017") + "\n",
+		"sglang/result.json": `{"backend": "sglang", "model": "s", "request_throughput": 1.0, "ttfts": [0.1], "completed": 1}`,
+	}))
 	planned := 0
 	for _, dir := range bundles {
 		entries, _ := importers.ListBundle(dir, importers.DefaultLimits)

@@ -42,6 +42,9 @@ type Decoder struct {
 	// MaxString, if positive, bounds the strings kept: a longer one is checked whole but kept
 	// cut, so a gigabyte string costs no gigabyte of heap.
 	MaxString int
+	// Shallow keeps a member of the outermost object that is an array of numbers, or of
+	// arrays of numbers and nulls, as its Shape: checked for syntax, not built (see Shape).
+	Shallow bool
 }
 
 // progressStep is how often Progress hears from the decoder.
@@ -176,6 +179,8 @@ func (d *Decoder) object(level int) (any, error) {
 			if err := d.skip(level + 1); err != nil {
 				return nil, err
 			}
+		} else if s, ok := d.shallow(level); ok {
+			obj[key] = s
 		} else {
 			v, err := d.value(level + 1)
 			if err != nil {

@@ -78,12 +78,9 @@ var vllmKnown = map[string]bool{
 // parseVLLM reads one vLLM result object of any era: benchmark_serving.py, `vllm bench
 // serve`, sweep run files and the Rust vllm-bench client.
 func parseVLLM(obj map[string]any) (*model.Run, error) {
-	run := model.NewRun("vllm")
 	era := vllmEraOf(obj)
+	run := model.NewRun(vllmTool(era))
 	run.Era = era
-	if era == eraRustBench {
-		run.Tool = "vllm-bench"
-	}
 	run.Date = parseDate(jsonx.Str(obj["date"]))
 	run.Backend = firstString(obj, "endpoint_type", "backend")
 	if b := jsonx.Str(obj["backend"]); b != "" {
@@ -145,6 +142,14 @@ func parseVLLM(obj map[string]any) (*model.Run, error) {
 		run.Definitions[model.TPOT] = "per request: latency / output_len (early versions)"
 	}
 	return run, nil
+}
+
+// vllmTool names the client of an era: the Rust vllm-bench, or vLLM's own.
+func vllmTool(era vllmEra) string {
+	if era == eraRustBench {
+		return "vllm-bench"
+	}
+	return "vllm"
 }
 
 // vllmEra is a generation of vLLM's result format; the eras are model's, so the analysis
