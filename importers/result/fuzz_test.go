@@ -9,17 +9,7 @@ import (
 // FuzzParseFile feeds ParseFile the real fixtures, the testdata files and small odd inputs:
 // whatever the bytes, it must return (an error at worst), never panic.
 func FuzzParseFile(f *testing.F) {
-	for _, pattern := range []string{
-		filepath.Join("..", "..", "testdata", "fixtures", "results", "*"),
-		filepath.Join("testdata", "*", "*"),
-	} {
-		files, _ := filepath.Glob(pattern)
-		for _, file := range files {
-			if data, err := os.ReadFile(file); err == nil && len(data) < 1<<17 {
-				f.Add(filepath.Base(file), data)
-			}
-		}
-	}
+	fixtures(func(name string, data []byte) { f.Add(name, data) }, "*")
 	for _, s := range []string{
 		`{"experiments": [{"requests": [{"timestamp": 1, "response_timestamps": [2], "response_outputs": [{"response": "data: {\"choices\": []}"}]}]}]}`,
 		`{"benchmarks": [{"type_": "generative_benchmark", "metrics": {"request_totals": null}}]}`,
@@ -34,4 +24,20 @@ func FuzzParseFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		_, _ = parseFile(name, data)
 	})
+}
+
+// fixtures hands add each real fixture and testdata file below 128 KiB whose name matches
+// pattern, by base name, as a fuzz seed.
+func fixtures(add func(name string, data []byte), pattern string) {
+	for _, glob := range []string{
+		filepath.Join("..", "..", "testdata", "fixtures", "results", pattern),
+		filepath.Join("testdata", "*", pattern),
+	} {
+		files, _ := filepath.Glob(glob)
+		for _, file := range files {
+			if data, err := os.ReadFile(file); err == nil && len(data) < 1<<17 {
+				add(filepath.Base(file), data)
+			}
+		}
+	}
 }

@@ -1,8 +1,6 @@
 package result
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"benchlens/importers/format"
@@ -53,17 +51,7 @@ func TestPlanJSONReadsOnlyWhatReadJSONWouldGive(t *testing.T) {
 // ReadJSON reads it without an error into as many runs, of the same tool, model, label and
 // role.
 func FuzzPlanJSON(f *testing.F) {
-	for _, pattern := range []string{
-		filepath.Join("..", "..", "testdata", "fixtures", "results", "*.json*"),
-		filepath.Join("testdata", "*", "*.json*"),
-	} {
-		files, _ := filepath.Glob(pattern)
-		for _, file := range files {
-			if data, err := os.ReadFile(file); err == nil && len(data) < 1<<17 {
-				f.Add(data)
-			}
-		}
-	}
+	fixtures(func(_ string, data []byte) { f.Add(data) }, "*.json*")
 	for _, s := range []string{
 		`{"date": "d", "backend": "vllm", "ttfts": [0.1, 0.2], "itls": [[0.01], null], "errors": ["", "x"], "label": "a"}`,
 		`{"date": "d", "backend": "vllm", "input_lens": [1, 2], "output_lens": [1.5, -0], "itls": [[], [1e-5, 2E+3]]}`,
