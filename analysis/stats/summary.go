@@ -54,9 +54,15 @@ func Summarise(xs []float64, names []string) model.Stats {
 type Float interface{ ~float32 | ~float64 }
 
 // Percentiles returns numpy's default (linear) percentiles of xs for each p in [0, 100]. It
-// reorders xs. Each selection works only on the part the previous one left above it, so
-// several percentiles of millions of gaps cost little more than one.
+// may reorder xs. Each selection works only on the part the previous one left above it, so
+// several percentiles cost little more than one; millions of gaps are selected only among
+// the few values a sample of them says enclose the percentiles (percentilesSampled).
 func Percentiles[T Float](xs []T, ps []float64) []float64 {
+	if len(xs) >= sampledAbove && len(ps) > 0 {
+		if out, ok := percentilesSampled(xs, ps); ok {
+			return out
+		}
+	}
 	out := make([]float64, len(ps))
 	order := make([]int, len(ps))
 	for i := range order {
