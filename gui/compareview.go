@@ -496,7 +496,7 @@ func tailText(t compare.Tail) string {
 		if !n.Known() {
 			return "?"
 		}
-		return report.Pct(n.F())
+		return compare.Pct(n.F())
 	}
 	return f(t.P90Delta) + " / " + f(t.P99Delta)
 }

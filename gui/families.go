@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"benchlens/analysis/compare"
-	"benchlens/analysis/report"
 	"benchlens/model"
 )
 
@@ -74,7 +73,7 @@ func (p *familiesPanel) set(f *compare.Families) {
 		swatch.SetMinSize(fyne.NewSize(10, 10))
 		delta := "?"
 		if r.DeltaPct.Known() {
-			delta = report.Pct(r.DeltaPct.F())
+			delta = compare.Pct(r.DeltaPct.F())
 		}
 		grid.Add(container.NewHBox(container.NewCenter(swatch), widget.NewLabel(name)))
 		grid.Add(widget.NewLabel(model.Plain(r.Baseline.TimeUs)))

@@ -19,7 +19,6 @@ import (
 	"benchlens/analysis/chart"
 	"benchlens/analysis/compare"
 	"benchlens/analysis/history"
-	"benchlens/analysis/report"
 	"benchlens/library"
 	"benchlens/model"
 )
@@ -338,7 +337,7 @@ func (v *historyView) draw() {
 		if cp.Stage != m.Key || cp.LoadPoint != point {
 			continue
 		}
-		text := fmt.Sprintf("%s %s · %s", m.Short, report.Pct(cp.DeltaPct), dayOf(cp.FirstDate))
+		text := fmt.Sprintf("%s %s · %s", m.Short, compare.Pct(cp.DeltaPct), dayOf(cp.FirstDate))
 		if cp.Triage != nil {
 			text += " · " + lang.L(cp.Triage.State)
 		}
@@ -531,7 +530,7 @@ func historyChart(rep history.Report, m model.StageMetric, point string, selecte
 		a, b := pos[cp.LastRunBefore], pos[cp.FirstRun]
 		x := (xOf(a) + xOf(b)) / 2
 		c, width := color.Color(historyStep), float32(1.5)
-		label := fmt.Sprintf("%s %s", m.Short, report.Pct(cp.DeltaPct))
+		label := fmt.Sprintf("%s %s", m.Short, compare.Pct(cp.DeltaPct))
 		if cp.Triage != nil {
 			label += " (" + lang.L(cp.Triage.State) + ")"
 			if cp.Triage.State == history.Rejected {

@@ -259,7 +259,7 @@ type fieldState struct {
 	required, declared bool
 }
 
-// stageParts lists each stage's outcome: "ttft better (-9.3%), tpot ~ (+0.2%)".
+// stageParts lists each stage's outcome: "ttft better (−9.3 %), tpot ~ (+0.2 %)".
 func stageParts(perf map[string]StageDelta) string {
 	var parts []string
 	for _, m := range model.StageMetrics {
@@ -275,7 +275,7 @@ func stageParts(perf map[string]StageDelta) string {
 		case d.Worse:
 			mark = "worse"
 		}
-		parts = append(parts, fmt.Sprintf("%s %s (%+.1f%%)", k, mark, d.Delta.F()))
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", k, mark, Pct(d.Delta.F())))
 	}
 	return strings.Join(parts, ", ")
 }

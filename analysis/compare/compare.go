@@ -333,7 +333,7 @@ func fmtDelta(d StageDelta) string {
 	if !d.Delta.Known() {
 		return "?"
 	}
-	return fmt.Sprintf("%+.1f%%", d.Delta.F())
+	return Pct(d.Delta.F())
 }
 
 // CauseCodes returns the cause codes in a stable order, for display.

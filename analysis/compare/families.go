@@ -141,8 +141,8 @@ func targetedReason(f *Families) string {
 	}
 	for _, r := range f.Rows {
 		if r.Family == f.Targeted.Family {
-			return fmt.Sprintf("%s device time %s -> %s us per %s (%+.1f%%)", r.Family,
-				model.Num(r.Baseline.TimeUs).Readable(), model.Num(r.Candidate.TimeUs).Readable(), f.Per, r.DeltaPct.F())
+			return fmt.Sprintf("%s device time %s -> %s us per %s (%s)", r.Family,
+				model.Num(r.Baseline.TimeUs).Readable(), model.Num(r.Candidate.TimeUs).Readable(), f.Per, Pct(r.DeltaPct.F()))
 		}
 	}
 	return ""

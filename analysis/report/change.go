@@ -24,7 +24,7 @@ func change(name string, d compare.StageDelta, interval bool) string {
 	}
 	s := name + " " + ShortDelta(d)
 	if interval && d.CILow.Known() && d.CIHigh.Known() {
-		s += fmt.Sprintf(" [%s, %s]", Signed(d.CILow.F()), Signed(d.CIHigh.F()))
+		s += fmt.Sprintf(" [%s, %s]", compare.Signed(d.CILow.F()), compare.Signed(d.CIHigh.F()))
 	}
 	if d.P.Known() {
 		s += ", p" + P(d.P.F())

@@ -112,7 +112,7 @@ func familiesText(b *strings.Builder, f *compare.Families) {
 		}
 		pct := "?"
 		if r.DeltaPct.Known() {
-			pct = Pct(r.DeltaPct.F())
+			pct = compare.Pct(r.DeltaPct.F())
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.0f%% -> %.0f%%\t%s\n", r.Family, model.Num(r.Baseline.TimeUs).Readable(), model.Num(r.Candidate.TimeUs).Readable(), pct,
 			100*r.Baseline.Share, 100*r.Candidate.Share, mark)

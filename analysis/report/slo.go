@@ -34,7 +34,7 @@ func SLODelta(d slo.Delta) string {
 	if d.Unit == "pp" {
 		unit = " pp"
 	}
-	s := Signed(d.Delta.F()) + unit
+	s := compare.Signed(d.Delta.F()) + unit
 	if !d.Significant {
 		s = "~ " + s
 	}
@@ -53,7 +53,7 @@ func SLOInterval(d slo.Delta) string {
 	if d.Unit == "pp" {
 		unit = " pp"
 	}
-	return "[" + Signed(d.CILow.F()) + ", " + Signed(d.CIHigh.F()) + "]" + unit
+	return "[" + compare.Signed(d.CILow.F()) + ", " + compare.Signed(d.CIHigh.F()) + "]" + unit
 }
 
 // ArmSLO prints one arm's attainment at a point with its range over the repeats and its

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"benchlens/analysis/compare"
 	"benchlens/analysis/history"
 	"benchlens/analysis/report"
 	"benchlens/internal/textsafe"
@@ -239,7 +240,7 @@ func (c *cli) gateCmd(args []string) int {
 		for _, r := range g.Regressions {
 			if r.Over {
 				m, _ := model.StageMetricOf(r.Stage)
-				fmt.Fprintf(c.stderr, "gate: %s %s (p %.3g)%s exceeds %g %%\n", m.Short, report.Pct(r.DeltaPct), r.P, at(r.LoadPoint), *maxReg)
+				fmt.Fprintf(c.stderr, "gate: %s %s (p %.3g)%s exceeds %g %%\n", m.Short, compare.Pct(r.DeltaPct), r.P, at(r.LoadPoint), *maxReg)
 			}
 		}
 		if g.Fail {
