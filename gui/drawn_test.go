@@ -126,3 +126,27 @@ func TestRunSummaryShowsTheRunClicked(t *testing.T) {
 	}
 	shot(t, u, "run-after-run")
 }
+
+// Before a run is clicked the Run view draws its prompt alone, not an empty "Attention
+// backend" card under it; and the status counts one arm as one ("4 runs in 1 arm").
+func TestRunViewBeforeAClickAndOneArm(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	m, _ := filepath.Glob("../testdata/fixtures/results/h100-fp16-vs-fp8/*.json")
+	if rep := library.Import(u.st, m, library.Options{Label: "h100"}); len(rep.Errors) > 0 || len(rep.Added) != 4 {
+		t.Fatalf("import: added %v, errors %v", rep.Added, rep.Errors)
+	}
+	ui(u.libraryChanged)
+	eventually(t, "the runs in the sidebar", func() bool { return strings.Contains(windowText(u), "4 runs in 1 arm") })
+	if text := get(func() string { return windowText(u) }); strings.Contains(text, "1 arms") {
+		t.Errorf("the status says %q:\n%s", "1 arms", text)
+	}
+	ui(func() { u.showView(viewRun) })
+	text := get(func() string { return drawnText(u.run.content) })
+	if !strings.Contains(text, "Select a run in the library.") || strings.Contains(text, "Attention backend") {
+		t.Errorf("the Run view before a click draws:\n%s", text)
+	}
+	ui(func() { u.run.show(1) })
+	eventually(t, "the run's backend", func() bool {
+		return strings.Contains(drawnText(u.run.content), "Attention backend")
+	})
+}

@@ -324,9 +324,9 @@ func (v *libraryView) rebuild() {
 	v.children, v.armText = children, armText
 	v.tree.Refresh()
 	if shown == len(v.rows) {
-		v.u.setStatus(fmt.Sprintf(lang.L("%d runs in %d arms"), len(v.rows), len(arms)))
+		v.u.setStatus(fmt.Sprintf(lang.L("%s in %s"), plural(len(v.rows), lang.L("%d run"), lang.L("%d runs")), plural(len(arms), lang.L("%d arm"), lang.L("%d arms"))))
 	} else {
-		v.u.setStatus(fmt.Sprintf(lang.L("%d of %d runs shown, in %d arms"), shown, len(v.rows), len(arms)))
+		v.u.setStatus(fmt.Sprintf(lang.L("%d of %d runs shown, in %s"), shown, len(v.rows), plural(len(arms), lang.L("%d arm"), lang.L("%d arms"))))
 	}
 }
 

@@ -27,13 +27,15 @@ type runView struct {
 	title *widget.Label
 	// summary holds a form built afresh for each run: a widget.Form given new Items of the same
 	// length or fewer keeps drawing its old rows (fyne 2.7's ensureRenderItems).
-	summary  *fyne.Container
-	backend  *widget.Label
-	charts   map[string]*chartView
-	util     *chartView
-	utilNote *widget.Label
-	evidence *widget.Label
-	tabs     *container.AppTabs
+	summary *fyne.Container
+	backend *widget.Label
+	// backendCard holds backend; hidden while no run is shown, so no empty heading stands under the title.
+	backendCard *widget.Card
+	charts      map[string]*chartView
+	util        *chartView
+	utilNote    *widget.Label
+	evidence    *widget.Label
+	tabs        *container.AppTabs
 	// summaryScroll is refreshed after the summary changes, so the card below it moves down.
 	summaryScroll *container.Scroll
 	current       int64
@@ -69,7 +71,9 @@ func newRunView(u *App) *runView {
 	v.evidence.Wrapping = fyne.TextWrapWord
 	v.evidence.TextStyle.Monospace = true // the sections align their columns
 
-	v.summaryScroll = vscroll(container.NewVBox(v.summary, widget.NewCard(lang.L("Attention backend"), "", v.backend)))
+	v.backendCard = widget.NewCard(lang.L("Attention backend"), "", v.backend)
+	v.backendCard.Hide()
+	v.summaryScroll = vscroll(container.NewVBox(v.summary, v.backendCard))
 	grid := &chartGrid{}
 	distScroll := container.NewVScroll(container.New(grid, dist...))
 	grid.within = distScroll
@@ -95,6 +99,7 @@ func (v *runView) reset() {
 func (v *runView) blank() {
 	v.summary.RemoveAll()
 	v.backend.SetText("")
+	v.backendCard.Hide()
 	for _, c := range v.charts {
 		c.setPlot(nil, chart.Reader{})
 	}
@@ -171,6 +176,7 @@ func (v *runView) display(rd compare.RunData, evs []model.Evidence) {
 	v.summary.Objects = []fyne.CanvasObject{widget.NewForm(items...)}
 	v.summary.Refresh()
 	v.backend.SetText(backendText(rd, secs))
+	v.backendCard.Show()
 	v.summaryScroll.Refresh()
 
 	arm := compare.Arm{Label: r.Label, Runs: []compare.RunData{rd}}
