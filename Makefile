@@ -81,6 +81,7 @@ FUZZMIN ?= -fuzzminimizetime 100x
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s $(FUZZMIN) ./importers/jsonx/
 	$(GO) test -run '^$$' -fuzz '^FuzzNumberMatchesStrconv$$' -fuzztime 30s $(FUZZMIN) ./importers/jsonx/
+	$(GO) test -run '^$$' -fuzz '^FuzzSkip$$' -fuzztime 30s $(FUZZMIN) ./importers/jsonx/
 	for t in FuzzParseFile FuzzLabJSON FuzzNumpy FuzzEvalScopeDB FuzzPlanJSON; do $(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime 60s $(FUZZMIN) ./importers/result/ || exit 1; done
 	for t in FuzzReadArchive FuzzReadFSArchive FuzzParseManifest FuzzIdentify FuzzPhaseList; do $(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime 60s $(FUZZMIN) ./importers/ || exit 1; done
 	for p in serverlog utilisation trace environment nsys; do $(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s $(FUZZMIN) ./importers/$$p/ || exit 1; done

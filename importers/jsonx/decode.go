@@ -345,12 +345,18 @@ func (d *Decoder) arrayEnd(level, kind int, ints []int64, floats []float64, item
 
 func isNumberStart(c byte) bool { return c == '-' || (c >= '0' && c <= '9') || c == 'N' || c == 'I' }
 
-// skip checks one value's syntax without building it.
+// skip checks one value's syntax without building it (skipValue); a value at fault is read
+// again by value, which reports the fault as it always did.
 func (d *Decoder) skip(level int) error {
 	if d.pos < len(d.data) && d.data[d.pos] == '"' {
-		_, err := d.strBytes()
+		_, err := d.strBytes() // a string member skipped was never counted in Replaced
 		return err
 	}
+	start := d.pos
+	if d.skipValue(level) {
+		return nil
+	}
+	d.pos = start
 	_, err := d.value(level)
 	return err
 }
@@ -358,22 +364,32 @@ func (d *Decoder) skip(level int) error {
 func (d *Decoder) str() (string, error) {
 	start := d.pos
 	b, err := d.strBytes()
-	cut := d.MaxString > 0 && len(b) > d.MaxString
-	if cut {
+	b = d.cut(b)
+	if !utf8.Valid(b) {
+		d.replaced(start)
+		return validUTF8(b), err
+	}
+	return string(b), err
+}
+
+// cut is a string's bytes as kept: cut at MaxString.
+func (d *Decoder) cut(b []byte) []byte {
+	if d.MaxString > 0 && len(b) > d.MaxString {
 		n := d.MaxString
 		for n > 0 && !utf8.RuneStart(b[n]) {
 			n--
 		}
 		b = append(b[:n:n], fmt.Sprintf("… (cut: longer than %d bytes)", d.MaxString)...)
 	}
-	if !utf8.Valid(b) {
-		if d.Replaced == 0 {
-			d.FirstReplaced = start
-		}
-		d.Replaced++
-		return validUTF8(b), err
+	return b
+}
+
+// replaced counts a string at start kept with invalid UTF-8 replaced.
+func (d *Decoder) replaced(start int) {
+	if d.Replaced == 0 {
+		d.FirstReplaced = start
 	}
-	return string(b), err
+	d.Replaced++
 }
 
 // validUTF8 replaces each invalid byte with U+FFFD, as encoding/json does.

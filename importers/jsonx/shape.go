@@ -44,56 +44,21 @@ func (d *Decoder) shape() (Shape, bool) {
 				return s, false
 			}
 			s.Depth = 2
-		case c == 'n' && s.Depth != 1 && bytes.HasPrefix(d.data[d.pos:], []byte("null")):
-			d.pos += len("null")
+		case c == 'n' && s.Depth != 1 && d.skipLiteral("null"):
 			s.Depth = 2
 		default:
 			return s, false // an empty array too: value builds it ([]any{})
 		}
 		s.Len++
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return s, false
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return s, true
-		default:
-			return s, false
+		if more, ok := d.skipSeparator(']'); !ok || !more {
+			return s, ok
 		}
 	}
 }
 
 // numbers skips an array of numbers (possibly empty), as array would decode it.
 func (d *Decoder) numbers() bool {
-	d.pos++ // [
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-		return true
-	}
-	for {
-		d.skipSpace()
-		if d.pos >= len(d.data) || !isNumberStart(d.data[d.pos]) || !d.skipNumber() {
-			return false
-		}
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return false
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return true
-		default:
-			return false
-		}
-	}
+	return d.elements(func() bool { return d.pos < len(d.data) && isNumberStart(d.data[d.pos]) && d.skipNumber() })
 }
 
 // skipNumber passes a number scanNumber would read without error, and reports whether it

@@ -42,3 +42,32 @@ func TestShallowKeepsShapesAndFaultsAsDecodeDoes(t *testing.T) {
 		})
 	}
 }
+
+// FuzzSkip holds skip to value: a value skipped ends where value ends it, counts the same
+// strings with invalid UTF-8, and a fault is reported with value's words and offset.
+func FuzzSkip(f *testing.F) {
+	for _, s := range []string{`{"a": [1, 2.5, NaN], "b": {"c": "\u00e9"}}`, `["x", "\xff", null, true, [[]]]`, `[1, 1.e5]`,
+		`{"a" 1}`, `["\ud800", "a\"b"]`, `[-Infinity, -NaN]`, `[[[[`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		full := NewDecoder(data)
+		full.MaxString = 8
+		full.skipSpace()
+		_, err := full.value(0)
+		skipped := NewDecoder(data)
+		skipped.MaxString = 8
+		skipped.skipSpace()
+		top := skipped.Offset()
+		serr := skipped.skip(0)
+		switch {
+		case (err == nil) != (serr == nil) || err != nil && err.Error() != serr.Error():
+			t.Fatalf("value: %v, skip: %v", err, serr)
+		case err == nil && full.Offset() != skipped.Offset():
+			t.Fatalf("value ends at %d, skip at %d", full.Offset(), skipped.Offset())
+		case err == nil && data[top] != '"' && // a string skipped whole is not counted
+			(full.Replaced != skipped.Replaced || full.FirstReplaced != skipped.FirstReplaced):
+			t.Fatalf("value counts %d replaced from %d, skip %d from %d", full.Replaced, full.FirstReplaced, skipped.Replaced, skipped.FirstReplaced)
+		}
+	})
+}
