@@ -35,6 +35,13 @@ func EachBriefRows(st *store.Store, fn func([]RunRow) error) error {
 	return eachRows(st, store.ListOptions{Brief: true}, fn)
 }
 
+// EachMedianRows gives fn the rows `runs` prints a batch at a time: EachRows' with each
+// Metric's statistics the medians only (store.ListOptions.Medians), so Metric.Median and
+// Used are as EachRows' but the other statistics are absent.
+func EachMedianRows(st *store.Store, fn func([]RunRow) error) error {
+	return eachRows(st, store.ListOptions{Medians: true}, fn)
+}
+
 // EachRows gives the library's rows (as Rows) to fn a batch at a time, in id order
 // (store.List): a listing of 100,000 runs holds a batch, not the library.
 func EachRows(st *store.Store, fn func([]RunRow) error) error {

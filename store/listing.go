@@ -33,6 +33,12 @@ type ListOptions struct {
 	Brief bool
 	// NoEvidence leaves out the evidence summaries (ListBatch.Evidence stays nil).
 	NoEvidence bool
+	// Medians keeps of each latency's statistics only the medians (the median and p50 that
+	// model.Stats.Median reads): what `runs` prints. A map of one or two entries a metric is
+	// a fraction of the whole one's allocation (about a third of a listing's). A metric whose
+	// statistics have neither keeps an unknown median, so that model.Run.Used says of the
+	// run what it says of the whole statistics.
+	Medians bool
 }
 
 // List calls fn with every run of the library in id order, a batch at a time, while the next
@@ -202,7 +208,7 @@ func decodeListed(cols []listedCols, manifests map[int64]model.Manifest, opt Lis
 	readers := make([]listingReader, par.Workers(len(cols), 256))
 	for i := range readers {
 		readers[i].texts, readers[i].defs = map[string]string{}, map[string]map[string]string{}
-		readers[i].brief = opt.Brief
+		readers[i].brief, readers[i].medians = opt.Brief, opt.Medians
 	}
 	par.Each(len(cols), 256, func(w, i int) { out[i], errs[i] = cols[i].decodeWith(&readers[w], manifests) })
 	for i, err := range errs {
@@ -233,11 +239,11 @@ func (c *listedCols) decodeWith(l *listingReader, manifests map[int64]model.Mani
 			return listedHeaderField(r, key, v)
 		})
 		if err == nil && !l.brief {
-			err = listedStats(c.summary, r.Summary)
+			err = listedStats(c.summary, r.Summary, l.medians)
 		}
 		if err == nil && !l.brief && c.rec != "{}" && c.rec != "" {
 			r.Recomputed = map[string]model.Stats{}
-			err = listedStats(c.rec, r.Recomputed)
+			err = listedStats(c.rec, r.Recomputed, l.medians)
 		}
 	}
 	if err == nil {
@@ -317,27 +323,44 @@ func listedHeaderField(r *model.Run, key, v []byte) error {
 }
 
 // listedStats decodes the latencies' statistics (model.Latencies) out of a summary or
-// recomputed column.
-func listedStats(text string, into map[string]model.Stats) error {
+// recomputed column; with medians, their medians only (ListOptions.Medians).
+func listedStats(text string, into map[string]model.Stats, medians bool) error {
 	return eachField([]byte(text), func(metric, v []byte) error {
 		name, ok := latency(metric)
 		if !ok || string(v) == "null" {
 			return nil
 		}
 		st := make(model.Stats, 8)
+		dropped := false
 		if err := eachField(v, func(stat, n []byte) error {
 			var x model.Num
 			if err := x.UnmarshalJSON(n); err != nil {
 				return err
 			}
-			st[statName(stat)] = x
+			if !medians || isMedian(stat) {
+				st[statName(stat)] = x
+			} else {
+				dropped = true
+			}
 			return nil
 		}); err != nil {
 			return err
 		}
-		into[name] = st
+		into[name] = keptMedians(st, dropped)
 		return nil
 	})
+}
+
+// isMedian says whether a statistic is one model.Stats.Median reads.
+func isMedian(stat []byte) bool { return string(stat) == "median" || string(stat) == "p50" }
+
+// keptMedians is a metric's statistics of a Medians listing: an unknown median where every
+// statistic it had was left out, so that it is not taken for a metric without any.
+func keptMedians(st model.Stats, dropped bool) model.Stats {
+	if dropped && len(st) == 0 {
+		st["median"] = model.Unknown
+	}
+	return st
 }
 
 // latency is the metric's name when it is one of model.Latencies.

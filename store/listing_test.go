@@ -1,6 +1,8 @@
 package store
 
 import (
+	"maps"
+	"math"
 	"testing"
 
 	"benchlens/model"
@@ -30,4 +32,64 @@ func BenchmarkListedDecode(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestMediansListing: a Medians listing keeps of each latency's statistics only the medians,
+// and says of every metric what the whole listing says (Stats.Median, Run.Used), whether the
+// run is listed from its packed listing or from its JSON columns.
+func TestMediansListing(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		stats model.Stats
+		want  model.Stats // of the Medians listing
+	}{
+		{"median", model.Stats{"mean": 3, "median": 2, "p99": 9}, model.Stats{"median": 2}},
+		{"p50", model.Stats{"mean": 3, "p50": 2, "p99": 9}, model.Stats{"p50": 2}},
+		{"both", model.Stats{"median": model.Unknown, "p50": 2, "p90": 5}, model.Stats{"median": model.Unknown, "p50": 2}},
+		{"no median", model.Stats{"mean": 3, "p99": 9}, model.Stats{"median": model.Unknown}},
+		{"empty", model.Stats{}, model.Stats{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := sampleRun("vllm")
+			run.Summary = map[string]model.Stats{model.TTFT: tc.stats, model.TPOT: {"median": 7}}
+			run.Recomputed = map[string]model.Stats{model.ITL: tc.stats}
+			cols, err := EncodeRun(run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := listedCols{id: 1, label: "base", header: cols.header, summary: cols.summary, rec: cols.recomputed, manifest: "{}"}
+			whole, err := c.decode(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			packed := c
+			if packed.listing, err = listingOf(cols.header, cols.summary, cols.recomputed); err != nil {
+				t.Fatal(err)
+			}
+			for from, c := range map[string]listedCols{"json": c, "listing": packed} {
+				got, err := c.decodeWith(&listingReader{medians: true}, nil)
+				if err != nil {
+					t.Fatal(from, err)
+				}
+				if !sameStats(got.Summary[model.TTFT], tc.want) || !sameStats(got.Recomputed[model.ITL], tc.want) {
+					t.Errorf("%s: TTFT %v, ITL %v; want %v", from, got.Summary[model.TTFT], got.Recomputed[model.ITL], tc.want)
+				}
+				if !sameStats(got.Summary[model.TPOT], model.Stats{"median": 7}) {
+					t.Errorf("%s: TPOT %v", from, got.Summary[model.TPOT])
+				}
+				for _, m := range model.Latencies {
+					gv, gok := got.Stats(m).Median()
+					wv, wok := whole.Stats(m).Median()
+					if got.Used(m) != whole.Used(m) || gok != wok || (gok && gv != wv) {
+						t.Errorf("%s %s: used %q, median %v %v; the whole listing's %q, %v %v", from, m, got.Used(m), gv, gok, whole.Used(m), wv, wok)
+					}
+				}
+			}
+		})
+	}
+}
+
+// sameStats: the same statistics, an unknown one equal to an unknown one.
+func sameStats(a, b model.Stats) bool {
+	return (a == nil) == (b == nil) && maps.EqualFunc(a, b, func(x, y model.Num) bool { return x == y || math.IsNaN(float64(x)) && math.IsNaN(float64(y)) })
 }

@@ -105,9 +105,10 @@ type listingReader struct {
 	err error
 	// texts interns the texts of a batch (tools, models, dates repeat over thousands of
 	// runs): one string each, not one per run.
-	texts map[string]string
-	defs  map[string]map[string]string // the definitions of a batch by their packed bytes
-	brief bool                         // stop before the definitions and statistics (ListOptions.Brief)
+	texts   map[string]string
+	defs    map[string]map[string]string // the definitions of a batch by their packed bytes
+	brief   bool                         // stop before the definitions and statistics (ListOptions.Brief)
+	medians bool                         // of the statistics, the medians only (ListOptions.Medians)
 }
 
 func (l *listingReader) uvarint() int {
@@ -233,6 +234,10 @@ func (l *listingReader) stats() map[string]model.Stats {
 			out[metric] = nil
 			continue
 		}
+		if l.medians {
+			out[metric] = l.medianStats(k - 1)
+			continue
+		}
 		st := make(model.Stats, k-1)
 		for range k - 1 {
 			name := statName(l.bytes())
@@ -241,6 +246,19 @@ func (l *listingReader) stats() map[string]model.Stats {
 		out[metric] = st
 	}
 	return out
+}
+
+// medianStats reads n statistics of a metric, keeping the medians (ListOptions.Medians).
+func (l *listingReader) medianStats(n int) model.Stats {
+	st := make(model.Stats, 1)
+	for range n {
+		name := l.bytes()
+		v := l.num()
+		if isMedian(name) {
+			st[statName(name)] = v
+		}
+	}
+	return keptMedians(st, n > 0)
 }
 
 // fillListings packs the listing of every run that has none, a batch at a time (schema 12's

@@ -97,10 +97,13 @@ func writeRunsTable(out io.Writer, st *store.Store) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tLABEL\tROLE\tTOOL\tMODEL\tPREC\tBACKEND\tOK/N\tNOT OK\tTTFT p50\tTPOT p50\tITL p50\tOUT tok/s")
 	n := 0
-	err := library.EachRows(st, func(rows []library.RunRow) error {
-		for _, r := range rows {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s/%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, q(r.Label), r.Role, q(r.Tool), q(short(r.Model, 36)),
-				report.OrDash(r.Precision), backend(r), count(r.Completed), count(r.NumPrompts), notOK(r), median(r.TTFT), median(r.TPOT), median(r.ITL), fixed(r.OutputThroughput, 1))
+	var line []byte
+	err := library.EachMedianRows(st, func(rows []library.RunRow) error {
+		for i := range rows {
+			line = appendRunLine(line[:0], &rows[i])
+			if _, err := tw.Write(line); err != nil {
+				return err
+			}
 		}
 		n += len(rows)
 		return nil
@@ -115,6 +118,20 @@ func writeRunsTable(out io.Writer, st *store.Store) error {
 		return stopped(n, err)
 	}
 	return nil
+}
+
+// appendRunLine appends a run's line of the table, its cells tab-separated: appended, not
+// formatted by fmt, which was a sixth of listing 100,000 runs.
+func appendRunLine(b []byte, r *library.RunRow) []byte {
+	b = strconv.AppendInt(b, r.ID, 10)
+	for _, cell := range [...]string{q(r.Label), string(r.Role), q(r.Tool), q(short(r.Model, 36)), report.OrDash(r.Precision), backend(*r)} {
+		b = append(append(b, '\t'), cell...)
+	}
+	b = append(append(append(append(b, '\t'), count(r.Completed)...), '/'), count(r.NumPrompts)...)
+	for _, cell := range [...]string{notOK(*r), median(r.TTFT), median(r.TPOT), median(r.ITL), fixed(r.OutputThroughput, 1)} {
+		b = append(append(b, '\t'), cell...)
+	}
+	return append(b, '\n')
 }
 
 // notOK prints the requests that did not succeed in the tool's own categories ("1 incomplete",

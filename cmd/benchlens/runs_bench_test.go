@@ -37,3 +37,22 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	w.n += int64(len(p))
 	return io.Discard.Write(p)
 }
+
+// BenchmarkRunsLibrary prints the library named by BENCHLENS_BENCH_LIBRARY (skipped without
+// it) as `runs` does: the listing and every row's line of the table (issue 29 item 4, < 1 s).
+func BenchmarkRunsLibrary(b *testing.B) {
+	path := benchlib.Library(b)
+	st, err := store.OpenWith(path, store.Options{Existing: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	report := cputime.PerOp(b)
+	for b.Loop() {
+		var out countingWriter
+		if err := writeRunsTable(&out, st); err != nil || out.n < 1000 {
+			b.Fatal(out.n, err)
+		}
+	}
+	report()
+}
