@@ -184,24 +184,19 @@ func exportHistories(st *store.Store, entries []report.Entry) ([]history.Report,
 }
 
 // SeriesNames are the series the library holds: every label and every bundle.yaml series
-// name, sorted.
-// The runs are listed (store.List, brief: label, phase, manifest), not read whole.
+// name of its measured runs, sorted. They are read of the distinct labels and manifests the
+// runs carry (store.SeriesKeys), not out of a listing of every run.
 func SeriesNames(st *store.Store) ([]string, error) {
-	seen := map[string]bool{}
-	err := st.List(store.ListOptions{Brief: true, NoEvidence: true}, func(b store.ListBatch) error {
-		for _, r := range b.Runs {
-			if r.IsWarmup() {
-				continue
-			}
-			seen[r.Label] = true
-			if s := history.SeriesOf(r); s != "" {
-				seen[s] = true
-			}
-		}
-		return nil
-	})
+	keys, err := st.SeriesKeys()
 	if err != nil {
 		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, l := range keys.Labels {
+		seen[l] = true
+	}
+	for _, m := range keys.Manifests {
+		seen[history.SeriesIn(m)] = true
 	}
 	delete(seen, "")
 	out := make([]string, 0, len(seen))

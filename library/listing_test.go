@@ -2,6 +2,7 @@ package library
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"path/filepath"
@@ -105,8 +106,10 @@ func TestRowsAsFullyDecoded(t *testing.T) {
 	}
 }
 
-// SeriesNames lists (store.List) rather than reads every run whole, and names the same series
-// as the runs read whole: every label and bundle.yaml series, never of a warm-up run only.
+// SeriesNames reads the distinct labels and manifests (store.SeriesKeys) rather than every run
+// whole, and names the same series as the runs read whole: every label and bundle.yaml
+// series, never of a warm-up run only, but of a label whose measured run comes after more
+// warm-ups than one read of a pair takes.
 func TestSeriesNamesAsFullyDecoded(t *testing.T) {
 	st, err := store.Open(filepath.Join(t.TempDir(), "lib.db"))
 	if err != nil {
@@ -116,15 +119,20 @@ func TestSeriesNamesAsFullyDecoded(t *testing.T) {
 	if rep := LoadDemo(st); len(rep.Errors) > 0 {
 		t.Fatal(rep.Errors)
 	}
-	for i, edit := range []func(r *model.Run){
+	edits := []func(r *model.Run){
 		func(r *model.Run) { r.Label, r.Phase = "warm-only", model.PhaseWarmup },
 		func(r *model.Run) {
 			r.Label, r.Manifest = "nightly-arm", model.Manifest{"series": map[string]any{"name": "nightly-h100"}}
 		},
-	} {
+	}
+	for range 40 {
+		edits = append(edits, func(r *model.Run) { r.Label, r.Phase = "late-measured", model.PhaseWarmup })
+	}
+	edits = append(edits, func(r *model.Run) { r.Label = "late-measured" })
+	for i, edit := range edits {
 		run := model.NewRun("vllm")
 		edit(run)
-		name := "series-" + string(rune('a'+i)) + ".json"
+		name := fmt.Sprintf("series-%d.json", i)
 		f := &model.SourceFile{Name: name, Size: 1, SHA256: name, Kind: model.KindResult, Data: []byte("x")}
 		if _, err := st.AddRun(store.NewRun{Run: run, Fingerprint: name, Files: []store.Attached{{File: f, Role: model.FileResult}}}); err != nil {
 			t.Fatal(err)
@@ -146,7 +154,7 @@ func TestSeriesNamesAsFullyDecoded(t *testing.T) {
 	delete(seen, "")
 	want := slices.Sorted(maps.Keys(seen))
 	got, err := SeriesNames(st)
-	if err != nil || !slices.Equal(got, want) || slices.Contains(got, "warm-only") || !slices.Contains(got, "nightly-h100") {
+	if err != nil || !slices.Equal(got, want) || slices.Contains(got, "warm-only") || !slices.Contains(got, "nightly-h100") || !slices.Contains(got, "late-measured") {
 		t.Errorf("series %q (%v), want %q", got, err, want)
 	}
 }

@@ -159,25 +159,14 @@ type listedCols struct {
 	manifest                                  string // the run's own column, before schema 10
 }
 
+// listedColumnsSQL are the columns a listing reads of a run r (listedCols.scan); its JSON
+// columns only when it has no listing.
+const listedColumnsSQL = `r.id, r.bundle, r.label, r.role, r.listing,
+	CASE WHEN r.listing IS NULL THEN r.header ELSE '' END, CASE WHEN r.listing IS NULL THEN r.summary ELSE '' END,
+	CASE WHEN r.listing IS NULL THEN r.recomputed ELSE '' END, r.manifest_id, r.manifest`
+
 func (s *Store) listedColumns(after int64) ([]listedCols, error) {
-	// A run's JSON columns are read only when it has no listing.
-	rows, err := s.db.Query(`SELECT r.id, r.bundle, r.label, r.role, r.listing,
-			CASE WHEN r.listing IS NULL THEN r.header ELSE '' END, CASE WHEN r.listing IS NULL THEN r.summary ELSE '' END,
-			CASE WHEN r.listing IS NULL THEN r.recomputed ELSE '' END, r.manifest_id, r.manifest
-		FROM runs r WHERE r.id > ? ORDER BY r.id LIMIT ?`, after, listBatch)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []listedCols
-	for rows.Next() {
-		var c listedCols
-		if err := rows.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.listing, &c.header, &c.summary, &c.rec, &c.manifestID, &c.manifest); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return s.listedWhere(`r.id > ?`, []any{after}, listBatch)
 }
 
 // manifestsOf reads and decodes the shared manifests the runs name that are not yet known.

@@ -1,0 +1,135 @@
+package store
+
+import (
+	"database/sql"
+	"fmt"
+	"math"
+
+	"benchlens/model"
+)
+
+// SeriesKeys are what a library's series are named by (a label, or a manifest's series):
+// the labels and the manifests its measured runs carry.
+type SeriesKeys struct {
+	Labels []string
+	// Manifests are shared with the runs that name them: read them, never write them.
+	Manifests []model.Manifest
+}
+
+// SeriesKeys returns the distinct labels and manifests of the library's runs, leaving out
+// those only warm-up runs carry (a warm-up is never part of a series). It reads them out of
+// their indexes, a few hundred in a team library however many nights it holds, then of
+// each its runs in id order until one is measured (the first, but for an arm of warm-ups):
+// not a listing of every run, which the app's first frame made beside the sidebar's. A
+// run's own manifest column is not read: since schema 10 every run names a shared one.
+func (s *Store) SeriesKeys() (SeriesKeys, error) {
+	var keys SeriesKeys
+	labels, err := distinct(s, `SELECT DISTINCT label FROM runs`, func(rows *sql.Rows) (string, error) {
+		var l string
+		return l, rows.Scan(&l)
+	})
+	if err != nil {
+		return keys, err
+	}
+	for _, l := range labels {
+		r, err := s.anyMeasured(`r.label = ?`, l, nil)
+		if err != nil {
+			return keys, err
+		}
+		if r != nil {
+			keys.Labels = append(keys.Labels, l)
+		}
+	}
+	ids, err := distinct(s, `SELECT DISTINCT manifest_id FROM runs WHERE manifest_id IS NOT NULL`, func(rows *sql.Rows) (int64, error) {
+		var id int64
+		return id, rows.Scan(&id)
+	})
+	if err != nil {
+		return keys, err
+	}
+	manifests := map[int64]model.Manifest{}
+	for _, id := range ids {
+		r, err := s.anyMeasured(`r.manifest_id = ?`, id, manifests)
+		if err != nil {
+			return keys, err
+		}
+		if r != nil {
+			keys.Manifests = append(keys.Manifests, r.Manifest)
+		}
+	}
+	return keys, nil
+}
+
+// distinct reads a query's rows, each by scan.
+func distinct[T any](s *Store, q string, scan func(*sql.Rows) (T, error)) ([]T, error) {
+	rows, err := s.db.Query(q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// seriesKeyBatch is how many runs of a pair anyMeasured reads at a time: the first is
+// nearly always measured, and a team library's server sends no more than asked.
+const seriesKeyBatch = 16
+
+// anyMeasured is a run the condition (on one argument) names that is not a warm-up (brief,
+// as List reads it, its manifest decoded into manifests), nil when every one is.
+func (s *Store) anyMeasured(where string, arg any, manifests map[int64]model.Manifest) (*model.Run, error) {
+	if manifests == nil {
+		manifests = map[int64]model.Manifest{}
+	}
+	after := int64(math.MinInt64)
+	l := &listingReader{brief: true}
+	for {
+		cols, err := s.listedWhere(where+` AND r.id > ?`, []any{arg, after}, seriesKeyBatch)
+		if err != nil || len(cols) == 0 {
+			return nil, err
+		}
+		if err := s.manifestsOf(cols, manifests); err != nil {
+			return nil, err
+		}
+		for _, c := range cols {
+			r, err := c.decodeWith(l, manifests)
+			if err != nil {
+				return nil, err
+			}
+			if !r.IsWarmup() {
+				return r, nil
+			}
+		}
+		after = cols[len(cols)-1].id
+	}
+}
+
+// listedWhere reads the listed columns of up to limit runs the condition names, in id order.
+func (s *Store) listedWhere(where string, args []any, limit int) ([]listedCols, error) {
+	rows, err := s.db.Query(`SELECT `+listedColumnsSQL+` FROM runs r WHERE `+where+` ORDER BY r.id LIMIT `+fmt.Sprint(limit), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []listedCols
+	for rows.Next() {
+		var c listedCols
+		if err := c.scan(rows); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// scan reads the columns of listedColumnsSQL.
+func (c *listedCols) scan(rows *sql.Rows) error {
+	return rows.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.listing, &c.header, &c.summary, &c.rec, &c.manifestID, &c.manifest)
+}
