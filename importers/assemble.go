@@ -24,6 +24,26 @@ type Item struct {
 	// Readings are the evidence among the attachments, for ReadEvidence: one per file, or one
 	// per multi-file capture.
 	Readings []Reading
+	// Planned is what a Plan keeps of the run until Fill reads it whole; Run is nil till then.
+	Planned Planned
+}
+
+// Planned is what a plan's grouping read of a run and decided for it: a few strings and the
+// manifest, where a whole model.Run (most of it empty) held them at about 600 bytes a file.
+type Planned struct {
+	Tool, Model, Label string
+	Role               model.Role
+	Manifest           model.Manifest
+	Phase, PhaseWhy    string
+}
+
+// Arm is a run's model, label and manifest, as the grouping left them: from its Run, or from
+// what a plan kept of it.
+func (it Item) Arm() (modelName, label string, manifest model.Manifest) {
+	if it.Run != nil {
+		return it.Run.Model, it.Run.Label, it.Run.Manifest
+	}
+	return it.Planned.Model, it.Planned.Label, it.Planned.Manifest
 }
 
 // identifyGrain is the fewest files Assemble has a core identify: a bundle of a result and

@@ -20,8 +20,8 @@ import (
 // which the plan keeps. Parts (per-request records that join a summary, a tool's config.yaml)
 // change the runs they join: a bundle with any is assembled whole (Assemble).
 type Plan struct {
-	// Items are the bundle's runs, in Assemble's order; each Run holds only what the grouping
-	// read and decided, until Fill reads it whole.
+	// Items are the bundle's runs, in Assemble's order; each holds only what the grouping read
+	// and decided (Planned, Run nil), until Fill reads it whole.
 	Items []Item
 	seed  maphash.Seed
 	sums  map[string]uint64 // a listed result's bytes as planned
@@ -83,6 +83,11 @@ func PlanBundle(entries []Entry, keep int64) (*Plan, []error) {
 		}
 	}
 	items, errs := group(entries, ids)
+	for i := range items {
+		r := items[i].Run
+		items[i].Planned = Planned{Tool: r.Tool, Model: r.Model, Label: r.Label, Role: r.Role, Manifest: r.Manifest, Phase: r.Phase, PhaseWhy: r.PhaseWhy}
+		items[i].Run = nil
+	}
 	pl.Items = items
 	return pl, errs
 }
@@ -123,7 +128,7 @@ func (p *Plan) Fill(items []Item, data []byte) error {
 		return &position.Error{File: name, Offset: -1, Err: ErrChanged}
 	}
 	for i := range items {
-		planned, run := items[i].Run, id.p.Runs[items[i].Index]
+		planned, run := items[i].Planned, id.p.Runs[items[i].Index]
 		run.Warnings = append(run.Warnings, id.p.Warnings...)
 		run.Manifest, run.Label, run.Role = planned.Manifest, planned.Label, planned.Role
 		run.Phase, run.PhaseWhy = planned.Phase, planned.PhaseWhy

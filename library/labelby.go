@@ -67,9 +67,9 @@ type found struct {
 }
 
 func foundOf(bundle string, it importers.Item) found {
-	return found{bundle: bundle, result: it.Result.Name, model: it.Run.Model,
-		precision: model.PrecisionIn(it.Run.Model, it.Result.Name),
-		label:     it.Run.Label, manifest: it.Run.Manifest.String("role")}
+	m, label, manifest := it.Arm()
+	return found{bundle: bundle, result: it.Result.Name, model: m, precision: model.PrecisionIn(m, it.Result.Name),
+		label: label, manifest: manifest.String("role")}
 }
 
 // subfolder is the folder right under the bundle holding the result, "" for a result lying in
