@@ -2,7 +2,6 @@ package store
 
 import (
 	"database/sql"
-	"fmt"
 	"math"
 
 	"benchlens/model"
@@ -109,27 +108,4 @@ func (s *Store) anyMeasured(where string, arg any, manifests map[int64]model.Man
 		}
 		after = cols[len(cols)-1].id
 	}
-}
-
-// listedWhere reads the listed columns of up to limit runs the condition names, in id order.
-func (s *Store) listedWhere(where string, args []any, limit int) ([]listedCols, error) {
-	rows, err := s.db.Query(`SELECT `+listedColumnsSQL+` FROM runs r WHERE `+where+` ORDER BY r.id LIMIT `+fmt.Sprint(limit), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []listedCols
-	for rows.Next() {
-		var c listedCols
-		if err := c.scan(rows); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
-}
-
-// scan reads the columns of listedColumnsSQL.
-func (c *listedCols) scan(rows *sql.Rows) error {
-	return rows.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.listing, &c.header, &c.summary, &c.rec, &c.manifestID, &c.manifest)
 }
