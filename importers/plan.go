@@ -104,9 +104,10 @@ func planned(p format.Parsed) format.Parsed {
 }
 
 // Fill reads whole the runs of items, every planned run of one result file (Items sharing
-// Result), from data, the file's bytes (or takes them as the plan kept them): each run as the file gives it, with what the grouping
-// decided (manifest, label, role, phase), settled as Assemble settles it. data that is not what
-// was planned from is refused (ErrChanged), the items left as they were.
+// Result), from data, the file's bytes (or takes them as the plan kept them): each run as
+// the file gives it, with what the grouping decided (manifest, label, role, phase), settled
+// as Assemble settles it. data that is not what was planned from is refused (ErrChanged), the
+// items left as they were.
 func (p *Plan) Fill(items []Item, data []byte) error {
 	name := items[0].Result.Name
 	if err := p.Same(name, data); err != nil {

@@ -23,10 +23,11 @@ type unhashed struct {
 // RekeyUnhashed gives each run that measured nothing and whose fingerprint is key(run, "",
 // index), the key taken without its file's hash, the fingerprint key(run, sha, index) of
 // its result file's real SHA-256, and returns how many it changed. Only those runs are read
-// (no requests and an empty summary, '{}', or 'null' as an older benchlens may have written it: a query, not a read of every run), and only those whose
-// stored fingerprint is that empty-hash key are written, in one transaction: a failure
-// leaves every fingerprint as it was. A run whose right fingerprint another run holds keeps
-// its own, as in Rekey. Once it succeeds it does nothing more for this Store.
+// (no requests and an empty summary, '{}', or 'null' as an older benchlens may have written
+// it: a query, not a read of every run), and only those whose stored fingerprint is that
+// empty-hash key are written, in one transaction: a failure leaves every fingerprint as it
+// was. A run whose right fingerprint another run holds keeps its own, as in Rekey. Once it
+// succeeds it does nothing more for this Store.
 func (s *Store) RekeyUnhashed(key func(run *model.Run, resultSHA string, index int) string) (int, error) {
 	s.unhashed.mu.Lock()
 	defer s.unhashed.mu.Unlock()
