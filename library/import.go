@@ -340,8 +340,8 @@ windows:
 			it.Run.Precision, it.Run.PrecisionFrom = precisionOf(it, evidence)
 			it.Run.Label = store.NormLabel(it.Run.Label) // before its row is encoded
 			// The files first: itemFiles gives each its SHA-256, by which a run that measured
-			// nothing is known. Keyed before, every such run was keyed by an empty hash, and a
-			// second file of the same tool, model, date and counts was taken for the first.
+			// nothing is known (keyed before it, two such files of the same tool, model, date
+			// and counts were one run).
 			files := itemFiles(it, w.prep, evidence)
 			batch.Add(store.NewRun{Run: it.Run, Fingerprint: Fingerprint(it.Run, files[0].File.SHA256, it.Index), Index: it.Index,
 				Files: files, Ready: ready.add(it.Run)},
