@@ -150,3 +150,21 @@ func TestRunViewBeforeAClickAndOneArm(t *testing.T) {
 		return strings.Contains(drawnText(u.run.content), "Attention backend")
 	})
 }
+
+// The Tool row joins what the file says with one space and one dot: no double space where a
+// tool has no version, no trailing dot where a format has no era.
+func TestToolText(t *testing.T) {
+	for _, c := range []struct {
+		run  model.Run
+		want string
+	}{
+		{model.Run{Tool: "vllm", Era: "E (vLLM v0.6.5-v0.8.2)"}, "vllm · E (vLLM v0.6.5-v0.8.2)"},
+		{model.Run{Tool: "aiperf", ToolVersion: "0.11.0"}, "aiperf 0.11.0"},
+		{model.Run{Tool: "llmperf", ToolVersion: "2023-08-31", Era: "summary"}, "llmperf 2023-08-31 · summary"},
+		{model.Run{}, ""},
+	} {
+		if got := toolText(&c.run); got != c.want {
+			t.Errorf("toolText(%+v) = %q, want %q", c.run, got, c.want)
+		}
+	}
+}

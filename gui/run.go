@@ -142,7 +142,7 @@ func (v *runView) display(rd compare.RunData, evs []model.Evidence) {
 		l.Wrapping = fyne.TextWrapWord
 		items = append(items, widget.NewFormItem(lang.L(name), l))
 	}
-	add("Tool", strings.TrimSpace(r.Tool+" "+r.ToolVersion+" · "+string(r.Era)))
+	add("Tool", toolText(r))
 	add("Identified by", r.IdentifiedBy)
 	add("Model", r.Model)
 	add("Date", report.When(r.Date))
@@ -312,4 +312,14 @@ func categories(r *model.Run) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// toolText is the Run view's Tool row: the tool and its version, then the format's era, each
+// left out when the file does not say it ("vllm · E (vLLM v0.6.5-v0.8.2)", "aiperf 0.11.0").
+func toolText(r *model.Run) string {
+	text := strings.TrimSpace(r.Tool + " " + r.ToolVersion)
+	if r.Era != "" {
+		text = strings.TrimSpace(text + " · " + string(r.Era))
+	}
+	return text
 }
