@@ -1,7 +1,6 @@
 package store
 
 import (
-	"database/sql"
 	"math"
 
 	"benchlens/model"
@@ -23,10 +22,7 @@ type SeriesKeys struct {
 // run's own manifest column is not read: since schema 10 every run names a shared one.
 func (s *Store) SeriesKeys() (SeriesKeys, error) {
 	var keys SeriesKeys
-	labels, err := distinct(s, `SELECT DISTINCT label FROM runs`, func(rows *sql.Rows) (string, error) {
-		var l string
-		return l, rows.Scan(&l)
-	})
+	labels, err := column[string](s.db, `SELECT DISTINCT label FROM runs`)
 	if err != nil {
 		return keys, err
 	}
@@ -39,10 +35,7 @@ func (s *Store) SeriesKeys() (SeriesKeys, error) {
 			keys.Labels = append(keys.Labels, l)
 		}
 	}
-	ids, err := distinct(s, `SELECT DISTINCT manifest_id FROM runs WHERE manifest_id IS NOT NULL`, func(rows *sql.Rows) (int64, error) {
-		var id int64
-		return id, rows.Scan(&id)
-	})
+	ids, err := column[int64](s.db, `SELECT DISTINCT manifest_id FROM runs WHERE manifest_id IS NOT NULL`)
 	if err != nil {
 		return keys, err
 	}
@@ -57,24 +50,6 @@ func (s *Store) SeriesKeys() (SeriesKeys, error) {
 		}
 	}
 	return keys, nil
-}
-
-// distinct reads a query's rows, each by scan.
-func distinct[T any](s *Store, q string, scan func(*sql.Rows) (T, error)) ([]T, error) {
-	rows, err := s.db.Query(q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
 }
 
 // seriesKeyBatch is how many runs of a pair anyMeasured reads at a time: the first is
