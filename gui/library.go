@@ -323,10 +323,11 @@ func (v *libraryView) rebuild() {
 	}
 	v.children, v.armText = children, armText
 	v.tree.Refresh()
+	inArms := plural(len(arms), lang.L("%d arm"), lang.L("%d arms"))
 	if shown == len(v.rows) {
-		v.u.setStatus(fmt.Sprintf(lang.L("%s in %s"), plural(len(v.rows), lang.L("%d run"), lang.L("%d runs")), plural(len(arms), lang.L("%d arm"), lang.L("%d arms"))))
+		v.u.setStatus(fmt.Sprintf(lang.L("%s in %s"), plural(len(v.rows), lang.L("%d run"), lang.L("%d runs")), inArms))
 	} else {
-		v.u.setStatus(fmt.Sprintf(lang.L("%d of %d runs shown, in %s"), shown, len(v.rows), plural(len(arms), lang.L("%d arm"), lang.L("%d arms"))))
+		v.u.setStatus(fmt.Sprintf(lang.L("%d of %d runs shown, in %s"), shown, len(v.rows), inArms))
 	}
 }
 
