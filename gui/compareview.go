@@ -267,6 +267,9 @@ func (v *compareView) schedule() {
 			}
 			if err != nil {
 				v.clear(err.Error(), widget.DangerImportance)
+				// The status said which pair was compared last: it would name the previous pair
+				// under this one's error.
+				v.u.setStatus(fmt.Sprintf(lang.L("Could not compare %s with %s"), base, cand))
 				v.finished()
 				return
 			}

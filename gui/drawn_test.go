@@ -168,3 +168,30 @@ func TestToolText(t *testing.T) {
 		}
 	}
 }
+
+// A comparison that fails does not leave the status naming the pair compared before it: the
+// status bar said "Compared baseline (5 runs) with drift (5 runs)" under the error of
+// baseline against one of its own runs.
+func TestFailedCompareStatusNamesItsOwnPair(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	for _, arm := range []string{"baseline", "drift"} {
+		if rep := library.Import(u.st, []string{"../demo/samples/" + arm}, library.Options{}); len(rep.Errors) > 0 || len(rep.Added) == 0 {
+			t.Fatalf("import %s: added %v, errors %v", arm, rep.Added, rep.Errors)
+		}
+	}
+	ui(u.libraryChanged)
+	eventually(t, "the two arms in the sidebar", func() bool { return len(u.library.children[""]) == 2 })
+	compared := watchComparisons(u)
+	ui(func() { u.compare.setArm(true, "baseline") })
+	ui(func() { u.compare.setArm(false, "drift") })
+	compared(t, "baseline", "drift")
+	if text := get(func() string { return windowText(u) }); !strings.Contains(text, "Compared baseline (5 runs) with drift (5 runs)") {
+		t.Fatalf("the status after a comparison:\n%s", text)
+	}
+	ui(func() { u.compare.setArm(false, "ids:1") }) // a run of the baseline
+	eventually(t, "the error", func() bool { return strings.Contains(windowText(u), "give each arm its own runs") })
+	text := get(func() string { return windowText(u) })
+	if strings.Contains(text, "with drift") || !strings.Contains(text, "Could not compare baseline with ids:1") {
+		t.Errorf("the status under the error of baseline against ids:1:\n%s", text)
+	}
+}
