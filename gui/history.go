@@ -19,6 +19,7 @@ import (
 	"benchlens/analysis/chart"
 	"benchlens/analysis/compare"
 	"benchlens/analysis/history"
+	"benchlens/analysis/report"
 	"benchlens/library"
 	"benchlens/model"
 )
@@ -38,6 +39,7 @@ type historyView struct {
 	detail                *widget.Label
 	note                  *widget.Entry
 	accept, reject, open  *widget.Button
+	exports               []*widget.Button // disabled until a series is on screen
 	message               *widget.Label
 
 	rep       history.Report
@@ -79,7 +81,8 @@ func (v *historyView) chartSize() fyne.Size {
 }
 
 func newHistoryView(u *App) *historyView {
-	v := &historyView{u: u, selected: -1, message: widget.NewLabel(""), detail: widget.NewLabel("")}
+	v := &historyView{u: u, selected: -1, detail: widget.NewLabel(""),
+		message: widget.NewLabel(lang.L("Pick a series above: the runs of one label (or one bundle.yaml series:) in date order, with their change points."))}
 	v.detail.Wrapping = fyne.TextWrapWord
 	v.message.Wrapping = fyne.TextWrapWord
 	v.series = widget.NewSelect(nil, func(string) { v.load() })
@@ -108,8 +111,12 @@ func newHistoryView(u *App) *historyView {
 	}
 	top := container.NewGridWithColumns(3, labelled(lang.L("Series"), v.series), labelled(lang.L("Metric"), v.metric),
 		labelled(lang.L("Load point"), v.point))
-	exports := container.NewHBox(widget.NewButton(lang.L("Export xlsx…"), func() { v.chooseExport("xlsx") }),
-		widget.NewButton(lang.L("Export Markdown…"), func() { v.chooseExport("md") }))
+	v.exports = []*widget.Button{widget.NewButton(lang.L("Export xlsx…"), func() { v.chooseExport("xlsx") }),
+		widget.NewButton(lang.L("Export Markdown…"), func() { v.chooseExport("md") })}
+	for _, b := range v.exports {
+		b.Disable()
+	}
+	exports := container.NewHBox(v.exports[0], v.exports[1])
 	side := container.NewBorder(widget.NewLabelWithStyle(lang.L("Change points"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		nil, nil, nil, container.NewVScroll(v.steps))
 	detail := container.NewVScroll(v.detail)
@@ -225,20 +232,25 @@ func (v *historyView) show(rep history.Report) {
 		key = cp.Key()
 	}
 	v.rep, v.loaded, v.selected = rep, true, -1
+	for _, b := range v.exports {
+		b.Enable()
+	}
 	for i, cp := range rep.ChangePoints {
 		if cp.Key() == key {
 			v.selected = i
 		}
 	}
+	runs := plural(len(rep.Runs), lang.L("%d run"), lang.L("%d runs"))
+	steps := plural(len(rep.ChangePoints), lang.L("%d change point"), lang.L("%d change points"))
+	outliers := plural(len(rep.Outliers), lang.L("%d outlier"), lang.L("%d outliers"))
 	switch {
 	case v.explained:
-		v.message.SetText(fmt.Sprintf(lang.L("%d runs, %d change points, %d outliers, %d condition changes"),
-			len(rep.Runs), len(rep.ChangePoints), len(rep.Outliers), len(rep.Timeline)))
+		v.message.SetText(fmt.Sprintf(lang.L("%s, %s, %s, %s"), runs, steps, outliers,
+			plural(len(rep.Timeline), lang.L("%d condition change"), lang.L("%d condition changes"))))
 	case v.only != "":
-		v.message.SetText(fmt.Sprintf(lang.L("%d runs; searching the other metrics for change points…"), len(rep.Runs)))
+		v.message.SetText(fmt.Sprintf(lang.L("%s; searching the other metrics for change points…"), runs))
 	default:
-		v.message.SetText(fmt.Sprintf(lang.L("%d runs, %d change points, %d outliers; reading the evidence of each step…"),
-			len(rep.Runs), len(rep.ChangePoints), len(rep.Outliers)))
+		v.message.SetText(fmt.Sprintf(lang.L("%s, %s, %s; reading the evidence of each step…"), runs, steps, outliers))
 	}
 	// The SLO metrics are listed once the series has them (with its evidence, when the
 	// library sets an SLO); the metric chosen comes back when they do.
@@ -440,9 +452,24 @@ func (v *historyView) export(format, path string) {
 	}()
 }
 
+// axisEnds are the labels of the time axis's ends, as report.When writes a date in the
+// analyst's zone: the two days, or, for a series within one day, its first run to the minute
+// and its last run's time (a nightly's repeats, the demo's sweeps).
+func axisEnds(first, last string) (string, string) {
+	if a, b := dayOf(first), dayOf(last); a != b {
+		return a, b
+	}
+	a, b := report.When(first), report.When(last)
+	if len(a) < 16 || len(b) < 16 {
+		return a, b
+	}
+	return a, b[11:16]
+}
+
+// dayOf is the day of a stored date in the analyst's zone, as report.When gives it.
 func dayOf(date string) string {
-	if len(date) >= 10 {
-		return date[:10]
+	if d := report.When(date); len(d) >= 10 {
+		return d[:10]
 	}
 	return date
 }
@@ -455,6 +482,7 @@ var (
 	historyStep    = color.NRGBA{R: 0xc6, G: 0x28, B: 0x28, A: 0xff}
 	historyMuted   = color.NRGBA{R: 0xa0, G: 0xa0, B: 0xa0, A: 0xff}
 	historyTick    = color.NRGBA{R: 0x8a, G: 0x8a, B: 0x8a, A: 0xff}
+	historyGrid    = color.NRGBA{R: 0x8a, G: 0x8a, B: 0x8a, A: 0x30}
 )
 
 // historyChart draws one metric at one load point: per run (in series order) a dot at its
@@ -507,12 +535,20 @@ func historyChart(rep history.Report, m model.StageMetric, point string, selecte
 		return left + w*float32(i)/float32(len(runs)-1)
 	}
 	yOf := func(v float64) float32 { return top + h*float32((hi-v)/(hi-lo)) }
+	for _, t := range chart.AxisTicks(lo, hi, max(2, int(h/25))) {
+		y := yOf(t.Value)
+		line(left, y, left+w, y, historyGrid, 1)
+		text(t.Label, left-6-fyne.MeasureText(t.Label, 11, fyne.TextStyle{}).Width, y-8, historyTick, 11)
+	}
 	line(left, top, left, top+h, historyTick, 1)
 	line(left, top+h, left+w, top+h, historyTick, 1)
-	text(fmt.Sprintf("%.4g", hi), 2, top-6, historyTick, 11)
-	text(fmt.Sprintf("%.4g", lo), 2, top+h-10, historyTick, 11)
-	text(dayOf(runs[0].Date), left, top+h+4, historyTick, 11)
-	text(dayOf(runs[len(runs)-1].Date), left+w-64, top+h+4, historyTick, 11)
+	first, last := axisEnds(runs[0].Date, runs[len(runs)-1].Date)
+	text(first, left, top+h+4, historyTick, 11)
+	text(last, left+w-fyne.MeasureText(last, 11, fyne.TextStyle{}).Width, top+h+4, historyTick, 11)
+	key := lang.L("● a run's median, │ ± its standard deviation")
+	if kw := fyne.MeasureText(key, 11, fyne.TextStyle{}).Width; kw+2*fyne.MeasureText(first+"  ", 11, fyne.TextStyle{}).Width < w {
+		text(key, left+(w-kw)/2, top+h+4, historyTick, 11)
+	}
 	pos := map[int64]int{}
 	for i, r := range runs {
 		pos[r.ID] = i

@@ -209,3 +209,15 @@ func (t lineThumb) Thumbnail(c *draw.Canvas) {
 	y := c.Center().Y
 	c.StrokeLine2(t.style, c.Min.X, y, c.Max.X, y)
 }
+
+// AxisTicks are the values and labels of about n labelled ticks between lo and hi, as this
+// package's charts mark an axis: for a chart drawn outside gonum (the app's history canvas).
+func AxisTicks(lo, hi float64, n int) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range (niceTicks{n}).Ticks(lo, hi) {
+		if t.Label != "" && t.Value >= lo && t.Value <= hi {
+			out = append(out, t)
+		}
+	}
+	return out
+}
