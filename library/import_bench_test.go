@@ -1,6 +1,7 @@
 package library
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,76 +15,55 @@ import (
 	"benchlens/store"
 )
 
+// generated is a file or folder scripts/genbig writes once per test binary (args, then -out
+// PATH), or the one $env names; the benchmarks share it across their rounds and engines.
+type generated struct {
+	env, name string
+	args      []string
+	once      sync.Once
+	path      string
+	err       error
+}
+
+func (g *generated) get(b *testing.B) string {
+	g.once.Do(func() {
+		if g.path = os.Getenv(g.env); g.path != "" {
+			return
+		}
+		dir, err := os.MkdirTemp("", "benchlens-bench")
+		if err != nil {
+			g.err = err
+			return
+		}
+		g.path = filepath.Join(dir, g.name)
+		out, err := exec.Command("go", append(append([]string{"run", "../scripts/genbig"}, g.args...), "-out", g.path)...).CombinedOutput()
+		if err != nil {
+			g.err = fmt.Errorf("%w: %s", err, out)
+		}
+	})
+	if g.err != nil {
+		b.Fatal(g.err)
+	}
+	return g.path
+}
+
 var (
-	bigOnce sync.Once
-	bigFile string
-	bigErr  error
-
-	smallOnce   sync.Once
-	smallFolder string
-	smallErr    error
+	// smallResults is a folder of 10,000 small vLLM results (20 requests x 16 output tokens,
+	// about 11 KB each, a seed each: 118 MB); $BENCH_FOLDER reuses one. Issue 29's count: a
+	// folder of 1,000 fitted in the first 16 MB a planned import keeps parsed, so it never read
+	// its files light to plan nor parsed them a second time.
+	smallResults = &generated{env: "BENCH_FOLDER", name: "small",
+		args: []string{"-count", "10000", "-requests", "20", "-output-len", "16", "-text-len", "40"}}
+	// detailedResult is a vLLM --save-detailed result of 20,000 requests x 256 output tokens
+	// (about 112 MB, 5.1 M gaps); $BENCH_FILE reuses one.
+	detailedResult = &generated{env: "BENCH_FILE", name: "vllm-infqps-concurrency256-big.json"}
 )
-
-// smallResults returns a folder of 10,000 small vLLM results (20 requests x 16 output tokens,
-// about 11 KB each, a seed each: 118 MB), generated once by scripts/genbig -count; $BENCH_FOLDER
-// reuses one. Issue 29's count: a folder of 1,000 fitted in the first 16 MB a planned import
-// keeps parsed, so it never read its files light to plan nor parsed them a second time.
-func smallResults(b *testing.B) string {
-	smallOnce.Do(func() {
-		if f := os.Getenv("BENCH_FOLDER"); f != "" {
-			smallFolder = f
-			return
-		}
-		dir, err := os.MkdirTemp("", "benchlens-bench")
-		if err != nil {
-			smallErr = err
-			return
-		}
-		smallFolder = filepath.Join(dir, "small")
-		out, err := exec.Command("go", "run", "../scripts/genbig", "-count", "10000", "-requests", "20",
-			"-output-len", "16", "-text-len", "40", "-out", smallFolder).CombinedOutput()
-		if err != nil {
-			smallErr = err
-			b.Logf("%s", out)
-		}
-	})
-	if smallErr != nil {
-		b.Fatal(smallErr)
-	}
-	return smallFolder
-}
-
-// detailedResult returns a vLLM --save-detailed result of 20,000 requests x 256 output tokens
-// (about 112 MB, 5.1 M gaps), generated once by scripts/genbig; $BENCH_FILE reuses one.
-func detailedResult(b *testing.B) string {
-	bigOnce.Do(func() {
-		if f := os.Getenv("BENCH_FILE"); f != "" {
-			bigFile = f
-			return
-		}
-		dir, err := os.MkdirTemp("", "benchlens-bench")
-		if err != nil {
-			bigErr = err
-			return
-		}
-		bigFile = filepath.Join(dir, "vllm-infqps-concurrency256-big.json")
-		out, err := exec.Command("go", "run", "../scripts/genbig", "-out", bigFile).CombinedOutput()
-		if err != nil {
-			bigErr = err
-			b.Logf("%s", out)
-		}
-	})
-	if bigErr != nil {
-		b.Fatal(bigErr)
-	}
-	return bigFile
-}
 
 // BenchmarkImportDetailed imports one 112 MB detailed result into a fresh library: read,
 // hash, parse, recompute TTFT/TPOT/ITL, compress the original and store 5.1 M gaps; in a
 // library file and in a team library (a PostgreSQL cluster on this machine's unix socket).
 func BenchmarkImportDetailed(b *testing.B) {
-	file := detailedResult(b)
+	file := detailedResult.get(b)
 	info, err := os.Stat(file)
 	if err != nil {
 		b.Fatal(err)
@@ -102,7 +82,7 @@ func BenchmarkImportDetailed(b *testing.B) {
 // BenchmarkImportFolder imports a folder of 10,000 small results into a fresh library, as a CI
 // folder of many runs: the cost per run (transactions, pages written) rather than per byte.
 func BenchmarkImportFolder(b *testing.B) {
-	folder := smallResults(b)
+	folder := smallResults.get(b)
 	names, err := os.ReadDir(folder)
 	if err != nil {
 		b.Fatal(err)
