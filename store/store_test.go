@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"benchlens/internal/pagedamage"
 	"benchlens/internal/pgtest"
 	"benchlens/model"
 )
@@ -395,28 +396,7 @@ func TestDamagedLibraryRefusesWrites(t *testing.T) {
 		}
 	}
 	s.Close()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Flip the header of every b-tree page in the middle third of the file.
-	const page = 65536
-	flipped := 0
-	for p := len(data) / page / 3; p < 2*len(data)/page/3; p++ {
-		switch data[p*page] {
-		case 0x02, 0x05, 0x0a, 0x0d:
-			for i := range 12 {
-				data[p*page+i] ^= 0x5a
-			}
-			flipped++
-		}
-	}
-	if flipped == 0 {
-		t.Fatalf("no b-tree page to damage in %d pages", len(data)/page)
-	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	pagedamage.BTreePages(t, path)
 	s2, err := Open(path)
 	if err != nil {
 		t.Fatal(err)

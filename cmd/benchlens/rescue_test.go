@@ -5,34 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// damage flips the header of every b-tree page in the middle third of a library file, as a
-// failing disk or a copy cut short might.
-func damage(t *testing.T, path string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const page = 65536
-	flipped := 0
-	for p := len(data) / page / 3; p < 2*len(data)/page/3; p++ {
-		switch data[p*page] {
-		case 0x02, 0x05, 0x0a, 0x0d:
-			for i := range 12 {
-				data[p*page+i] ^= 0x5a
-			}
-			flipped++
-		}
-	}
-	if flipped == 0 {
-		t.Fatalf("no b-tree page to damage in %d pages", len(data)/page)
-	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
+	"benchlens/internal/pagedamage"
+)
 
 // Rescue that rescues: on a damaged library, check lists the damage (which tables, which ids
 // do not read), and backup, what the refusal to write advises, saves what reads into a
@@ -58,7 +33,7 @@ func TestRescueThatRescues(t *testing.T) {
 	if out, _, code := bl(t, "--db", db, "runs"); code != 0 || strings.Count(out, "\n") < 70 {
 		t.Fatalf("the library no longer reads after the refused backups: exit %d", code)
 	}
-	damage(t, db)
+	pagedamage.BTreePages(t, db)
 
 	out, stderr, code := bl(t, "--db", db, "check")
 	t.Logf("check:\n%s%s", out, stderr)
