@@ -161,7 +161,11 @@ func readLog(f *format.File) (format.Parsed, error) {
 	if err != nil {
 		return format.Parsed{}, err
 	}
-	return format.Parsed{Evidence: &model.Evidence{Log: l, Format: l.Engine + " server log"}}, nil
+	name := l.Engine + " server log"
+	if l.Client != nil {
+		name = strings.TrimSpace(l.Engine + " benchmark client console")
+	}
+	return format.Parsed{Evidence: &model.Evidence{Log: l, Format: name}}, nil
 }
 
 func utilTool(tool string) func(*format.File) bool {

@@ -115,6 +115,10 @@ type LogEvidence struct {
 	AuxBackends   map[string]string `json:"aux_backends,omitempty"`    // vit, moe, sampler, linear, all_reduce, graph, mla_prefill ...
 	AuxLines      map[string]Line   `json:"aux_lines,omitempty"`       // the line behind an aux backend of a path (rule 10)
 	Queue         []QueueSample     `json:"queue,omitempty"`           // the scheduler's periodic running / waiting counts
+	// Client is the argument line of a benchmark client (vllm bench serve, benchmark_serving.py,
+	// sglang.bench_serving) when the log is that client's console and no server spoke in it:
+	// the evidence then claims nothing of the server (no target, backend, platform or failure).
+	Client *Line `json:"client,omitempty"`
 }
 
 // QueueSample is one of a server's periodic scheduler lines (vLLM's "Running: N reqs, …

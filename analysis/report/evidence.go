@@ -86,6 +86,10 @@ func heading(kind string, e model.Evidence) string {
 
 func writeLog(w io.Writer, head string, l *model.LogEvidence, t model.Target) {
 	fmt.Fprintf(w, "\n%s\n", head)
+	if l.Client != nil {
+		fmt.Fprintf(w, "  a benchmark client's console (line %d: %s): nothing in it is the server's\n", l.Client.N, q(clipped(l.Client.Text, 60)))
+		return
+	}
 	fmt.Fprintf(w, "  %s\n", q(strings.Join(nonEmpty(l.EngineVersion(), l.Platform), " ")))
 	resolved := q(OrDash(l.Resolved))
 	if l.ResolvedHow == model.ResolvedInferred {
@@ -416,3 +420,15 @@ func longGaps(sh *model.Shape) string {
 }
 
 func q(s string) string { return textsafe.Quote(s) }
+
+// clipped is s cut to its first n runes, with "…" when anything was cut: a quoted line's
+// start, enough to know it again.
+func clipped(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
+}

@@ -69,6 +69,10 @@ func (p *parser) handle(r *record) {
 	if m == "" {
 		return
 	}
+	if p.client == nil && isClientArgs(m) {
+		p.client = lp(quote(r))
+		return
+	}
 	if strings.HasPrefix(m, "[vllm-ascend] ") {
 		p.sawAscendMsg = true
 		m = strings.TrimPrefix(m, "[vllm-ascend] ")

@@ -57,6 +57,9 @@ var mlaArchs = []string{"DeepseekV2", "DeepseekV3", "DeepSeekMTP", "MiniCPM3", "
 
 // finish turns what was seen into the evidence record.
 func (p *parser) finish() *model.LogEvidence {
+	if p.client != nil && !p.serverSpoke() {
+		return p.clientConsole()
+	}
 	ev := p.ev
 	for k, v := range p.vllmArgs {
 		ev.Args[k] = v

@@ -31,6 +31,9 @@ type parser struct {
 	ascendActive bool // the ascend platform plugin was activated
 	ascendHas    bool // vllm-ascend is installed (listed, failed to load, or activated)
 
+	// A benchmark client's console: its argument line (isClientArgs).
+	client *model.Line
+
 	// Platform.
 	platformDetected string      // "Automatically detected platform X" or the plugin's platform
 	platformHint     string      // cpu or rocm, from lines that name the platform without the detection line
