@@ -7,6 +7,7 @@ import (
 	"benchlens/internal/par"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -194,6 +195,13 @@ func group(entries []Entry, ids []identified) ([]Item, []error) {
 		}
 		rowOf[f.file] = f.row
 		dir := attachDir(path.Dir(f.file.Name), runDirs)
+		if groups := runGroups(dir, runDirs); dir != path.Dir(f.file.Name) && len(groups) > 1 &&
+			f.file.Kind != model.KindManifest && f.file.Kind != model.KindPhases {
+			errs = append(errs, &position.Error{File: f.file.Name, Offset: -1, Err: &Skip{Why: fmt.Sprintf(
+				"not stored: a %s file in a folder of no run, beside the runs of %d folders (%s): which run it belongs to is not known; put it beside its run's result",
+				f.file.Kind, len(groups), strings.Join(groups, ", "))}})
+			continue
+		}
 		taken := false
 		for _, it := range items {
 			if within(path.Dir(it.Result.Name), dir) && (f.row == nil || f.row.Applies == nil || f.row.Applies(f.file.Name, it.Result.Name)) {
@@ -350,6 +358,36 @@ func attachDir(dir string, runDirs map[string]bool) string {
 			return d
 		}
 	}
+}
+
+// runGroups are the folders directly in dir that hold runs at or below them ("." for runs in
+// dir itself), in order. A file that climbed to dir from a folder of no run attaches to dir's
+// runs only when they are one group: beside the runs of several (a lab's folder of dated
+// attempts, the failed ones holding only their server.log), which run it belongs to is not
+// known, and attaching it to every one gave each the failed attempt's log.
+func runGroups(dir string, runDirs map[string]bool) []string {
+	seen := map[string]bool{}
+	for rd := range runDirs {
+		if !within(rd, dir) {
+			continue
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(rd, dir), "/")
+		if dir == "." {
+			rel = rd
+		}
+		if rd == dir || rel == "" || rel == "." {
+			seen["."] = true
+			continue
+		}
+		first, _, _ := strings.Cut(rel, "/")
+		seen[first] = true
+	}
+	out := make([]string, 0, len(seen))
+	for g := range seen {
+		out = append(out, g)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func within(dir, ancestor string) bool {
