@@ -28,6 +28,9 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("(EngineCore_DP0 pid=1) INFO 01-01 00:00:00 [cuda.py:1] Using FLASH_ATTN attention backend out of potential backends: ['FLASH_ATTN']."))
 	f.Add([]byte("x=1, y=(2, [3, {4: '5'}]) z=<a: (1, 2)>, w='\\'', v=\"…"))
+	f.Add([]byte("INFO 04-26 19:51:04 [tpu_platform.py:105] Automatically using fp8_e5m2 for FP8 KV cache on TPU v6e.\n" +
+		"Namespace(subparser='bench', bench_type='serve', model='m', request_rate=1.0)\n" +
+		"aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected\n")) // a client's console
 	statuses := map[model.BackendStatus]bool{model.BackendMatch: true, model.BackendFallback: true, model.BackendSilentOverride: true,
 		model.BackendFailed: true, model.BackendUnknown: true}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -51,6 +54,12 @@ func FuzzParse(f *testing.F) {
 		for _, ls := range [][]model.Line{ev.Fallbacks, ev.Overrides, ev.GraphLines} {
 			for _, l := range ls {
 				check(l)
+			}
+		}
+		if ev.Client != nil {
+			check(*ev.Client)
+			if ev.TargetBackend != "" || ev.Resolved != "" || len(ev.ServerFailure) > 0 {
+				t.Fatalf("a client's console claims the server's: %+v", ev)
 			}
 		}
 		for _, p := range ev.Processes {
