@@ -164,8 +164,12 @@ func (v *runView) display(rd compare.RunData, evs []model.Evidence) {
 	add("Workload", manifestSection(r.Manifest, "workload"))
 	add("Hardware SKU", r.Manifest.String("hardware_sku"))
 	add("Change", r.Manifest.Change().What)
+	engines := map[string]bool{}
 	for _, l := range rd.Logs {
-		add("Engine", strings.TrimSpace(fmt.Sprintf(lang.L("%s on %s, dtype %s, %s"), l.EngineVersion(), l.Platform, l.Dtype, l.Eager)))
+		if e := engineText(l); e != "" && !engines[e] {
+			engines[e] = true
+			add("Engine", e)
+		}
 		if kv := l.KVCache; len(kv) > 0 {
 			add("KV cache", mapText(kv))
 		}
@@ -316,6 +320,33 @@ func categories(r *model.Run) string {
 
 // toolText is the Run view's Tool row: the tool and its version, then the format's era, each
 // left out when the file does not say it ("vllm · E (vLLM v0.6.5-v0.8.2)", "aiperf 0.11.0").
+// engineText is what a server log says of its engine, only what it says: "vllm 0.11.0, platform
+// cuda, dtype bfloat16, cuda_graph". A log that names none of them, and a benchmark client's
+// console (its platform is the client host's), give "": the row was "vllm on , dtype ," for
+// each of a run's client consoles.
+func engineText(l *model.LogEvidence) string {
+	if l.Client != nil {
+		return ""
+	}
+	var parts []string
+	if e := l.EngineVersion(); e != "" {
+		parts = append(parts, e)
+	}
+	if l.Platform != "" {
+		parts = append(parts, fmt.Sprintf(lang.L("platform %s"), l.Platform))
+	}
+	if l.Dtype != "" {
+		parts = append(parts, fmt.Sprintf(lang.L("dtype %s"), l.Dtype))
+	}
+	if l.Eager != "" {
+		parts = append(parts, l.Eager)
+	}
+	if l.Version == "" && l.Platform == "" && l.Dtype == "" && l.Eager == "" {
+		return "" // the engine's name alone: every server log of it says as much
+	}
+	return strings.Join(parts, lang.L(", "))
+}
+
 func toolText(r *model.Run) string {
 	text := strings.TrimSpace(r.Tool + " " + r.ToolVersion)
 	if r.Era != "" {
