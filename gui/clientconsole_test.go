@@ -13,7 +13,8 @@ import (
 // A real lab folder of TPU attempts (../cmd/benchlens/testdata/labruns/tpu-attempts): each
 // run's Summary draws no Engine row from its client consoles ("vllm on , dtype ," was drawn
 // once per console) and no backend asked; its Evidence names the consoles as the client's and
-// none of the failed attempts' server logs. Run A, then run B, each read off the canvas.
+// none of the failed attempts' server logs; the sidebar draws no backend for it (a lone "?"
+// was drawn). Run A, then run B, each read off the canvas.
 func TestRunViewOfClientConsoles(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
 	rep := library.Import(u.st, []string{"../cmd/benchlens/testdata/labruns/tpu-attempts"}, library.Options{})
@@ -21,6 +22,11 @@ func TestRunViewOfClientConsoles(t *testing.T) {
 		t.Fatalf("import: added %v, errors %v", rep.Added, rep.Errors)
 	}
 	ui(u.libraryChanged)
+	clickRow(t, u, "tpu-attempts (")
+	eventually(t, "the arm's runs drawn", func() bool { return strings.Contains(drawnText(u.library.content), "#1 ") })
+	if text := get(func() string { return drawnText(u.library.content) }); !strings.Contains(text, "20:07 · 1 req/s #2") || strings.Contains(text, "?") {
+		t.Errorf("a run of no server log is drawn with a backend:\n%s", text)
+	}
 	ui(func() { u.showView(viewRun) })
 	for _, id := range []int64{rep.Added[0], rep.Added[4]} {
 		ui(func() { u.run.show(id) })

@@ -440,7 +440,7 @@ func (v *libraryView) nodeText(id string) string {
 // runText is what tells runs apart: id, model and precision (FP16 and FP8 runs of one model)
 // on one line, date and time, load point and resolved backend on the next.
 func runText(r sidebarRow) string {
-	backend := "?"
+	backend := "" // unknown: not drawn (a lone "?" read as a question about the load)
 	if r.ResolvedBackend != nil {
 		backend = *r.ResolvedBackend
 	}
