@@ -165,6 +165,14 @@ func ListBundle(root string, lim Limits, own ...OwnFile) (entries []Entry, errs 
 		return nil, []error{&position.Error{File: root, Offset: -1, Err: errors.Unwrap(err)}}
 	}
 	base := filepath.Base(filepath.Clean(root))
+	if base == "." || base == ".." {
+		// "import ." names the bundle by the folder it is: its paths start with that name as
+		// every other bundle's do (--label-by folder read "." as the bundle and each
+		// experiment folder as one of its files).
+		if abs, err := filepath.Abs(root); err == nil {
+			base = filepath.Base(abs)
+		}
+	}
 	if !info.IsDir() && !info.Mode().IsRegular() {
 		r.fail(root, errors.New(kindOf(info.Mode())+": only regular files are read; refused"))
 		return nil, r.errs
