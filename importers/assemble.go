@@ -195,11 +195,10 @@ func group(entries []Entry, ids []identified) ([]Item, []error) {
 		}
 		rowOf[f.file] = f.row
 		dir := attachDir(path.Dir(f.file.Name), runDirs)
-		if groups := runGroups(dir, runDirs); dir != path.Dir(f.file.Name) && len(groups) > 1 &&
-			f.file.Kind != model.KindManifest && f.file.Kind != model.KindPhases {
+		if groups := runGroups(dir, runDirs); dir != path.Dir(f.file.Name) && len(groups) > 1 && evidenceKind(f.file.Kind) {
 			errs = append(errs, &position.Error{File: f.file.Name, Offset: -1, Err: &Skip{Why: fmt.Sprintf(
-				"not stored: a %s file in a folder of no run, beside the runs of %d folders (%s): which run it belongs to is not known; put it beside its run's result",
-				f.file.Kind, len(groups), strings.Join(groups, ", "))}})
+				"not stored: this %s file lies in a folder of no run, beside the runs of %d folders (%s): which run it belongs to is not known; put it beside its run's result",
+				f.file.Kind, len(groups), listed(groups, 3))}})
 			continue
 		}
 		taken := false
@@ -388,6 +387,26 @@ func runGroups(dir string, runDirs map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// evidenceKind reports whether a file of kind says something of the run it is attached to (a
+// log, trace, utilisation or environment file, server metrics): one a climbing file must not
+// lend to runs it may not belong to. Manifests and phase lists keep their own rules; a file of
+// no known format (a script, a README) is kept beside the runs, unread, as before.
+func evidenceKind(kind string) bool {
+	switch kind {
+	case model.KindLog, model.KindTrace, model.KindUtilisation, model.KindEnvironment, model.KindServerMetrics:
+		return true
+	}
+	return false
+}
+
+// listed is names joined by commas, the first n of them and how many more.
+func listed(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
 func within(dir, ancestor string) bool {

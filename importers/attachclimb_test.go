@@ -72,3 +72,32 @@ func TestALogClimbsOnlyToOneGroupOfRuns(t *testing.T) {
 		})
 	}
 }
+
+// A file of no known format in such a folder (a lab's scripts/) is kept beside the runs,
+// unread, as before: it lends the runs no evidence.
+func TestAScriptStillClimbs(t *testing.T) {
+	result := `{"date": "20260426-200734", "backend": "vllm", "model_id": "m", "num_prompts": 2, "completed": 2, "mean_ttft_ms": 10.0}`
+	items, errs := Assemble([]Entry{{Path: "b/x/a.json", Data: []byte(result)}, {Path: "b/y/a.json", Data: []byte(result)},
+		{Path: "b/scripts/run-server.sh", Data: []byte("vllm serve m --port 8000\n")}})
+	if len(items) != 2 || len(items[0].Attachments) != 1 || len(items[1].Attachments) != 1 {
+		t.Fatalf("the script is not kept beside both runs: %d items", len(items))
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "kept beside the runs, unread") {
+		t.Errorf("errs %v", errs)
+	}
+}
+
+func TestListed(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"a", "b"}, "a, b"},
+		{[]string{"a", "b", "c"}, "a, b, c"},
+		{[]string{"a", "b", "c", "d", "e"}, "a, b, c and 2 more"},
+	} {
+		if got := listed(c.names, 3); got != c.want {
+			t.Errorf("listed(%v) = %q, want %q", c.names, got, c.want)
+		}
+	}
+}

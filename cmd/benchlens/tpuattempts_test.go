@@ -21,7 +21,7 @@ func TestFailedAttemptsAndClientConsolesClaimNothing(t *testing.T) {
 		t.Fatalf("import: exit %d\n%s%s", code, out, errOut)
 	}
 	for _, attempt := range []string{"20260426-190650/server.log", "20260426-191618/server.log"} {
-		if !strings.Contains(errOut, attempt+": not stored: a log file in a folder of no run, beside the runs of 2 folders") {
+		if !strings.Contains(errOut, attempt+": not stored: this log file lies in a folder of no run, beside the runs of 2 folders") {
 			t.Errorf("no line for %s:\n%s", attempt, errOut)
 		}
 	}
