@@ -63,6 +63,8 @@ var headlineWords = map[string]wording{
 	"%s slower at every point":       {"%s slower at every point", "%s 在每个负载点都更慢"},
 	"%s changed at every point":      {"%s changed at every point", "%s 在每个负载点都有变化"},
 	"at %s":                          {"at %s", "（%s）"},
+	"at %d of %d points":             {"at %d of %d points", "（%d/%d 个负载点）"},
+	"at all %d points":               {"at all %d points", "（全部 %d 个负载点）"},
 	"established at %s":              {"established at %s", "在 %s 成立"},
 	"offset at %s":                   {"offset at %s", "在 %s 被开销抵消"},
 	"zero at %s":                     {"zero at %s", "在 %s 收益为零"},

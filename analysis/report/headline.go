@@ -248,6 +248,18 @@ func perPointMoves(b *spans, rec compare.Record) {
 	if len(still) == 0 {
 		every = " at every point"
 	}
+	if moved := len(pts) - len(still); moved > listedPoints {
+		b.say(directionKey(all, ""), who(rec))
+		b.plain(": ")
+		stageSpans(b, moves)
+		b.plain(" ")
+		if len(still) == 0 {
+			b.say("at all %d points", moved)
+		} else {
+			b.say("at %d of %d points", moved, len(pts))
+		}
+		return
+	}
 	b.say(directionKey(all, every), who(rec))
 	b.plain(": ")
 	var prev []string
@@ -286,6 +298,57 @@ func perPointMoves(b *spans, rec compare.Record) {
 		b.plain("; ")
 		b.say("no significant change at %s", where(pts, still))
 	}
+}
+
+// listedPoints is the most points a headline lists one by one; a sweep that moved at more is
+// summed up stage by stage (a lab's 36-point sweep gave a headline of 36 clauses).
+const listedPoints = 4
+
+// stageSpans sums up the moves of many points stage by stage, in the order the stages first
+// moved: "TTFT −28 to +12 %, TPOT −36 to −20 %", each coloured where all its moves agree.
+func stageSpans(b *spans, moves [][]move) {
+	var order []move
+	per := map[string][]compare.StageDelta{}
+	for _, ms := range moves {
+		for _, m := range ms {
+			if _, ok := per[m.key]; !ok {
+				order = append(order, m)
+			}
+			per[m.key] = append(per[m.key], m.d)
+		}
+	}
+	for j, m := range order {
+		if j > 0 {
+			b.plain(", ")
+		}
+		ds := per[m.key]
+		tone := ds[0]
+		for _, d := range ds {
+			if d.Better != tone.Better || d.Worse != tone.Worse {
+				tone = compare.StageDelta{} // both ways: no colour
+				break
+			}
+		}
+		b.change(Say("%s %s", m.short, pctSpan(ds)), tone)
+	}
+}
+
+// pctSpan is the least and the greatest of the changes, "−28 to +12 %" (one figure when they
+// meet); pctRange orders by size instead, for changes of one direction.
+func pctSpan(ds []compare.StageDelta) Words {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, d := range ds {
+		if d.Delta.Known() {
+			lo, hi = math.Min(lo, d.Delta.F()), math.Max(hi, d.Delta.F())
+		}
+	}
+	if math.IsInf(lo, 0) {
+		return Lit("?")
+	}
+	if pctNum(lo) == pctNum(hi) {
+		return Lit(pctShort(lo))
+	}
+	return Say("%s to %s", strings.Replace(pctNum(lo), "-", "−", 1), pctShort(hi))
 }
 
 // lead is the stage change a gain rests on.
