@@ -113,6 +113,9 @@ func importSummary(rep library.Report) string {
 	if len(rep.Existing) > 0 {
 		msg += fmt.Sprintf(lang.L(", %d already in the library"), len(rep.Existing))
 	}
+	if len(rep.Repeated) > 0 {
+		msg += fmt.Sprintf(lang.L(", %d found twice (stored once)"), len(rep.Repeated))
+	}
 	if rep.Attached > 0 {
 		msg += fmt.Sprintf(lang.L(", %d files newly attached to them"), rep.Attached)
 	}
@@ -135,6 +138,9 @@ func (im *importer) showRefused(rep library.Report) {
 		for _, line := range rep.Already {
 			lines = append(lines, lang.L("already:")+" "+line)
 		}
+	}
+	for _, line := range rep.Repeats {
+		lines = append(lines, lang.L("found twice:")+" "+line)
 	}
 	refused, skipped := onceEach(rep.Errors, nil), onceEach(rep.Skipped, rep.Errors)
 	for _, e := range refused {

@@ -51,3 +51,18 @@ func alreadyLine(st *store.Store, bundle string, runs []alreadyStored) string {
 	}
 	return line
 }
+
+// repeatLine says that a result's runs are runs this import stored from other files of it (a
+// sweep's summary.json repeats its run=N.json): found twice, stored once. It read "already in
+// the library" on a fresh library.
+func repeatLine(name string, ids []int64) string {
+	nums := make([]string, len(ids))
+	for i, id := range ids {
+		nums[i] = fmt.Sprint(id)
+	}
+	what := "its run is run " + nums[0]
+	if len(ids) > 1 {
+		what = fmt.Sprintf("its %d runs are runs %s", len(ids), strings.Join(nums, ", "))
+	}
+	return fmt.Sprintf("%s: %s, read from another file of this import: stored once", textsafe.Quote(name), what)
+}

@@ -60,6 +60,11 @@ func stopped(stop <-chan struct{}) bool {
 type Report struct {
 	Added    []int64 // ids of new runs
 	Existing []int64 // runs already in the library (same content)
+	// Repeated are runs this import found twice in what it read (a sweep's summary.json and
+	// its run=N.json files, a result copied into two folders): stored once, with Repeats
+	// naming, one line per file, the runs it repeats.
+	Repeated []int64
+	Repeats  []string
 	Errors   []error
 	// Already says, one line per bundle, which runs were in the library already and, when
 	// this import asked for another label or role than they have, that it was not applied.
@@ -158,6 +163,8 @@ func stopsImport(err error) bool {
 func (r *Report) add(o Report) {
 	r.Added = append(r.Added, o.Added...)
 	r.Existing = append(r.Existing, o.Existing...)
+	r.Repeated = append(r.Repeated, o.Repeated...)
+	r.Repeats = append(r.Repeats, o.Repeats...)
 	r.Errors = append(r.Errors, o.Errors...)
 	r.Already = append(r.Already, o.Already...)
 	r.Attached += o.Attached
@@ -269,6 +276,10 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		}()
 	}
 	var kept []alreadyStored
+	addedNow := map[int64]bool{}    // stored by this import
+	existingNow := map[int64]bool{} // found in the library by this import
+	repeats := map[string][]int64{} // a result's runs this import stored from another file
+	var repeating []string          // those results, in order
 	notAppliedSaid := map[string]bool{}
 	runs := make([]found, len(items))
 	for i, it := range items {
@@ -284,7 +295,17 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		case halted != nil:
 			return // not stored either: "import stopped at" said so
 		case errors.Is(err, store.ErrExists):
-			rep.Existing = append(rep.Existing, id)
+			again := addedNow[id] || existingNow[id]
+			if again {
+				rep.Repeated = append(rep.Repeated, id)
+				if repeats[it.Result.Name] == nil {
+					repeating = append(repeating, it.Result.Name)
+				}
+				repeats[it.Result.Name] = append(repeats[it.Result.Name], id)
+			} else {
+				rep.Existing = append(rep.Existing, id)
+				existingNow[id] = true
+			}
 			// A log or trace put beside a result imported before joins the stored run.
 			attached, notApplied, err := st.AttachFiles(id, itemFiles(it, prep, evidence))
 			if err != nil {
@@ -307,7 +328,9 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 				rep.Skipped = append(rep.Skipped, &position.Error{File: f.File.Name, Offset: -1, Err: &importers.Skip{Why: why}})
 			}
 			rep.Attached += len(attached)
-			kept = append(kept, alreadyStored{id, asked, it.Run.Label, it.Run.Role, attached})
+			if !again {
+				kept = append(kept, alreadyStored{id, asked, it.Run.Label, it.Run.Role, attached})
+			}
 		case errors.Is(err, store.ErrUnreachable):
 			halted = err
 			rep.Errors = append(rep.Errors, fmt.Errorf("import stopped at %s: %w; the files stored ahead for the rest go with the next import or check --repair", it.Result.Name, err))
@@ -318,6 +341,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: not stored: %w", it.Result.Name, it.Index+1, err))
 		default:
 			rep.Added = append(rep.Added, id)
+			addedNow[id] = true
 		}
 		done++
 		if opt.Progress != nil && halted == nil {
@@ -349,6 +373,9 @@ windows:
 		}
 	}
 	batch.Flush()
+	for _, name := range repeating {
+		rep.Repeats = append(rep.Repeats, repeatLine(name, repeats[name]))
+	}
 	if len(kept) > 0 {
 		rep.Already = append(rep.Already, alreadyLine(st, bundle, kept))
 	}

@@ -365,12 +365,22 @@ func TestDemoLoadsEveryArm(t *testing.T) {
 	}
 }
 
-// A sweep's summary.json repeats its run=N.json files: each run is stored once.
+// A sweep's summary.json repeats its run=N.json files: each run is stored once, and the
+// report says the summary repeats them, not that they were in the library already (it said
+// "2 already in the library" of a fresh library). Imported again, they are, once each.
 func TestSweepRunsStoredOnce(t *testing.T) {
 	st := openStore(t)
 	rep := Import(st, []string{"../importers/result/testdata/vllm-sweep"}, Options{})
-	if len(rep.Errors) > 0 || len(rep.Added) != 2 || len(rep.Existing) != 2 {
-		t.Errorf("added %d, existing %d, errors %v", len(rep.Added), len(rep.Existing), rep.Errors)
+	if len(rep.Errors) > 0 || len(rep.Added) != 2 || len(rep.Existing) != 0 || len(rep.Repeated) != 2 || len(rep.Already) != 0 {
+		t.Errorf("added %d, existing %d, repeated %d, already %q, errors %v", len(rep.Added), len(rep.Existing), len(rep.Repeated), rep.Already, rep.Errors)
+	}
+	if len(rep.Repeats) != 1 || !strings.HasPrefix(rep.Repeats[0], "vllm-sweep/summary.json: its 2 runs are runs ") {
+		t.Errorf("repeats %q", rep.Repeats)
+	}
+	again := Import(st, []string{"../importers/result/testdata/vllm-sweep"}, Options{})
+	if len(again.Added) != 0 || len(again.Existing) != 2 || len(again.Repeated) != 2 || len(again.Already) != 1 ||
+		strings.Count(again.Already[0], ",") != 1 {
+		t.Errorf("again: added %d, existing %d, repeated %d, already %q", len(again.Added), len(again.Existing), len(again.Repeated), again.Already)
 	}
 }
 

@@ -63,9 +63,15 @@ func (c *cli) report(rep library.Report) int {
 	for _, line := range rep.Already {
 		fmt.Fprintf(c.stderr, "already: %s\n", textsafe.Quote(line))
 	}
+	for _, line := range rep.Repeats {
+		fmt.Fprintf(c.stderr, "found twice: %s\n", line) // its name is quoted already
+	}
 	fmt.Fprintf(c.stdout, "imported %s", report.Count(len(rep.Added), "run", "runs"))
 	if len(rep.Existing) > 0 {
 		fmt.Fprintf(c.stdout, ", %d already in the library", len(rep.Existing))
+	}
+	if len(rep.Repeated) > 0 {
+		fmt.Fprintf(c.stdout, ", %d found twice (stored once)", len(rep.Repeated))
 	}
 	if len(rep.Errors) > 0 {
 		fmt.Fprintf(c.stdout, ", %s refused", report.Count(len(rep.Errors), "input", "inputs"))
