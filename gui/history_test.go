@@ -20,15 +20,7 @@ import (
 // of nightly-h100 at TPOT.
 func historyApp(t *testing.T) *App {
 	t.Helper()
-	dir := t.TempDir()
-	if err := nightly.WriteOnly(filepath.Join(dir, "nightly"), "nightly-h100", 0, nightly.Nights); err != nil {
-		t.Fatal(err)
-	}
-	u, _ := newTestApp(t, filepath.Join(dir, "lib.db"))
-	if rep := library.Import(u.st, []string{filepath.Join(dir, "nightly")}, library.Options{}); len(rep.Errors) > 0 {
-		t.Fatalf("import: %v", rep.Errors)
-	}
-	ui(u.libraryChanged)
+	u := nightlyApp(t, func(dir string) error { return nightly.WriteOnly(dir, "nightly-h100", 0, nightly.Nights) })
 	eventually(t, "the series listed", func() bool { return len(u.history.series.Options) >= 1 })
 	ui(func() {
 		u.showView(viewHistory)
@@ -36,6 +28,21 @@ func historyApp(t *testing.T) *App {
 		u.history.series.SetSelected("nightly-h100")
 	})
 	eventually(t, "the series drawn", func() bool { return u.history.explained && len(u.history.chart.Objects) > 0 })
+	return u
+}
+
+// nightlyApp is the app on a library holding the nightly series write puts in a folder.
+func nightlyApp(t *testing.T, write func(dir string) error) *App {
+	t.Helper()
+	dir := t.TempDir()
+	if err := write(filepath.Join(dir, "nightly")); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := newTestApp(t, filepath.Join(dir, "lib.db"))
+	if rep := library.Import(u.st, []string{filepath.Join(dir, "nightly")}, library.Options{}); len(rep.Errors) > 0 {
+		t.Fatalf("import: %v", rep.Errors)
+	}
+	ui(u.libraryChanged)
 	return u
 }
 

@@ -17,7 +17,10 @@ import (
 
 // SeriesRuns returns the runs (without per-request samples) whose label is label or whose
 // manifest inManifest accepts, oldest import first, the caller choosing among them (warm-ups
-// are returned too). Runs may share a decoded manifest, as Runs' do: read it, never change it.
+// are returned too). Each run holds every field but its requests, with the tool's and the
+// recomputed statistics of the latencies (model.Latencies) only, as a listing holds them:
+// all a series reads (seriesread.go). Runs may share a decoded manifest and definitions, as
+// a listing's do: read them, never change them.
 func (s *Store) SeriesRuns(label string, inManifest func(model.Manifest) bool) ([]*model.Run, error) {
 	nfc, nfd := labelForms(label)
 	rows, err := s.db.Query(`SELECT id, content FROM manifests ORDER BY id`)
@@ -25,6 +28,7 @@ func (s *Store) SeriesRuns(label string, inManifest func(model.Manifest) bool) (
 		return nil, err
 	}
 	var named []string
+	manifests := map[int64]model.Manifest{}
 	for rows.Next() {
 		var id int64
 		var text string
@@ -37,6 +41,7 @@ func (s *Store) SeriesRuns(label string, inManifest func(model.Manifest) bool) (
 			rows.Close()
 			return nil, fmt.Errorf("manifest %d: damaged record: %w", id, err)
 		}
+		manifests[id] = m
 		if inManifest(m) {
 			named = append(named, strconv.FormatInt(id, 10))
 		}
@@ -49,7 +54,7 @@ func (s *Store) SeriesRuns(label string, inManifest func(model.Manifest) bool) (
 	if len(named) > 0 {
 		where += ` OR r.manifest_id IN (` + strings.Join(named, ",") + `)`
 	}
-	out, err := s.readRuns(`SELECT `+runColumnsSQL+` FROM runs r WHERE `+where+` ORDER BY r.id`, nfc, nfd)
+	out, err := s.readSeries(where, []any{nfc, nfd}, manifests)
 	if err != nil {
 		return nil, err
 	}
