@@ -120,7 +120,7 @@ func (s *Store) readListBatches(opt ListOptions, give func(listRead) bool) error
 	after := int64(math.MinInt64)
 	var evErr error
 	for {
-		cols, err := s.listedColumns(after)
+		cols, err := s.listedColumns(after, opt.Brief)
 		if err != nil {
 			return err
 		}
@@ -166,15 +166,16 @@ const listedColumnsSQL = `r.id, r.bundle, r.label, r.role, r.listing IS NULL, r.
 	CASE WHEN r.listing IS NULL THEN r.header ELSE '' END, CASE WHEN r.listing IS NULL THEN r.summary ELSE '' END,
 	CASE WHEN r.listing IS NULL THEN r.recomputed ELSE '' END, r.manifest_id, r.manifest`
 
-func (s *Store) listedColumns(after int64) ([]listedCols, error) {
-	return s.listedWhere(`r.id > ?`, []any{after}, listBatch)
+func (s *Store) listedColumns(after int64, brief bool) ([]listedCols, error) {
+	return s.listedWhere(`r.id > ?`, []any{after}, listBatch, brief)
 }
 
 // listedWhere reads the listed columns of up to limit runs the condition names, in id order.
 // The rows are one slice of limit and their listings share one buffer, not an allocation
 // each and a copy of each that database/sql makes of the driver's (a fifth of what the app's
-// sidebar allocated on 100,000 runs).
-func (s *Store) listedWhere(where string, args []any, limit int) ([]listedCols, error) {
+// sidebar allocated on 100,000 runs). A brief listing (ListOptions.Brief) keeps of each
+// listing only what it decodes (briefLen): a fifth of it.
+func (s *Store) listedWhere(where string, args []any, limit int, brief bool) ([]listedCols, error) {
 	rows, err := s.db.Query(`SELECT `+listedColumnsSQL+` FROM runs r WHERE `+where+` ORDER BY r.id LIMIT `+strconv.Itoa(limit), args...)
 	if err != nil {
 		return nil, err
@@ -185,7 +186,7 @@ func (s *Store) listedWhere(where string, args []any, limit int) ([]listedCols, 
 	var raw sql.RawBytes // the driver's listing, copied into buf: one scratch for every row
 	for rows.Next() {
 		var c listedCols
-		if buf, err = c.scan(rows, buf, &raw); err != nil {
+		if buf, err = c.scan(rows, buf, &raw, brief); err != nil {
 			return nil, err
 		}
 		out = append(out, c)
@@ -195,18 +196,22 @@ func (s *Store) listedWhere(where string, args []any, limit int) ([]listedCols, 
 
 // scan reads the columns of listedColumnsSQL, the listing appended to buf by way of raw (a
 // listing's bytes are read, never written: a buffer made anew leaves the ones before where
-// they were).
-func (c *listedCols) scan(rows *sql.Rows, buf []byte, raw *sql.RawBytes) ([]byte, error) {
+// they were); of a brief listing's, the part it decodes.
+func (c *listedCols) scan(rows *sql.Rows, buf []byte, raw *sql.RawBytes, brief bool) ([]byte, error) {
 	var null bool
 	if err := rows.Scan(&c.id, &c.bundle, &c.label, &c.role, &null, raw, &c.header, &c.summary, &c.rec, &c.manifestID, &c.manifest); err != nil {
 		return buf, err
 	}
 	if !null {
-		if cap(buf)-len(buf) < len(*raw) {
-			buf = make([]byte, 0, max(len(*raw), 256<<10))
+		listing := *raw
+		if brief {
+			listing = listing[:briefLen(listing)]
+		}
+		if cap(buf)-len(buf) < len(listing) {
+			buf = make([]byte, 0, max(len(listing), 256<<10))
 		}
 		at := len(buf)
-		buf = append(buf, *raw...)
+		buf = append(buf, listing...)
 		c.listing = buf[at:len(buf):len(buf)]
 		if c.listing == nil { // an empty listing is damage, not the absence of one
 			c.listing = []byte{}
@@ -235,9 +240,11 @@ func (s *Store) manifestsOf(cols []listedCols, known map[int64]model.Manifest) e
 	return nil
 }
 
-// decodeListed decodes a batch on all cores; a damaged run ends it: the runs before it are
-// returned with its error.
+// decodeListed decodes a batch on all cores, its runs made in one allocation, not one each
+// (a listing's consumers keep what they show of a run, not the run); a damaged run ends it:
+// the runs before it are returned with its error.
 func decodeListed(cols []listedCols, manifests map[int64]model.Manifest, opt ListOptions) ([]*model.Run, error) {
+	runs := make([]model.Run, len(cols))
 	out := make([]*model.Run, len(cols))
 	errs := make([]error, len(cols))
 	readers := make([]listingReader, par.Workers(len(cols), 256))
@@ -245,7 +252,13 @@ func decodeListed(cols []listedCols, manifests map[int64]model.Manifest, opt Lis
 		readers[i].texts, readers[i].defs = map[string]string{}, map[string]map[string]string{}
 		readers[i].brief, readers[i].medians = opt.Brief, opt.Medians
 	}
-	par.Each(len(cols), 256, func(w, i int) { out[i], errs[i] = cols[i].decodeWith(&readers[w], manifests) })
+	par.Each(len(cols), 256, func(w, i int) {
+		r := &runs[i]
+		*r = *model.NewRun("")
+		if errs[i] = cols[i].decodeInto(&readers[w], manifests, r); errs[i] == nil {
+			out[i] = r
+		}
+	})
 	for i, err := range errs {
 		if err != nil {
 			return out[:i], err
@@ -262,6 +275,14 @@ func (c *listedCols) decode(manifests map[int64]model.Manifest) (*model.Run, err
 // columns.
 func (c *listedCols) decodeWith(l *listingReader, manifests map[int64]model.Manifest) (*model.Run, error) {
 	r := model.NewRun("")
+	if err := c.decodeInto(l, manifests, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// decodeInto is decodeWith into r, a run as model.NewRun makes it.
+func (c *listedCols) decodeInto(l *listingReader, manifests map[int64]model.Manifest, r *model.Run) error {
 	r.ID, r.Bundle, r.Label, r.Role = c.id, c.bundle, c.label, model.Role(c.role)
 	var err error
 	if c.listing != nil {
@@ -289,9 +310,9 @@ func (c *listedCols) decodeWith(l *listingReader, manifests map[int64]model.Mani
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("run %d: damaged record: %w", c.id, err)
+		return fmt.Errorf("run %d: damaged record: %w", c.id, err)
 	}
-	return r, nil
+	return nil
 }
 
 // listedHeaderField decodes one of the header's fields a listing shows into the run; the

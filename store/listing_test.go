@@ -93,3 +93,51 @@ func TestMediansListing(t *testing.T) {
 func sameStats(a, b model.Stats) bool {
 	return (a == nil) == (b == nil) && maps.EqualFunc(a, b, func(x, y model.Num) bool { return x == y || math.IsNaN(float64(x)) && math.IsNaN(float64(y)) })
 }
+
+// A brief listing keeps of each run's listing only what it decodes (briefLen): the run, or
+// the damage, it reads out of that part is the one it reads out of the whole listing.
+func TestBriefLenKeepsWhatABriefListingReads(t *testing.T) {
+	run := sampleRun("vllm")
+	run.Date, run.Precision, run.Phase = "2026-01-01", "FP8", model.PhaseWarmup
+	run.Sampled, run.ToolWarmup = &model.Sample{Records: 5, Population: 50}, &model.Warmup{Requests: 3}
+	run.Definitions = map[string]string{model.ITL: "pooled"}
+	cols, err := EncodeRun(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := cols.listing
+	brief := briefLen(whole)
+	for _, tc := range []struct {
+		name    string
+		listing []byte
+		want    int // briefLen
+	}{
+		{"whole", whole, brief},
+		{"cut after the brief part", whole[:brief], brief},
+		{"cut inside the brief part", whole[:brief-3], brief - 3},
+		{"another version", append([]byte{listingVersion + 1}, whole[1:]...), len(whole)},
+		{"empty", []byte{}, 0},
+		{"a text longer than the listing", append([]byte{listingVersion, 0xff, 0x7f}, whole[1:]...), len(whole) + 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := briefLen(tc.listing)
+			if n != tc.want {
+				t.Errorf("briefLen = %d, want %d", n, tc.want)
+			}
+			read := func(listing []byte) string {
+				c := listedCols{id: 1, label: "base", listing: listing, manifest: "{}"}
+				r, err := c.decodeWith(&listingReader{brief: true}, nil)
+				if err != nil {
+					return err.Error()
+				}
+				return asJSON(t, r)
+			}
+			if got, want := read(tc.listing[:n]), read(tc.listing); got != want {
+				t.Errorf("the brief part reads\n%s\nthe whole listing\n%s", got, want)
+			}
+		})
+	}
+	if brief >= len(whole) || brief < 2 {
+		t.Errorf("the brief part of a listing of %d bytes is %d", len(whole), brief)
+	}
+}

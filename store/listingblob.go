@@ -298,3 +298,25 @@ func fillListings(tx *txn) error {
 		}
 	}
 }
+
+// briefLen is how much of a listing a brief listing decodes (ListOptions.Brief): up to its
+// definitions. It is the whole listing where it cannot tell (another version, damage before
+// there), so that unpack reports the listing as it would the whole one.
+func briefLen(listing []byte) int {
+	if len(listing) == 0 || listing[0] != listingVersion {
+		return len(listing)
+	}
+	l := listingReader{b: listing[1:]}
+	for range 7 { // the texts
+		l.bytes()
+	}
+	for range listingNums(&model.Run{}) {
+		l.num()
+	}
+	l.bytes() // sampled
+	l.bytes() // tool_warmup
+	if l.err != nil {
+		return len(listing)
+	}
+	return len(listing) - len(l.b)
+}

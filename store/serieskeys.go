@@ -65,7 +65,7 @@ func (s *Store) anyMeasured(where string, arg any, manifests map[int64]model.Man
 	after := int64(math.MinInt64)
 	l := &listingReader{brief: true}
 	for {
-		cols, err := s.listedWhere(where+` AND r.id > ?`, []any{arg, after}, seriesKeyBatch)
+		cols, err := s.listedWhere(where+` AND r.id > ?`, []any{arg, after}, seriesKeyBatch, true)
 		if err != nil || len(cols) == 0 {
 			return nil, err
 		}
