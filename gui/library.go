@@ -31,7 +31,7 @@ type libraryView struct {
 	order  *widget.Select // arms by name or newest first
 	tree   *widget.Tree
 
-	rows     []sidebarRow        // every run in id order; nil until the first load is shown
+	rows     []library.BriefRow  // every run in id order; nil until the first load is shown
 	at       map[int64]int       // a run's place in rows
 	index    sidebarIndex        // made once per load: a keystroke over 100,000 runs only compares and appends
 	children map[string][]string // tree: node id → child ids, after filtering
@@ -43,23 +43,7 @@ type libraryView struct {
 	hint     *widget.Label // how to import: hidden while the marked items' bar is shown
 	loads    int           // reloads asked for: a slower, older one never replaces a newer one's rows
 	// read lists the runs; it may give the first of many in advance.
-	read func(st *store.Store, first func([]sidebarRow)) ([]sidebarRow, error)
-}
-
-// sidebarRow is what the sidebar shows and searches of a run: a load of 100,000 holds these,
-// a third of a library.RunRow's size.
-type sidebarRow struct {
-	ID                                          int64
-	Label, Bundle, Date, Model, Tool, Precision string
-	Role                                        model.Role
-	RequestRate, MaxConcurrency                 model.Num
-	ResolvedBackend, TargetBackend              *string
-}
-
-func sidebarRowOf(r *library.RunRow) sidebarRow {
-	return sidebarRow{ID: r.ID, Label: r.Label, Bundle: r.Bundle, Date: r.Date, Model: r.Model, Tool: r.Tool,
-		Precision: r.Precision, Role: r.Role, RequestRate: r.RequestRate, MaxConcurrency: r.MaxConcurrency,
-		ResolvedBackend: r.ResolvedBackend, TargetBackend: r.TargetBackend}
+	read func(st *store.Store, first func([]library.BriefRow)) ([]library.BriefRow, error)
 }
 
 // sidebarIndex is what rebuild groups a load's runs by, made once per load (indexRows): per row
@@ -152,7 +136,7 @@ func (v *libraryView) reload(done func()) {
 	go func() {
 		// The first load shows the first batch of a large library while the rest is read:
 		// the sidebar fills in a fraction of a second, then grows once to the whole library.
-		rows, err := read(st, func(first []sidebarRow) {
+		rows, err := read(st, func(first []library.BriefRow) {
 			ix := indexRows(first)
 			onUI(func() {
 				if gen == v.loads && v.rows == nil {
@@ -180,46 +164,52 @@ func (v *libraryView) reload(done func()) {
 	}()
 }
 
-// readRows lists the library's runs with their evidence, as the sidebar shows them: brief
-// (library.EachBriefRows), each batch kept as sidebar rows only. When more batches follow
-// the first, first has its rows as soon as they are read.
-func readRows(st *store.Store, first func([]sidebarRow)) ([]sidebarRow, error) {
-	rows := []sidebarRow{} // not nil: an empty library is loaded too
-	err := library.EachBriefRows(st, func(batch []library.RunRow) error {
-		for i := range batch {
-			rows = append(rows, sidebarRowOf(&batch[i]))
+// readRows lists the library's runs with their evidence, as the sidebar shows them
+// (library.EachBriefRows). When more batches follow the first, first has its rows as soon as
+// they are read; the batches are joined once at the end, not copied as the list grows.
+func readRows(st *store.Store, first func([]library.BriefRow)) ([]library.BriefRow, error) {
+	var batches [][]library.BriefRow
+	n := 0
+	err := library.EachBriefRows(st, func(batch []library.BriefRow) error {
+		if len(batches) == 0 && len(batch) >= store.ListBatchRuns && first != nil {
+			first(batch) // read, never written, as the rows joined from it
 		}
-		if len(rows) == len(batch) && len(batch) >= store.ListBatchRuns && first != nil {
-			first(slices.Clone(rows))
-		}
+		batches, n = append(batches, batch), n+len(batch)
 		return nil
 	})
+	if len(batches) == 1 {
+		return batches[0], err
+	}
+	rows := make([]library.BriefRow, 0, n) // not nil: an empty library is loaded too
+	for _, b := range batches {
+		rows = append(rows, b...)
+	}
 	return rows, err
 }
 
 func (v *libraryView) count() int { return len(v.rows) }
 
 // row is the run of an id as loaded (the zero row when it is not).
-func (v *libraryView) row(id int64) sidebarRow {
+func (v *libraryView) row(id int64) library.BriefRow {
 	if i, ok := v.at[id]; ok {
 		return v.rows[i]
 	}
-	return sidebarRow{}
+	return library.BriefRow{}
 }
 
 // indexedRows are a load's rows in id order, indexed for rebuild.
 type indexedRows struct {
-	rows []sidebarRow
+	rows []library.BriefRow
 	at   map[int64]int
 	sidebarIndex
 }
 
 // indexRows orders a load's rows by id and indexes them for rebuild: their search texts,
 // node ids, bundles and arms.
-func indexRows(rows []sidebarRow) indexedRows {
-	if !slices.IsSortedFunc(rows, func(a, b sidebarRow) int { return cmp.Compare(a.ID, b.ID) }) {
+func indexRows(rows []library.BriefRow) indexedRows {
+	if !slices.IsSortedFunc(rows, func(a, b library.BriefRow) int { return cmp.Compare(a.ID, b.ID) }) {
 		rows = slices.Clone(rows)
-		slices.SortFunc(rows, func(a, b sidebarRow) int { return cmp.Compare(a.ID, b.ID) })
+		slices.SortFunc(rows, func(a, b library.BriefRow) int { return cmp.Compare(a.ID, b.ID) })
 	}
 	out := indexedRows{rows: rows, at: make(map[int64]int, len(rows))}
 	ix := sidebarIndex{haystack: make([]string, len(rows)), node: make([]string, len(rows)), bundle: make([]int, len(rows))}
@@ -331,7 +321,7 @@ func (v *libraryView) rebuild() {
 	}
 }
 
-func searchText(r sidebarRow) string {
+func searchText(r library.BriefRow) string {
 	parts := []string{r.Label, string(r.Role), r.Tool, r.Model, r.Bundle, r.Date}
 	for _, p := range []*string{r.ResolvedBackend, r.TargetBackend} {
 		if p != nil {
@@ -439,7 +429,7 @@ func (v *libraryView) nodeText(id string) string {
 
 // runText is what tells runs apart: id, model and precision (FP16 and FP8 runs of one model)
 // on one line, date and time, load point and resolved backend on the next.
-func runText(r sidebarRow) string {
+func runText(r library.BriefRow) string {
 	backend := "" // unknown: not drawn (a lone "?" read as a question about the load)
 	if r.ResolvedBackend != nil {
 		backend = *r.ResolvedBackend

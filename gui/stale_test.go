@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"benchlens/analysis/compare"
+	"benchlens/library"
 	"benchlens/store"
 
 	"fyne.io/fyne/v2/test"
@@ -51,13 +52,13 @@ func TestOlderLibraryReloadNeverReplacesANewerOne(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
 	slow, olderDone := make(chan struct{}), make(chan struct{})
 	ui(func() {
-		u.library.read = func(*store.Store, func([]sidebarRow)) ([]sidebarRow, error) {
+		u.library.read = func(*store.Store, func([]library.BriefRow)) ([]library.BriefRow, error) {
 			<-slow
-			return []sidebarRow{{ID: 1}, {ID: 2}, {ID: 3}}, nil // the older answer
+			return []library.BriefRow{{ID: 1}, {ID: 2}, {ID: 3}}, nil // the older answer
 		}
 		u.library.reload(func() { close(olderDone) })
-		u.library.read = func(*store.Store, func([]sidebarRow)) ([]sidebarRow, error) {
-			return []sidebarRow{{ID: 7}}, nil
+		u.library.read = func(*store.Store, func([]library.BriefRow)) ([]library.BriefRow, error) {
+			return []library.BriefRow{{ID: 7}}, nil
 		}
 		u.library.reload(nil)
 	})

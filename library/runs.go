@@ -28,13 +28,6 @@ func Rows(st *store.Store) ([]RunRow, error) {
 	return rows, err
 }
 
-// EachBriefRows gives fn the rows the app's sidebar shows a batch at a time (store.List,
-// store.ListBatchRuns each but the last): EachRows' without the statistics and definitions
-// (each Metric empty), a fraction of the work on a large library.
-func EachBriefRows(st *store.Store, fn func([]RunRow) error) error {
-	return eachRows(st, store.ListOptions{Brief: true}, fn)
-}
-
 // EachMedianRows gives fn the rows `runs` prints a batch at a time: EachRows' with each
 // Metric's statistics the medians only (store.ListOptions.Medians), so Metric.Median and
 // Used are as EachRows' but the other statistics are absent.

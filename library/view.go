@@ -80,26 +80,47 @@ func Row(r *model.Run, evidence []model.EvidenceSummary) RunRow {
 		RequestThroughput: r.RequestThroughput, OutputThroughput: r.OutputThroughput,
 		TotalTokenThroughput: r.TotalTokenThroughput, Goodput: r.Goodput,
 		TTFT: metric(model.TTFT), TPOT: metric(model.TPOT), ITL: metric(model.ITL), E2EL: metric(model.E2EL),
-		Precision: r.Precision,
+		Precision: listedPrecision(r),
 	}
-	if row.Precision == "" { // stored before benchlens read precisions
-		row.Precision = model.PrecisionIn(r.Model)
+	ev := evidenceOf(r, evidence)
+	row.ResolvedBackend, row.UtilisationShape, row.TargetBackend, row.TargetFrom = ev.resolved, ev.shape, ev.target, ev.targetFrom
+	return row
+}
+
+// listedPrecision is the run's precision, read from its model's name for a run stored before
+// benchlens read precisions.
+func listedPrecision(r *model.Run) string {
+	if r.Precision == "" {
+		return model.PrecisionIn(r.Model)
 	}
+	return r.Precision
+}
+
+// rowEvidence is what a row shows of its files' evidence and its manifest: the backend
+// resolved, the utilisation's shape and the backend targeted, with where that was read.
+type rowEvidence struct {
+	resolved, target *string
+	shape            *model.ShapeClass
+	targetFrom       string
+}
+
+func evidenceOf(r *model.Run, evidence []model.EvidenceSummary) rowEvidence {
+	var out rowEvidence
 	var claims []model.TargetClaim
 	for _, e := range evidence {
 		if c, ok := e.TargetClaim(); ok {
 			claims = append(claims, c)
 		}
-		if row.ResolvedBackend == nil && e.ResolvedBackend != "" {
-			row.ResolvedBackend = optional(e.ResolvedBackend)
+		if out.resolved == nil && e.ResolvedBackend != "" {
+			out.resolved = optional(e.ResolvedBackend)
 		}
-		if row.UtilisationShape == nil && e.Shape != "" {
-			row.UtilisationShape = optional(e.Shape)
+		if out.shape == nil && e.Shape != "" {
+			out.shape = optional(e.Shape)
 		}
 	}
 	t := model.TargetOf(r.Manifest, claims)
-	row.TargetBackend, row.TargetFrom = optional(t.Backend), t.From
-	return row
+	out.target, out.targetFrom = optional(t.Backend), t.From
+	return out
 }
 
 func optional[T ~string](s T) *T {

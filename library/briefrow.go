@@ -1,0 +1,38 @@
+package library
+
+import (
+	"benchlens/model"
+	"benchlens/store"
+)
+
+// BriefRow is what the app's sidebar shows and searches of a run: a few texts and numbers,
+// no statistics, about a third of a RunRow. The sidebar holds one a run, and a batch of a
+// listing is projected straight onto them (EachBriefRows), not onto RunRows first.
+type BriefRow struct {
+	ID                                          int64
+	Label, Bundle, Date, Model, Tool, Precision string
+	Role                                        model.Role
+	RequestRate, MaxConcurrency                 model.Num
+	ResolvedBackend, TargetBackend              *string
+}
+
+// BriefRowOf projects a run onto its brief row, as Row projects it onto its row.
+func BriefRowOf(r *model.Run, evidence []model.EvidenceSummary) BriefRow {
+	ev := evidenceOf(r, evidence)
+	return BriefRow{ID: r.ID, Label: r.Label, Bundle: r.Bundle, Date: r.Date, Model: r.Model, Tool: r.Tool,
+		Precision: listedPrecision(r), Role: r.Role, RequestRate: r.RequestRate, MaxConcurrency: r.MaxConcurrency,
+		ResolvedBackend: ev.resolved, TargetBackend: ev.target}
+}
+
+// EachBriefRows gives fn the brief rows of the library's runs a batch at a time (store.List,
+// brief: without the statistics and definitions, store.ListBatchRuns each but the last), in
+// id order.
+func EachBriefRows(st *store.Store, fn func([]BriefRow) error) error {
+	return st.List(store.ListOptions{Brief: true}, func(b store.ListBatch) error {
+		rows := make([]BriefRow, len(b.Runs))
+		for i, r := range b.Runs {
+			rows[i] = BriefRowOf(r, b.Evidence[r.ID])
+		}
+		return fn(rows)
+	})
+}
