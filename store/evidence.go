@@ -79,18 +79,23 @@ func (s *Store) RunEvidence(runID int64) ([]model.Evidence, error) {
 
 // EvidenceSummaries returns, per run, the short evidence of its files (backends, shapes).
 func (s *Store) EvidenceSummaries() (map[int64][]model.EvidenceSummary, error) {
-	return s.evidenceSummaries(``)
+	return s.evidenceSummaries(0, ``)
 }
 
-// evidenceSummaries returns the summaries of the runs a WHERE clause on rf.run_id picks.
-func (s *Store) evidenceSummaries(where string, args ...any) (map[int64][]model.EvidenceSummary, error) {
+// evidenceSummaries returns the summaries of the runs a WHERE clause on rf.run_id picks, with
+// room for files of them made at first (a listing's batch: one a run). A summary's text
+// repeats over a lab's runs (one server's log says the same backends every night): each
+// distinct text is decoded once, and the runs' summaries share one slice, not one each (the
+// app's sidebar reads a summary for every run of the library).
+func (s *Store) evidenceSummaries(files int, where string, args ...any) (map[int64][]model.EvidenceSummary, error) {
 	rows, err := s.db.Query(`SELECT rf.run_id, f.name, e.summary FROM evidence e JOIN run_files rf ON rf.source_id = e.file_id
 		JOIN source_files f ON f.id = e.file_id `+where+` ORDER BY rf.run_id, e.file_id`, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64][]model.EvidenceSummary{}
+	ids, sums := make([]int64, 0, files), make([]model.EvidenceSummary, 0, files)
+	decoded := map[string]model.EvidenceSummary{}
 	for rows.Next() {
 		var id int64
 		var name string
@@ -98,14 +103,31 @@ func (s *Store) evidenceSummaries(where string, args ...any) (map[int64][]model.
 		if err := rows.Scan(&id, &name, &data); err != nil {
 			return nil, err
 		}
-		sum, err := decodeEvidenceSummary(data)
-		if err != nil {
-			return nil, fmt.Errorf("run %d: damaged evidence summary: %w", id, err)
+		sum, ok := decoded[string(data)]
+		if !ok {
+			if sum, err = decodeEvidenceSummary(data); err != nil {
+				return nil, fmt.Errorf("run %d: damaged evidence summary: %w", id, err)
+			}
+			if len(decoded) < 1024 {
+				decoded[string(data)] = sum
+			}
 		}
 		sum.File = name
-		out[id] = append(out[id], sum)
+		ids, sums = append(ids, id), append(sums, sum)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make(map[int64][]model.EvidenceSummary, files)
+	for from := 0; from < len(ids); {
+		to := from + 1
+		for to < len(ids) && ids[to] == ids[from] {
+			to++
+		}
+		out[ids[from]] = sums[from:to:to] // a run's own: appending to it leaves the next run's
+		from = to
+	}
+	return out, nil
 }
 
 // decodeEvidenceSummary decodes a stored summary field by field (eachField): a listing

@@ -141,7 +141,7 @@ func (s *Store) readListBatches(opt ListOptions, give func(listRead) bool) error
 			}
 		}
 		if !opt.NoEvidence {
-			if r.evidence, err = s.evidenceSummaries(`WHERE rf.run_id BETWEEN ? AND ?`, cols[0].id, after); err != nil && evErr == nil {
+			if r.evidence, err = s.evidenceSummaries(len(cols), `WHERE rf.run_id BETWEEN ? AND ?`, cols[0].id, after); err != nil && evErr == nil {
 				evErr = err
 			}
 		}
