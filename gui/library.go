@@ -215,11 +215,12 @@ func indexRows(rows []library.BriefRow) indexedRows {
 	ix := sidebarIndex{haystack: make([]string, len(rows)), node: make([]string, len(rows)), bundle: make([]int, len(rows))}
 	arms := map[string]int{}
 	bundles := map[[2]string]int{}
+	var node [32]byte
 	for i := range rows {
 		r := &rows[i]
 		out.at[r.ID] = i
 		ix.haystack[i] = strings.ToLower(searchText(*r))
-		ix.node[i] = runPrefix + strconv.FormatInt(r.ID, 10)
+		ix.node[i] = string(strconv.AppendInt(append(node[:0], runPrefix...), r.ID, 10)) // one string, not two
 		key := [2]string{r.Label, r.Bundle}
 		b, ok := bundles[key]
 		if !ok {
@@ -323,9 +324,9 @@ func (v *libraryView) rebuild() {
 
 func searchText(r library.BriefRow) string {
 	parts := []string{r.Label, string(r.Role), r.Tool, r.Model, r.Bundle, r.Date}
-	for _, p := range []*string{r.ResolvedBackend, r.TargetBackend} {
-		if p != nil {
-			parts = append(parts, *p)
+	for _, b := range []string{r.ResolvedBackend, r.TargetBackend} {
+		if b != "" {
+			parts = append(parts, b)
 		}
 	}
 	return strings.Join(parts, " ")
@@ -430,10 +431,7 @@ func (v *libraryView) nodeText(id string) string {
 // runText is what tells runs apart: id, model and precision (FP16 and FP8 runs of one model)
 // on one line, date and time, load point and resolved backend on the next.
 func runText(r library.BriefRow) string {
-	backend := "" // unknown: not drawn (a lone "?" read as a question about the load)
-	if r.ResolvedBackend != nil {
-		backend = *r.ResolvedBackend
-	}
+	backend := r.ResolvedBackend // "" unknown: not drawn (a lone "?" read as a question about the load)
 	date := report.When(r.Date)
 	var load []string
 	if r.RequestRate.Known() && r.RequestRate.F() < 1e300 {

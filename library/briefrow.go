@@ -13,15 +13,16 @@ type BriefRow struct {
 	Label, Bundle, Date, Model, Tool, Precision string
 	Role                                        model.Role
 	RequestRate, MaxConcurrency                 model.Num
-	ResolvedBackend, TargetBackend              *string
+	ResolvedBackend, TargetBackend              string // "" unknown (RunRow's null)
 }
 
 // BriefRowOf projects a run onto its brief row, as Row projects it onto its row.
 func BriefRowOf(r *model.Run, evidence []model.EvidenceSummary) BriefRow {
-	ev := evidenceOf(r, evidence)
+	var at [4]model.TargetClaim // as Row's
+	ev, claims := evidenceOf(evidence, at[:0])
 	return BriefRow{ID: r.ID, Label: r.Label, Bundle: r.Bundle, Date: r.Date, Model: r.Model, Tool: r.Tool,
 		Precision: listedPrecision(r), Role: r.Role, RequestRate: r.RequestRate, MaxConcurrency: r.MaxConcurrency,
-		ResolvedBackend: ev.resolved, TargetBackend: ev.target}
+		ResolvedBackend: ev.resolved, TargetBackend: model.TargetOf(r.Manifest, claims).Backend}
 }
 
 // EachBriefRows gives fn the brief rows of the library's runs a batch at a time (store.List,

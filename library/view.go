@@ -82,8 +82,11 @@ func Row(r *model.Run, evidence []model.EvidenceSummary) RunRow {
 		TTFT: metric(model.TTFT), TPOT: metric(model.TPOT), ITL: metric(model.ITL), E2EL: metric(model.E2EL),
 		Precision: listedPrecision(r),
 	}
-	ev := evidenceOf(r, evidence)
-	row.ResolvedBackend, row.UtilisationShape, row.TargetBackend, row.TargetFrom = ev.resolved, ev.shape, ev.target, ev.targetFrom
+	var at [4]model.TargetClaim // a run's few files: its claims need not be made on the heap
+	ev, claims := evidenceOf(evidence, at[:0])
+	t := model.TargetOf(r.Manifest, claims)
+	row.ResolvedBackend, row.UtilisationShape = optional(ev.resolved), optional(ev.shape)
+	row.TargetBackend, row.TargetFrom = optional(t.Backend), t.From
 	return row
 }
 
@@ -96,31 +99,29 @@ func listedPrecision(r *model.Run) string {
 	return r.Precision
 }
 
-// rowEvidence is what a row shows of its files' evidence and its manifest: the backend
-// resolved, the utilisation's shape and the backend targeted, with where that was read.
+// rowEvidence is what a row shows of its files' evidence: the first backend a log says
+// resolved and the first utilisation shape.
 type rowEvidence struct {
-	resolved, target *string
-	shape            *model.ShapeClass
-	targetFrom       string
+	resolved string
+	shape    model.ShapeClass
 }
 
-func evidenceOf(r *model.Run, evidence []model.EvidenceSummary) rowEvidence {
+// evidenceOf reads a run's evidence summaries, with each file's word on the target appended
+// to claims (for model.TargetOf).
+func evidenceOf(evidence []model.EvidenceSummary, claims []model.TargetClaim) (rowEvidence, []model.TargetClaim) {
 	var out rowEvidence
-	var claims []model.TargetClaim
 	for _, e := range evidence {
 		if c, ok := e.TargetClaim(); ok {
 			claims = append(claims, c)
 		}
-		if out.resolved == nil && e.ResolvedBackend != "" {
-			out.resolved = optional(e.ResolvedBackend)
+		if out.resolved == "" {
+			out.resolved = e.ResolvedBackend
 		}
-		if out.shape == nil && e.Shape != "" {
-			out.shape = optional(e.Shape)
+		if out.shape == "" {
+			out.shape = e.Shape
 		}
 	}
-	t := model.TargetOf(r.Manifest, claims)
-	out.target, out.targetFrom = optional(t.Backend), t.From
-	return out
+	return out, claims
 }
 
 func optional[T ~string](s T) *T {
