@@ -74,6 +74,7 @@ var ErrChanged = errors.New("changed while the bundle was being imported (replac
 
 // listedEntry is a small plain file of a folder, read when Load is called.
 func listedEntry(p, name string, info os.FileInfo) Entry {
+	id, size := idOf(info), info.Size()
 	load := func() ([]byte, error) {
 		f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
@@ -84,10 +85,10 @@ func listedEntry(p, name string, info os.FileInfo) Entry {
 		if err != nil {
 			return nil, &position.Error{File: p, Offset: -1, Err: err}
 		}
-		if !os.SameFile(info, now) || now.Size() != info.Size() {
+		if !id.same(now) || now.Size() != size {
 			return nil, &position.Error{File: p, Offset: -1, Err: ErrChanged}
 		}
-		data := make([]byte, info.Size()) // read at once: no slice grown and copied on the way
+		data := make([]byte, size) // read at once: no slice grown and copied on the way
 		switch _, err := io.ReadFull(f, data); {
 		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) && len(data) > 0:
 			return nil, &position.Error{File: p, Offset: -1, Err: ErrChanged}
@@ -96,7 +97,7 @@ func listedEntry(p, name string, info os.FileInfo) Entry {
 		}
 		return data, nil
 	}
-	return Entry{Path: name, Drop: func(int) {}, Close: func() {}, load: load, size: info.Size()}
+	return Entry{Path: name, Drop: func(int) {}, Close: func() {}, load: load, size: size}
 }
 
 // mapAbove is the size from which files are mapped instead of read into the heap.
