@@ -24,8 +24,9 @@ type Plan struct {
 	// and decided (Planned, Run nil), until Fill reads it whole.
 	Items []Item
 	seed  maphash.Seed
-	sums  map[string]uint64 // a listed result's bytes as planned
-	runs  map[string]int    // runs a result file gave
+	// results are the files runs were planned from, by name: one map of a few words a file,
+	// where three (sums, run counts, the entries' places) held 120 bytes a file of a folder.
+	results map[string]planned
 	// kept are the readings of the bundle's first files, kept whole with their bytes (see
 	// PlanBundle): Fill takes them rather than parsing again.
 	kept map[string]*identified
@@ -40,7 +41,7 @@ type Plan struct {
 // Fill parses it whole anyway. It returns nil when the bundle has parts: Assemble reads it
 // whole.
 func PlanBundle(entries []Entry, keep int64) (*Plan, []error) {
-	pl := &Plan{seed: maphash.MakeSeed(), sums: map[string]uint64{}, runs: map[string]int{}, kept: map[string]*identified{}}
+	pl := &Plan{seed: maphash.MakeSeed(), results: map[string]planned{}, kept: map[string]*identified{}}
 	ids := make([]identified, len(entries))
 	sums := make([]uint64, len(entries))
 	whole := make([]*identified, len(entries))
@@ -66,36 +67,58 @@ func PlanBundle(entries []Entry, keep int64) (*Plan, []error) {
 			sums[i] = maphash.Bytes(pl.seed, e.Data)
 			e.Unload()
 		}
-		ids[i].p = planned(ids[i].p)
+		ids[i].p = grouped(ids[i].p)
 	})
 	for i, e := range entries {
 		if ids[i].p.Part != nil {
 			return nil, nil
 		}
 		if n := len(ids[i].p.Runs); n > 0 {
-			pl.runs[e.Path] = n
+			r := planned{runs: n, at: i}
 			switch {
 			case whole[i] != nil:
 				pl.kept[e.Path] = whole[i]
 			case e.Listed():
-				pl.sums[e.Path] = sums[i]
+				r.sum, r.summed = sums[i], true
 			}
+			pl.results[e.Path] = r
 		}
 	}
 	items, errs := group(entries, ids)
+	// A folder's runs mostly share their tool, model, label and phase: each file's reading
+	// gave them strings of its own, held for the whole import.
+	same := map[string]string{}
+	one := func(s string) string {
+		if t, ok := same[s]; ok {
+			return t
+		}
+		same[s] = s
+		return s
+	}
 	for i := range items {
 		r := items[i].Run
-		items[i].Planned = Planned{Tool: r.Tool, Model: r.Model, Label: r.Label, Role: r.Role, Manifest: r.Manifest, Phase: r.Phase, PhaseWhy: r.PhaseWhy}
+		items[i].Planned = Planned{Tool: one(r.Tool), Model: one(r.Model), Label: one(r.Label), Role: model.Role(one(string(r.Role))),
+			Manifest: r.Manifest, Phase: one(r.Phase), PhaseWhy: one(r.PhaseWhy)}
 		items[i].Run = nil
 	}
 	pl.Items = items
 	return pl, errs
 }
 
-// planned keeps of a file's reading what the grouping reads: each run's tool, model, label and
+// planned is what a plan keeps of a result file for Fill: how many runs it gave, its place
+// among the entries planned, and, when it is listed (read again to be stored), a sum of the
+// bytes it was planned from.
+type planned struct {
+	sum    uint64
+	summed bool
+	runs   int
+	at     int
+}
+
+// grouped keeps of a file's reading what the grouping reads: each run's tool, model, label and
 // role (a run's records, statistics and warnings are read again by Fill), the manifest, the
 // phase list, what a file holds instead of a run, and whether it is a part.
-func planned(p format.Parsed) format.Parsed {
+func grouped(p format.Parsed) format.Parsed {
 	runs := make([]*model.Run, len(p.Runs))
 	for i, r := range p.Runs {
 		runs[i] = &model.Run{Tool: r.Tool, Model: r.Model, Label: r.Label, Role: r.Role}
@@ -122,7 +145,7 @@ func (p *Plan) Fill(items []Item, data []byte) error {
 			return err
 		})
 	}
-	if len(id.p.Runs) != p.runs[name] {
+	if len(id.p.Runs) != p.results[name].runs {
 		if id.err != nil {
 			return id.err
 		}
@@ -142,10 +165,17 @@ func (p *Plan) Fill(items []Item, data []byte) error {
 // Same refuses data (ErrChanged) when it is not the bytes the listed file name was planned
 // from: a result, or a result kept as another's part (a CSV beside its JSON).
 func (p *Plan) Same(name string, data []byte) error {
-	if sum, ok := p.sums[name]; ok && maphash.Bytes(p.seed, data) != sum {
+	if r := p.results[name]; r.summed && maphash.Bytes(p.seed, data) != r.sum {
 		return &position.Error{File: name, Offset: -1, Err: ErrChanged}
 	}
 	return nil
+}
+
+// At is the place, among the entries planned (PlanBundle's), of the result file name: a
+// window reads its results' bytes there.
+func (p *Plan) At(name string) (int, bool) {
+	r, ok := p.results[name]
+	return r.at, ok
 }
 
 // Window cuts items into windows of about n runs or size bytes of result files, never

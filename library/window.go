@@ -43,7 +43,7 @@ type window struct {
 // planned reads a window of the plan's runs whole: the window's result files (and their
 // parts) are read, checked against the plan, hashed, compressed when small, and parsed, on
 // every core. A file that cannot be read again, or changed, is said once and its runs left out.
-func planned(plan *importers.Plan, w []importers.Item, entries []importers.Entry, at map[string]int, ahead func(string) prepared) window {
+func planned(plan *importers.Plan, w []importers.Item, entries []importers.Entry, ahead func(string) prepared) window {
 	// Runs of one result file go together; each is copied, so that the plan keeps its few
 	// fields and the window's runs and bytes go with the window.
 	var groups [][]importers.Item
@@ -71,8 +71,13 @@ func planned(plan *importers.Plan, w []importers.Item, entries []importers.Entry
 		prep := map[string]prepared{}
 		var resultData []byte
 		for _, f := range append([]*model.SourceFile{its[0].Result}, its[0].Parts...) {
-			e := entries[at[f.Name]] // a copy: the entry's bytes go with this window
-			entries[at[f.Name]].Unload()
+			at, ok := plan.At(f.Name)
+			if !ok { // every result and part of a planned run was planned from its entry
+				errs[g] = &position.Error{File: f.Name, Offset: -1, Err: errors.New("not among the files planned")}
+				return
+			}
+			e := entries[at] // a copy: the entry's bytes go with this window
+			entries[at].Unload()
 			err := e.Load()
 			if err == nil {
 				err = plan.Same(f.Name, e.Data)
@@ -144,10 +149,6 @@ func notStored(name string, err error) error {
 // windowsOf reads the plan's runs a window at a time on another goroutine, one window ahead of
 // the one being stored; ahead has the files beside the runs. It stops when quit is closed.
 func windowsOf(plan *importers.Plan, entries []importers.Entry, ahead func(string) prepared, quit <-chan struct{}) <-chan window {
-	at := make(map[string]int, len(entries))
-	for i, e := range entries {
-		at[e.Path] = i
-	}
 	out := make(chan window, 1)
 	go func() {
 		defer close(out)
@@ -158,7 +159,7 @@ func windowsOf(plan *importers.Plan, entries []importers.Entry, ahead func(strin
 			default:
 			}
 			select {
-			case out <- planned(plan, w, entries, at, ahead):
+			case out <- planned(plan, w, entries, ahead):
 			case <-quit:
 				return
 			}
