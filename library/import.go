@@ -286,12 +286,13 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	repeats := map[string][]int64{} // a result's runs this import stored from another file
 	var repeating []string          // those results, in order
 	notAppliedSaid := map[string]bool{}
-	runs := make([]found, len(items))
-	for i, it := range items {
-		runs[i] = foundOf(bundle, it)
-	}
-	names := labels(opt.LabelBy, runs)
-	runs = nil
+	names := labels(opt.LabelBy, func(yield func(found) bool) {
+		for _, it := range items {
+			if !yield(foundOf(bundle, it)) {
+				return
+			}
+		}
+	})
 	batch := st.NewBatch(opt.Batch)
 	var halted error // the library went away: what follows is not stored and said once
 	done := 0
