@@ -125,6 +125,7 @@ func (p *importPlan) fill() {
 	p.labels, p.roles = map[string]*escEntry{}, map[string]*widget.Select{}
 	roles := append([]string{keepRole()}, roleNames()...)
 	var mixed []string
+	spread := "" // the first group of runs in several subfolders, said once
 	for _, g := range p.plan.Groups(p.by) {
 		label := newEscEntry(p.im.u)
 		label.SetText(g.Label)
@@ -142,14 +143,38 @@ func (p *importPlan) fill() {
 		if len(g.Models) > 1 || len(g.Precisions) > 1 {
 			mixed = append(mixed, g.Label)
 		}
+		if len(g.Subfolders) > 1 && spread == "" {
+			spread = fmt.Sprintf(lang.L("%s holds runs of %d folders (%s): one arm per subfolder makes an arm of each."),
+				g.Label, len(g.Subfolders), folderList(g.Subfolders))
+		}
 	}
-	p.hint.SetText("")
-	p.hint.Hide()
+	var hints []string
 	if len(mixed) > 0 && p.by != library.LabelByModel {
-		p.hint.SetText(fmt.Sprintf(lang.L("%s holds runs of several models or precisions: split by model to make an arm of each."), strings.Join(mixed, ", ")))
-		p.hint.Show()
+		hints = append(hints, fmt.Sprintf(lang.L("%s holds runs of several models or precisions: split by model to make an arm of each."), strings.Join(mixed, ", ")))
 	}
+	if spread != "" && p.by != library.LabelByFolder {
+		hints = append(hints, spread)
+	}
+	p.hint.SetText(strings.Join(hints, "\n"))
+	p.hint.Hidden = len(hints) == 0
+	p.hint.Refresh()
 	p.rows.Refresh()
+}
+
+// folderList names up to three folders ("." the imported one itself) and how many more.
+func folderList(names []string) string {
+	shown := make([]string, 0, 3)
+	for _, n := range names[:min(3, len(names))] {
+		if n == "" {
+			n = "."
+		}
+		shown = append(shown, n)
+	}
+	text := strings.Join(shown, ", ")
+	if len(names) > 3 {
+		text += fmt.Sprintf(lang.L(" and %d more"), len(names)-3)
+	}
+	return text
 }
 
 // groupText says what a group holds: runs, folder, models and precisions.

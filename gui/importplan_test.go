@@ -110,6 +110,31 @@ func TestImportDialogSplitsByModel(t *testing.T) {
 	shot(t, u, "import-split")
 }
 
+// A folder of two attempts' folders (a real lab's, testdata/labruns/tpu-attempts) is one arm
+// by default; the dialog says its runs lie in two folders and that one arm per subfolder
+// makes an arm of each, and once split it says so no more.
+func TestImportDialogSaysRunsLieInSeveralFolders(t *testing.T) {
+	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))
+	ui(func() {
+		u.importer.onDropped(fyne.Position{}, dropped("../cmd/benchlens/testdata/labruns/tpu-attempts"))
+	})
+	eventually(t, "the import dialog", func() bool { return u.importer.current != nil && topDialog(u) != nil })
+	want := "tpu-attempts holds runs of 2 folders (20260426-195024-gemma4-tpu, 20260426-222601-gemma4-tpu): one arm per subfolder makes an arm of each."
+	if text := get(func() string { return drawnText(topDialog(u)) }); !strings.Contains(text, want) {
+		t.Errorf("the import dialog does not say the runs lie in two folders:\n%s", text)
+	}
+	split := get(func() *widget.Select {
+		s, _ := find(topDialog(u), func(s *widget.Select) bool { return strings.Contains(drawnText(s), "one arm per") })
+		return s
+	})
+	ui(func() { split.SetSelected("one arm per subfolder") })
+	eventually(t, "two arms in the dialog", func() bool {
+		text := drawnText(topDialog(u))
+		return strings.Contains(text, "20260426-195024-gemma4-tpu 3 runs") && !strings.Contains(text, "holds runs of 2 folders")
+	})
+	tapButton(t, u, "Cancel")
+}
+
 // Cancel (or Escape) imports nothing.
 func TestImportDialogCancel(t *testing.T) {
 	u, _ := newTestApp(t, filepath.Join(t.TempDir(), "lib.db"))

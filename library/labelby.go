@@ -52,6 +52,10 @@ type Group struct {
 	Runs       int
 	Models     []string // the models its runs measured, sorted
 	Precisions []string // their precisions (FP16, FP8, AWQ …), sorted
+	// Subfolders are the folders right under the bundle its runs lie in, sorted ("" for runs in
+	// the bundle itself): more than one, and LabelByFolder would make an arm of each (a lab's
+	// GPU and TPU folders under one imported folder).
+	Subfolders []string
 }
 
 // GroupChoice is the label and role the analyst gave a group before importing it.
@@ -240,6 +244,10 @@ func (p Plan) Groups(by LabelBy) []Group {
 		if f.precision != "" && !slices.Contains(g.Precisions, f.precision) {
 			g.Precisions = append(g.Precisions, f.precision)
 			slices.Sort(g.Precisions)
+		}
+		if sub := f.subfolder(); !slices.Contains(g.Subfolders, sub) {
+			g.Subfolders = append(g.Subfolders, sub)
+			slices.Sort(g.Subfolders)
 		}
 		if g.Role != model.Role(f.manifest) {
 			g.Role = "" // the manifests disagree: none is the group's
