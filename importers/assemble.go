@@ -22,6 +22,10 @@ type Item struct {
 	Result      *model.SourceFile // the file the run was read from
 	Parts       []*model.SourceFile
 	Attachments []*model.SourceFile // logs, traces, utilisation, manifests beside or above it
+	// Climbed are the attachments that came from a folder of no run, climbing to the nearest
+	// folder above with runs (a run's logs/ beside its results/): beside no result, they are
+	// checked against what they say before a run keeps them (library.unserved).
+	Climbed []*model.SourceFile
 	// Readings are the evidence among the attachments, for ReadEvidence: one per file, or one
 	// per multi-file capture.
 	Readings []Reading
@@ -202,9 +206,13 @@ func group(entries []Entry, ids []identified) ([]Item, []error) {
 			continue
 		}
 		taken := false
+		climbed := dir != path.Dir(f.file.Name)
 		for _, it := range items {
 			if within(path.Dir(it.Result.Name), dir) && (f.row == nil || f.row.Applies == nil || f.row.Applies(f.file.Name, it.Result.Name)) {
 				it.Attachments = append(it.Attachments, f.file)
+				if climbed {
+					it.Climbed = append(it.Climbed, f.file)
+				}
 				taken = true
 			}
 		}

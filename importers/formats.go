@@ -161,7 +161,7 @@ func readLog(f *format.File) (format.Parsed, error) {
 	if err != nil {
 		return format.Parsed{}, err
 	}
-	name := l.Engine + " server log"
+	name := strings.TrimSpace(l.Engine + " server log")
 	if l.Client != nil {
 		name = strings.TrimSpace(l.Engine + " benchmark client console")
 	}

@@ -230,6 +230,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 	fileID := func(name string) int64 { return prep(name).id }
 	evidence, evErrs := readEvidence(st, items, lim, fileID)
 	rep.Errors = append(rep.Errors, evErrs...)
+	rep.Skipped = append(rep.Skipped, unserved(items, evidence)...)
 	// Every file is stored by now; drop the bytes so a large bundle's memory is freed while
 	// the statistics are recomputed.
 	for i := range ahead {

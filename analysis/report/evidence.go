@@ -90,6 +90,10 @@ func writeLog(w io.Writer, head string, l *model.LogEvidence, t model.Target) {
 		fmt.Fprintf(w, "  a benchmark client's console (line %d: %s): nothing in it is the server's\n", l.Client.N, q(clipped(l.Client.Text, 60)))
 		return
 	}
+	if l.Engine == "" && t.Backend == "" && l.Resolved == "" && len(l.ServerFailure) == 0 && l.Failure == nil && len(l.Fallbacks) == 0 {
+		fmt.Fprintf(w, "  no line a server wrote (no engine, version or backend)\n")
+		return
+	}
 	fmt.Fprintf(w, "  %s\n", q(strings.Join(nonEmpty(l.EngineVersion(), l.Platform), " ")))
 	resolved := q(OrDash(l.Resolved))
 	if l.ResolvedHow == model.ResolvedInferred {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,5 +47,36 @@ func TestFailedAttemptsAndClientConsolesClaimNothing(t *testing.T) {
 		if !strings.Contains(show, "vllm benchmark client console") || !strings.Contains(show, "nothing in it is the server's") {
 			t.Errorf("run %d does not say its logs are the client's:\n%s", r.ID, show)
 		}
+	}
+}
+
+// One attempt that ran beside one whose server never came up: the runs are one group, so the
+// failed attempt's server.log climbs to them, but a server that never came up served no run: it
+// is attached to none, with its line naming the line that says so.
+func TestAFailedAttemptsLogServesNoRun(t *testing.T) {
+	src := filepath.Join("testdata", "labruns", "tpu-attempts")
+	dir := filepath.Join(t.TempDir(), "lab")
+	for _, f := range []string{"20260426-191618/server.log", "20260426-195024-gemma4-tpu/result-short-rate1.json",
+		"20260426-195024-gemma4-tpu/bench-short-rate1.log"} {
+		data, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := filepath.Join(t.TempDir(), "lab.db")
+	out, errOut, code := bl(t, "--db", db, "import", dir)
+	if code != 0 || !strings.Contains(out, "imported 1 run") ||
+		!strings.Contains(errOut, "20260426-191618/server.log: not stored: a server log from a folder of no run whose server never came up (line 25)") {
+		t.Fatalf("import: exit %d\n%s%s", code, out, errOut)
+	}
+	show, _, _ := bl(t, "--db", db, "show", "1")
+	if strings.Contains(show, "server failed") || strings.Contains(show, "20260426-191618") {
+		t.Errorf("the run shows the failed attempt's log:\n%s", show)
 	}
 }
