@@ -282,8 +282,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		}()
 	}
 	var kept []alreadyStored
-	addedNow := map[int64]bool{}    // stored by this import
-	existingNow := map[int64]bool{} // found in the library by this import
+	seen := map[int64]bool{}        // runs this import stored or found stored
 	repeats := map[string][]int64{} // a result's runs this import stored from another file
 	var repeating []string          // those results, in order
 	notAppliedSaid := map[string]bool{}
@@ -302,7 +301,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 		case halted != nil:
 			return // not stored either: "import stopped at" said so
 		case errors.Is(err, store.ErrExists):
-			again := addedNow[id] || existingNow[id]
+			again := seen[id]
 			if again {
 				rep.Repeated = append(rep.Repeated, id)
 				if repeats[it.Result.Name] == nil {
@@ -311,7 +310,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 				repeats[it.Result.Name] = append(repeats[it.Result.Name], id)
 			} else {
 				rep.Existing = append(rep.Existing, id)
-				existingNow[id] = true
+				seen[id] = true
 			}
 			// A log or trace put beside a result imported before joins the stored run.
 			attached, notApplied, err := st.AttachFiles(id, itemFiles(it, prep, evidence))
@@ -348,7 +347,7 @@ func ImportEntries(st *store.Store, bundle string, entries []importers.Entry, op
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: not stored: %w", it.Result.Name, it.Index+1, err))
 		default:
 			rep.Added = append(rep.Added, id)
-			addedNow[id] = true
+			seen[id] = true
 		}
 		done++
 		if opt.Progress != nil && halted == nil {
