@@ -199,14 +199,14 @@ func group(entries []Entry, ids []identified) ([]Item, []error) {
 		}
 		rowOf[f.file] = f.row
 		dir := attachDir(path.Dir(f.file.Name), runDirs)
-		if groups := runGroups(dir, runDirs); dir != path.Dir(f.file.Name) && len(groups) > 1 && evidenceKind(f.file.Kind) {
+		climbed := dir != path.Dir(f.file.Name) // from a folder of no run
+		if groups := runGroups(dir, runDirs); climbed && len(groups) > 1 && evidenceKind(f.file.Kind) {
 			errs = append(errs, &position.Error{File: f.file.Name, Offset: -1, Err: &Skip{Why: fmt.Sprintf(
 				"not stored: this %s file lies in a folder of no run, beside the runs of %d folders (%s): which run it belongs to is not known; put it beside its run's result",
 				f.file.Kind, len(groups), listed(groups, 3))}})
 			continue
 		}
 		taken := false
-		climbed := dir != path.Dir(f.file.Name)
 		for _, it := range items {
 			if within(path.Dir(it.Result.Name), dir) && (f.row == nil || f.row.Applies == nil || f.row.Applies(f.file.Name, it.Result.Name)) {
 				it.Attachments = append(it.Attachments, f.file)
@@ -378,13 +378,13 @@ func runGroups(dir string, runDirs map[string]bool) []string {
 		if !within(rd, dir) {
 			continue
 		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(rd, dir), "/")
-		if dir == "." {
-			rel = rd
-		}
-		if rd == dir || rel == "" || rel == "." {
+		if rd == dir {
 			seen["."] = true
 			continue
+		}
+		rel := rd // within dir: dir is ".", or rd starts with dir + "/"
+		if dir != "." {
+			rel = rd[len(dir)+1:]
 		}
 		first, _, _ := strings.Cut(rel, "/")
 		seen[first] = true
