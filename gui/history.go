@@ -456,22 +456,27 @@ func (v *historyView) export(format, path string) {
 // analyst's zone: the two days, or, for a series within one day, its first run to the minute
 // and its last run's time (a nightly's repeats, the demo's sweeps).
 func axisEnds(first, last string) (string, string) {
-	if a, b := dayOf(first), dayOf(last); a != b {
-		return a, b
-	}
 	a, b := report.When(first), report.When(last)
-	if len(a) < 16 || len(b) < 16 {
+	if da, db := day(a), day(b); da != db {
+		return da, db
+	}
+	if len(a) < 16 || len(b) < 16 { // no time to the minute: as given
 		return a, b
 	}
 	return a, b[11:16]
 }
 
+// day is the date of a time as report.When writes it (the text itself when shorter).
+func day(when string) string {
+	if len(when) >= 10 {
+		return when[:10]
+	}
+	return when
+}
+
 // dayOf is the day of a stored date in the analyst's zone, as report.When gives it.
 func dayOf(date string) string {
-	if d := report.When(date); len(d) >= 10 {
-		return d[:10]
-	}
-	return date
+	return day(report.When(date))
 }
 
 // Colours of the history chart.
