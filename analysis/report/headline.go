@@ -345,10 +345,15 @@ func pctSpan(ds []compare.StageDelta) Words {
 	if math.IsInf(lo, 0) {
 		return Lit("?")
 	}
-	if pctNum(lo) == pctNum(hi) {
-		return Lit(pctShort(lo))
+	return pctFromTo(lo, hi)
+}
+
+// pctFromTo is "a to b %" ("−28 to +12 %"), or one figure when they read the same.
+func pctFromTo(a, b float64) Words {
+	if pctNum(a) == pctNum(b) {
+		return Lit(pctShort(a))
 	}
-	return Say("%s to %s", strings.Replace(pctNum(lo), "-", "−", 1), pctShort(hi))
+	return Say("%s to %s", strings.Replace(pctNum(a), "-", "−", 1), pctShort(b))
 }
 
 // lead is the stage change a gain rests on.
@@ -521,11 +526,7 @@ func pctRange(ds []compare.StageDelta) Words {
 		}
 		return 0
 	})
-	lo, hi := pctNum(vs[0]), pctNum(vs[len(vs)-1])
-	if lo == hi {
-		return Lit(pctShort(vs[0]))
-	}
-	return Say("%s to %s", strings.Replace(lo, "-", "−", 1), pctShort(vs[len(vs)-1]))
+	return pctFromTo(vs[0], vs[len(vs)-1])
 }
 
 // where names points of a sweep along its load axis, neighbours as ranges: "c=1–16, 64",
