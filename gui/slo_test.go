@@ -58,7 +58,7 @@ func TestCompareViewSLO(t *testing.T) {
 	})
 	for _, want := range []string{
 		"ttft<=200,tpot<=30: SLO attainment 33 → 60 % at c=16–32, p=0.0119",
-		"c=16 62 % [58-64] 15.09 req/s 92 % [88-96] 33.37 req/s +30.0 pp (p=0.0117) [+26.0, +36.0] pp +121.2 % (p=0.00794)",
+		"c=16 62 % [58-64] 15.09 req/s 92 % [88-96] 33.37 req/s +30.0 pp (p=0.0117) [+26.0, +38.0] pp +121.2 % (p=0.00794)",
 		"c=1 100 % [98-100] 4.757 req/s 100 % [98-100] 5.377 req/s ~ +0.0 pp (p=1) [−2.0, +2.0] pp +13.0 % (p=0.00794)",
 		"Binding limit: TTFT binds: over TTFT 32 % → 19 %, over TPOT 15 % → 2 %, failed 1 % → 1 %",
 		"Capacity under the SLO (attainment ≥ 90 %): concurrency 7.16 [6.4, 7.33] → 16.5 [13.6, 17.5]: +131 % [+98, +166]",
