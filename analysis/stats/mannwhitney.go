@@ -1,7 +1,9 @@
 package stats
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -14,38 +16,8 @@ func MannWhitney(a, b []float64) float64 {
 	if n1 == 0 || n2 == 0 {
 		return 1
 	}
-	type obs struct {
-		v     float64
-		first bool
-	}
-	all := make([]obs, 0, n1+n2)
-	for _, v := range a {
-		all = append(all, obs{v, true})
-	}
-	for _, v := range b {
-		all = append(all, obs{v, false})
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].v < all[j].v })
-	// Mid-ranks for ties; tie term for the variance correction.
-	var r1, tieTerm float64
-	ties := false
-	for i := 0; i < len(all); {
-		j := i
-		for j < len(all) && all[j].v == all[i].v {
-			j++
-		}
-		rank := float64(i+j+1) / 2 // ranks i+1 … j
-		for k := i; k < j; k++ {
-			if all[k].first {
-				r1 += rank
-			}
-		}
-		if t := float64(j - i); t > 1 {
-			ties = true
-			tieTerm += t*t*t - t
-		}
-		i = j
-	}
+	r1, tieTerm := rankSum(a, b)
+	ties := tieTerm > 0
 	u1 := r1 - float64(n1*(n1+1))/2
 	u := math.Min(u1, float64(n1*n2)-u1)
 	if !ties && n1+n2 <= 50 {
@@ -62,6 +34,37 @@ func MannWhitney(a, b []float64) float64 {
 		z = 0
 	}
 	return math.Min(1, math.Erfc(z/math.Sqrt2))
+}
+
+// rankSum is the sum of a's mid-ranks among a and b together, and the tie term (Σ t³ − t
+// over runs of t equal values) of the variance's correction. The samples are sorted apart
+// and walked together: a sort of float64s, not of tagged pairs through an interface (a
+// per-request test ranks 40,000 values per point and bucket).
+func rankSum(a, b []float64) (r1, tieTerm float64) {
+	n1, n2 := len(a), len(b)
+	sa, sb := slices.Clone(a), slices.Clone(b)
+	slices.Sort(sa)
+	slices.Sort(sb)
+	for i, j, below := 0, 0, 0; i < n1 || j < n2; {
+		v := sb[min(j, n2-1)]
+		if j == n2 || i < n1 && cmp.Less(sa[i], v) {
+			v = sa[i]
+		}
+		ca, cb := 0, 0
+		for ; i < n1 && cmp.Compare(sa[i], v) == 0; i++ {
+			ca++
+		}
+		for ; j < n2 && cmp.Compare(sb[j], v) == 0; j++ {
+			cb++
+		}
+		t := ca + cb
+		r1 += float64(2*below+t+1) / 2 * float64(ca) // ranks below+1 … below+t
+		if t > 1 {
+			tieTerm += float64(t*t*t - t)
+		}
+		below += t
+	}
+	return r1, tieTerm
 }
 
 // exactP is the two-sided p-value of the smaller U statistic u under H0, from the exact
