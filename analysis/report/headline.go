@@ -248,7 +248,7 @@ func perPointMoves(b *spans, rec compare.Record) {
 	if len(still) == 0 {
 		every = " at every point"
 	}
-	if moved := len(pts) - len(still); moved > listedPoints {
+	if moved := len(pts) - len(still); moved > compare.ListedPoints {
 		b.say(directionKey(all, ""), who(rec))
 		b.plain(": ")
 		stageSpans(b, moves)
@@ -299,10 +299,6 @@ func perPointMoves(b *spans, rec compare.Record) {
 		b.say("no significant change at %s", where(pts, still))
 	}
 }
-
-// listedPoints is the most points a headline lists one by one; a sweep that moved at more is
-// summed up stage by stage (a lab's 36-point sweep gave a headline of 36 clauses).
-const listedPoints = 4
 
 // stageSpans sums up the moves of many points stage by stage, in the order the stages first
 // moved: "TTFT −28 to +12 %, TPOT −36 to −20 %", each coloured where all its moves agree.

@@ -9,7 +9,7 @@ import (
 
 // A sweep that moved at more points than a headline lists is summed up stage by stage, from
 // the least change to the greatest, with how many points: a real lab's 36-point FP16/FP8 sweep
-// (aurotripathy/vllm-bench) gave a headline of 36 clauses. Up to listedPoints, each point is
+// (aurotripathy/vllm-bench) gave a headline of 36 clauses. Up to compare.ListedPoints, each point is
 // still named with its numbers.
 func TestHeadlineOfManyPoints(t *testing.T) {
 	point := func(c float64, ttft, tpot float64) compare.LoadPointResult {
