@@ -66,20 +66,26 @@ func BenchmarkCompareBigArms(b *testing.B) {
 // sweepLibrary stores two arms that ran 8 concurrency points × 5 repeats × 2,000 requests
 // (128 output tokens: 20 M gaps in all).
 func sweepLibrary(b *testing.B) *store.Store {
+	return sweepOf(b, []float64{1, 2, 4, 8, 16, 32, 64, 128}, 5, 2000)
+}
+
+// sweepOf stores two arms that ran each concurrency of points, repeats times, requests
+// requests of 128 output tokens each.
+func sweepOf(b *testing.B, points []float64, repeats, requests int) *store.Store {
 	st, err := store.Open(filepath.Join(b.TempDir(), "sweep.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for arm, tpot := range map[string]float64{"base": 0.012, "cand": 0.011} {
-		for _, c := range []float64{1, 2, 4, 8, 16, 32, 64, 128} {
-			for r := range 5 {
+		for _, c := range points {
+			for r := range repeats {
 				run := model.NewRun("vllm")
 				run.Label, run.Model = arm, "m"
 				run.MaxConcurrency, run.RequestRate = model.Num(c), model.Num(math.Inf(1))
 				run.Manifest = model.Manifest{"workload": map[string]any{"warmup_iters": 2}}
 				run.OutputThroughput = model.Num(c / tpot)
-				run.Requests = make([]model.Request, 2000)
+				run.Requests = make([]model.Request, requests)
 				for i := range run.Requests {
 					gaps := make([]float64, 127)
 					for g := range gaps {
@@ -116,6 +122,30 @@ func BenchmarkCompareSweep(b *testing.B) {
 		}
 	}
 	// CPU time too: on a shared machine the wall time says more about the neighbours.
+	report()
+}
+
+// BenchmarkCompareSweepOneRun compares two sweeps of 36 points that ran once each, 100
+// requests a point, as a lab's FP16/FP8 sweep (aurotripathy/vllm-bench) did: every point and
+// input bucket is compared request by request (a rank test and a bootstrap interval each),
+// which made such a compare take 2.3 s.
+func BenchmarkCompareSweepOneRun(b *testing.B) {
+	points := make([]float64, 36)
+	for i := range points {
+		points[i] = float64(i + 1)
+	}
+	st := sweepOf(b, points, 1, 100)
+	defer st.Close()
+	report := cputime.PerOp(b)
+	for b.Loop() {
+		rec, err := Compare(st, "base", "cand", compare.DefaultSettings)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(rec.LoadPoints) != 36 {
+			b.Fatalf("%d load points", len(rec.LoadPoints))
+		}
+	}
 	report()
 }
 

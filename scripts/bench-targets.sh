@@ -48,6 +48,7 @@ targets=(
 	"trace 100 MB, parse alone|importers/trace|^BenchmarkParse100MB\$|s|-||no target of its own: the issue's is bench-trace.sh's ratio to pandas"
 	"import 112 MB into a fresh library|library|^BenchmarkImportDetailed\$/^sqlite\$|s|<=|0.5|peer ratio: bench-import.sh"
 	"compare two sweeps, 20 M gaps|library|^BenchmarkCompareSweep\$|s|<|1|"
+	"compare two sweeps of 36 points run once, request by request|library|^BenchmarkCompareSweepOneRun\$|s|<|0.5|the issue's 'a sweep compares in 0.5 s'; aurotripathy's FP16/FP8 sweep"
 	"switch the compare view, 25 M gaps|gui|^BenchmarkCompareSwitch\$|s|<=|0.3|"
 	"switch the compare view between sweeps|gui|^BenchmarkCompareSwitchSweep\$|s|<=|0.3|"
 	"first frame, team library of 10,000 runs|gui|^BenchmarkFirstFrame10000RunsTeamLibrary\$|s|<|1|needs PostgreSQL"
