@@ -172,7 +172,6 @@ func writeDetail(w io.Writer, d runDetail) {
 	}
 	tw.Flush()
 
-	fmt.Fprintln(w, "\nlatency (ms)          tool's own                      recomputed from requests      used")
 	metrics := make([]string, 0, len(d.Summary)+len(d.Recomputed))
 	seen := map[string]bool{}
 	for _, m := range model.Latencies {
@@ -187,7 +186,11 @@ func writeDetail(w io.Writer, d runDetail) {
 			}
 		}
 	}
+	// The heading is the table's first row, so its columns stand over what each row holds
+	// (a summary of two figures made the columns narrower than a fixed heading's).
+	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "latency (ms)\ttool's own\trecomputed from requests\tused")
 	for _, m := range metrics {
 		if d.Summary[m] == nil && d.Recomputed[m] == nil {
 			continue
