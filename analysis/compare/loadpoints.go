@@ -437,11 +437,12 @@ func holdsUnder(points []LoadPointResult) string {
 		}
 	}
 	slices.SortFunc(statuses, func(a, b model.Status) int { return statusRank[a] - statusRank[b] })
+	axis, _, _ := sweepAxis(points)
 	parts := make([]string, len(statuses))
 	for i, s := range statuses {
 		r := pointRange(points, s)
-		if i > 0 {
-			r = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(r, "concurrency "), "rate "), "input ")
+		if i > 0 && axis != "" {
+			r = strings.TrimPrefix(r, axis) // "established at concurrency 1-16; offset at 64"
 		}
 		parts[i] = fmt.Sprintf("%s at %s", s, r)
 	}
@@ -450,17 +451,11 @@ func holdsUnder(points []LoadPointResult) string {
 
 // pointRange names the points at a status along the sweep's axis, runs of neighbouring points
 // as ranges: "concurrency 1-16, 64", "rate 2-8 req/s", "input 1000-30000 tok" (a sweep of
-// request shapes); other sweeps by their labels.
+// request shapes); other sweeps by their labels (pointsNamed).
 func pointRange(points []LoadPointResult, s model.Status) string {
-	axis, unit := "", ""
-	value := func(p LoadPointResult) string { return p.Label }
-	switch {
-	case distinct(points, func(p LoadPointResult) model.Num { return p.MaxConcurrency }):
-		axis, value = "concurrency ", func(p LoadPointResult) string { return model.FormatNum(p.MaxConcurrency) }
-	case distinct(points, func(p LoadPointResult) model.Num { return p.RequestRate }):
-		axis, unit, value = "rate ", " req/s", func(p LoadPointResult) string { return model.FormatNum(p.RequestRate) }
-	case distinct(points, func(p LoadPointResult) model.Num { return p.InputLen }):
-		axis, unit, value = "input ", " tok", func(p LoadPointResult) string { return model.FormatNum(p.InputLen) }
+	axis, unit, value := sweepAxis(points)
+	if axis == "" {
+		return pointsNamed(points, s)
 	}
 	var runs []string
 	for i := 0; i < len(points); i++ {
@@ -479,6 +474,40 @@ func pointRange(points []LoadPointResult, s model.Status) string {
 		i = j
 	}
 	return axis + strings.Join(runs, ", ") + unit
+}
+
+// sweepAxis is what a sweep's points differ in alone, its unit and each point's value on it:
+// concurrency, rate or input length; "" when they differ in none alone.
+func sweepAxis(points []LoadPointResult) (axis, unit string, value func(LoadPointResult) string) {
+	switch {
+	case distinct(points, func(p LoadPointResult) model.Num { return p.MaxConcurrency }):
+		return "concurrency ", "", func(p LoadPointResult) string { return model.FormatNum(p.MaxConcurrency) }
+	case distinct(points, func(p LoadPointResult) model.Num { return p.RequestRate }):
+		return "rate ", " req/s", func(p LoadPointResult) string { return model.FormatNum(p.RequestRate) }
+	case distinct(points, func(p LoadPointResult) model.Num { return p.InputLen }):
+		return "input ", " tok", func(p LoadPointResult) string { return model.FormatNum(p.InputLen) }
+	}
+	return "", "", nil
+}
+
+// pointsNamed names the points at a status of a sweep along no single axis (concurrencies
+// times request shapes, as labs sweep them): each by its label up to ListedPoints, else how
+// many. A range of two labels, "concurrency 1, rate 10 req/s · ≈464→≈85 tok-concurrency 256,
+// rate 10 req/s · ≈939→≈512 tok", named neither end's neighbours.
+func pointsNamed(points []LoadPointResult, s model.Status) string {
+	var at []string
+	for _, p := range points {
+		if p.Status == s {
+			at = append(at, p.Label)
+		}
+	}
+	switch {
+	case len(at) > 1 && len(at) == len(points):
+		return fmt.Sprintf("all %d points", len(at))
+	case len(at) > ListedPoints:
+		return fmt.Sprintf("%d of %d points", len(at), len(points))
+	}
+	return strings.Join(at, " and ")
 }
 
 // distinct reports whether every point has a known, different value of the axis.
