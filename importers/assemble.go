@@ -42,6 +42,18 @@ type Planned struct {
 	Phase, PhaseWhy    string
 }
 
+// headOf is what the grouping reads of a run and may change: its head.
+func headOf(run *model.Run) Planned {
+	return Planned{Tool: run.Tool, Model: run.Model, Label: run.Label, Role: run.Role,
+		Manifest: run.Manifest, Phase: run.Phase, PhaseWhy: run.PhaseWhy}
+}
+
+// apply gives run what the grouping decided for it.
+func (p *Planned) apply(run *model.Run) {
+	run.Manifest, run.Label, run.Role = p.Manifest, p.Label, p.Role
+	run.Phase, run.PhaseWhy = p.Phase, p.PhaseWhy
+}
+
 // Arm is a run's model, label and manifest, as the grouping left them: from its Run, or from
 // what a plan kept of it.
 func (it Item) Arm() (modelName, label string, manifest model.Manifest) {
@@ -72,10 +84,24 @@ func Assemble(entries []Entry) ([]Item, []error) {
 }
 
 // identified is what a file was read as: its format's row and what that read, or the error.
+// A plan keeps only its runs' heads (p.Runs nil): a head is a fifth of a model.Run.
 type identified struct {
-	row *Format
-	p   format.Parsed
-	err error
+	row   *Format
+	p     format.Parsed
+	heads []Planned
+	err   error
+}
+
+// runHeads are the heads of the file's runs, as a plan kept them or as its runs give them.
+func (id *identified) runHeads() []Planned {
+	if id.heads != nil || id.p.Runs == nil {
+		return id.heads
+	}
+	heads := make([]Planned, len(id.p.Runs))
+	for i, r := range id.p.Runs {
+		heads[i] = headOf(r)
+	}
+	return heads
 }
 
 // identifyEntry identifies and reads an entry; planning, only for what a plan groups by
@@ -89,14 +115,16 @@ func identifyEntry(e Entry, planning bool) (id identified) {
 }
 
 // group joins a bundle's files, as identified, into runs (Assemble's joining, without the
-// Settle each run then gets): it changes a run's Warnings, Manifest, Label, Role, Phase and
-// PhaseWhy, and, through a part, its records (Plan reads no bundle with parts).
+// Settle each run then gets): it decides each run's Manifest, Label, Role, Phase and PhaseWhy
+// on its head (Item.Planned), given to the runs read whole, and changes their Warnings and,
+// through a part, their records (Plan reads no bundle with parts, and keeps only heads).
 func group(entries []Entry, ids []identified) ([]Item, []error) {
 	var errs []error
 	type parsed struct {
 		file     *model.SourceFile
 		row      *Format
 		p        format.Parsed
+		heads    []Planned
 		reported bool // a line of the report names it already
 	}
 	files := make([]parsed, 0, len(entries))
@@ -105,21 +133,21 @@ func group(entries []Entry, ids []identified) ([]Item, []error) {
 	for i, e := range entries {
 		sf := NewSourceFile(e.Path, e.Data)
 		sf.Size = e.Size()
-		row, p, err := ids[i].row, ids[i].p, ids[i].err
+		row, p, err, heads := ids[i].row, ids[i].p, ids[i].err, ids[i].runHeads()
 		ids[i] = identified{} // its runs go on in files; nothing else holds them twice
-		sf.Kind = storedKind(row, p)
+		sf.Kind = storedKind(row, len(heads), p.Part)
 		if sf.Kind == model.KindManifest {
 			if err != nil {
 				sf.Kind = model.KindOther // reported, and kept beside the runs
 				errs = append(errs, err)
-				files = append(files, parsed{sf, nil, p, true})
+				files = append(files, parsed{sf, nil, p, nil, true})
 				continue
 			}
 			manifests[path.Dir(e.Path)] = p.Manifest
 		}
 		if err != nil {
 			errs = append(errs, err)
-			if len(p.Runs) == 0 && p.Part == nil {
+			if len(heads) == 0 && p.Part == nil {
 				continue // refused whole
 			}
 		}
@@ -132,14 +160,18 @@ func group(entries []Entry, ids []identified) ([]Item, []error) {
 		if row != nil && row.Kind == model.KindPhases {
 			phaseLists = append(phaseLists, phaseList{file: e.Path, dir: path.Dir(e.Path), entries: p.Phases})
 		}
-		files = append(files, parsed{sf, row, p, err != nil})
+		files = append(files, parsed{sf, row, p, heads, err != nil})
 	}
 
 	var items []*Item
 	runDirs := map[string]bool{}
 	for _, f := range files {
-		for i, run := range f.p.Runs {
-			items = append(items, &Item{Run: run, Index: i, Result: f.file})
+		for i, head := range f.heads {
+			it := &Item{Index: i, Result: f.file, Planned: head}
+			if f.p.Runs != nil {
+				it.Run = f.p.Runs[i]
+			}
+			items = append(items, it)
 			runDirs[path.Dir(f.file.Name)] = true
 		}
 	}
@@ -170,7 +202,7 @@ func group(entries []Entry, ids []identified) ([]Item, []error) {
 		} else {
 			run.Warnings = append(run.Warnings, model.Warn(model.WarnNoSummary, what))
 		}
-		items = append(items, &Item{Run: run, Result: f.file})
+		items = append(items, &Item{Run: run, Result: f.file, Planned: headOf(run)})
 		runDirs[path.Dir(f.file.Name)] = true
 	}
 	// Parts for every run of their tool in their folder (inference-perf's config.yaml).
@@ -180,7 +212,7 @@ func group(entries []Entry, ids []identified) ([]Item, []error) {
 		}
 		taken := false
 		for _, it := range items {
-			if path.Dir(it.Result.Name) == path.Dir(f.file.Name) && it.Run.Tool == f.p.Part.Tool {
+			if path.Dir(it.Result.Name) == path.Dir(f.file.Name) && it.Planned.Tool == f.p.Part.Tool {
 				f.p.Part.Fill(it.Run)
 				it.Parts = append(it.Parts, f.file)
 				taken = true
@@ -226,13 +258,19 @@ func group(entries []Entry, ids []identified) ([]Item, []error) {
 		}
 	}
 	for _, it := range items {
+		if it.Run != nil {
+			it.Planned = headOf(it.Run) // as its parts left it
+		}
 		it.Readings = readings(it.Attachments, rowOf)
-		it.Run.Manifest = manifestFor(path.Dir(it.Result.Name), manifests)
-		applyManifest(it.Run)
+		it.Planned.Manifest = manifestFor(path.Dir(it.Result.Name), manifests)
+		applyManifest(&it.Planned)
 	}
 	markPhases(items, phaseLists)
 	out := make([]Item, 0, len(items))
 	for _, it := range items {
+		if it.Run != nil {
+			it.Planned.apply(it.Run)
+		}
 		out = append(out, *it)
 	}
 	return out, errs
@@ -285,7 +323,7 @@ func foldCSVSummaries(items []*Item) []*Item {
 
 func summaryTwin(items []*Item, csv *Item) *Item {
 	for _, it := range items {
-		if it != csv && it.Run.Tool == csv.Run.Tool && path.Dir(it.Result.Name) == path.Dir(csv.Result.Name) &&
+		if it != csv && it.Planned.Tool == csv.Planned.Tool && path.Dir(it.Result.Name) == path.Dir(csv.Result.Name) &&
 			!strings.HasSuffix(strings.ToLower(it.Result.Name), ".csv") {
 			return it
 		}
@@ -315,7 +353,7 @@ func pairPart(items []*Item, file *model.SourceFile, part *format.Part) *Item {
 	dir := path.Dir(file.Name)
 	var same []*Item
 	for _, it := range items {
-		if path.Dir(it.Result.Name) == dir && it.Run.Tool == part.Tool && (len(it.Run.Requests) == 0 || len(part.Requests) == 0) {
+		if path.Dir(it.Result.Name) == dir && it.Planned.Tool == part.Tool && (len(it.Run.Requests) == 0 || len(part.Requests) == 0) {
 			same = append(same, it)
 		}
 	}
@@ -441,11 +479,11 @@ func manifestFor(dir string, manifests map[string]model.Manifest) model.Manifest
 }
 
 // applyManifest lets the manifest name the run's arm.
-func applyManifest(run *model.Run) {
-	if l := run.Manifest.String("label"); l != "" {
-		run.Label = l
+func applyManifest(head *Planned) {
+	if l := head.Manifest.String("label"); l != "" {
+		head.Label = l
 	}
-	if r := run.Manifest.String("role"); r != "" {
-		run.Role = model.Role(r)
+	if r := head.Manifest.String("role"); r != "" {
+		head.Role = model.Role(r)
 	}
 }

@@ -271,7 +271,7 @@ func phaseMatch(e format.Phase, rel string) int {
 func markPhases(items []*Item, lists []phaseList) {
 	listed := phasesListed(items, lists)
 	for _, it := range items {
-		run := it.Run
+		run := &it.Planned
 		switch phaseOf(run.Manifest.String("phase")) {
 		case model.PhaseWarmup:
 			run.Phase, run.PhaseWhy = model.PhaseWarmup, "bundle.yaml: phase: "+run.Manifest.String("phase")

@@ -67,13 +67,13 @@ func PlanBundle(entries []Entry, keep int64) (*Plan, []error) {
 			sums[i] = maphash.Bytes(pl.seed, e.Data)
 			e.Unload()
 		}
-		ids[i].p = grouped(ids[i].p)
+		ids[i] = grouped(ids[i])
 	})
 	for i, e := range entries {
 		if ids[i].p.Part != nil {
 			return nil, nil
 		}
-		if n := len(ids[i].p.Runs); n > 0 {
+		if n := len(ids[i].heads); n > 0 {
 			r := planned{runs: n, at: i}
 			switch {
 			case whole[i] != nil:
@@ -96,10 +96,9 @@ func PlanBundle(entries []Entry, keep int64) (*Plan, []error) {
 		return s
 	}
 	for i := range items {
-		r := items[i].Run
-		items[i].Planned = Planned{Tool: one(r.Tool), Model: one(r.Model), Label: one(r.Label), Role: model.Role(one(string(r.Role))),
-			Manifest: r.Manifest, Phase: one(r.Phase), PhaseWhy: one(r.PhaseWhy)}
-		items[i].Run = nil
+		h := &items[i].Planned
+		h.Tool, h.Model, h.Label, h.Role = one(h.Tool), one(h.Model), one(h.Label), model.Role(one(string(h.Role)))
+		h.Phase, h.PhaseWhy = one(h.Phase), one(h.PhaseWhy)
 	}
 	pl.Items = items
 	return pl, errs
@@ -115,15 +114,14 @@ type planned struct {
 	at     int
 }
 
-// grouped keeps of a file's reading what the grouping reads: each run's tool, model, label and
-// role (a run's records, statistics and warnings are read again by Fill), the manifest, the
-// phase list, what a file holds instead of a run, and whether it is a part.
-func grouped(p format.Parsed) format.Parsed {
-	runs := make([]*model.Run, len(p.Runs))
-	for i, r := range p.Runs {
-		runs[i] = &model.Run{Tool: r.Tool, Model: r.Model, Label: r.Label, Role: r.Role}
-	}
-	return format.Parsed{Runs: runs, Part: p.Part, Manifest: p.Manifest, Why: p.Why, Phases: p.Phases}
+// grouped keeps of a file's reading what the grouping reads: each run's head (its records,
+// statistics and warnings are read again by Fill), the manifest, the phase list, what a file
+// holds instead of a run, and whether it is a part.
+func grouped(id identified) identified {
+	id.heads = id.runHeads()
+	p := id.p
+	id.p = format.Parsed{Part: p.Part, Manifest: p.Manifest, Why: p.Why, Phases: p.Phases}
+	return id
 }
 
 // Fill reads whole the runs of items, every planned run of one result file (Items sharing
@@ -152,10 +150,9 @@ func (p *Plan) Fill(items []Item, data []byte) error {
 		return &position.Error{File: name, Offset: -1, Err: ErrChanged}
 	}
 	for i := range items {
-		planned, run := items[i].Planned, id.p.Runs[items[i].Index]
+		run := id.p.Runs[items[i].Index]
 		run.Warnings = append(run.Warnings, id.p.Warnings...)
-		run.Manifest, run.Label, run.Role = planned.Manifest, planned.Label, planned.Role
-		run.Phase, run.PhaseWhy = planned.Phase, planned.PhaseWhy
+		items[i].Planned.apply(run)
 		result.Settle(run)
 		items[i].Run = run
 	}

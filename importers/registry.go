@@ -118,13 +118,13 @@ func Recognised(e Entry) bool {
 
 // storedKind is the kind a file is stored with: what its row read, a result format that held
 // no run being a file kept unread.
-func storedKind(row *Format, p format.Parsed) string {
+func storedKind(row *Format, runs int, part *format.Part) string {
 	switch {
 	case row == nil:
 		return model.KindOther
-	case len(p.Runs) > 0:
+	case runs > 0:
 		return model.KindResult
-	case p.Part != nil:
+	case part != nil:
 		return model.KindCompanion
 	case row.Kind == model.KindResult:
 		return model.KindOther

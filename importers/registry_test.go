@@ -40,7 +40,7 @@ func TestOneTraceDetector(t *testing.T) {
 		{"a.json", `[{"ph": "X"}]`, model.KindOther}, // an event needs ts or pid
 	} {
 		row, p, err := identify(&format.File{Name: tt.name, Data: []byte(tt.data)})
-		if got := storedKind(row, p); err != nil || got != tt.kind {
+		if got := storedKind(row, len(p.Runs), p.Part); err != nil || got != tt.kind {
 			t.Errorf("%s: kind %q, error %v; want %q", tt.data, got, err, tt.kind)
 		}
 	}

@@ -26,7 +26,7 @@ func TestEvidenceSniffedAsItsKind(t *testing.T) {
 			t.Fatal(err)
 		}
 		row, p, err := identify(&format.File{Name: filepath.Base(tt.file), Data: data})
-		if kind := storedKind(row, p); err != nil || kind != tt.kind {
+		if kind := storedKind(row, len(p.Runs), p.Part); err != nil || kind != tt.kind {
 			t.Errorf("%s: kind %q, error %v; want %q", tt.file, kind, err, tt.kind)
 			continue
 		}
