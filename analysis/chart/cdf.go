@@ -50,7 +50,9 @@ func NewECDF(values []float64) (*ECDF, error) {
 			return nil, fmt.Errorf("chart: ECDF of a non-finite value (%v)", v)
 		}
 	}
-	slices.Sort(s)
+	if !slices.IsSorted(s) { // Samples come sorted
+		stats.SortFloats(s)
+	}
 	n := float64(len(s))
 	var xys plotter.XYs
 	for i, v := range s {

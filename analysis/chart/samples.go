@@ -2,9 +2,9 @@ package chart
 
 import (
 	"math"
-	"slices"
 
 	"benchlens/analysis/compare"
+	"benchlens/analysis/stats"
 	"benchlens/model"
 )
 
@@ -18,7 +18,7 @@ import (
 func Samples(a compare.Arm, metric string) []float64 {
 	return a.Remember("chart.Samples "+metric, func() any {
 		xs := samples(a, metric)
-		slices.Sort(xs) // distributions ignore order; sorted, the next ECDF's sort is a pass
+		stats.SortFloats(xs) // distributions ignore order; sorted, the next ECDF's sort is a pass
 		return xs
 	}).([]float64)
 }

@@ -53,10 +53,16 @@ func compareStage(base, cand Arm, m model.StageMetric, bucket string, e edges, s
 			d.Delta = pct(d.Candidate.F()/d.Baseline.F() - 1)
 			return d
 		}
+		// The samples are thinned in their order (of time), then sorted once, in place (pooled
+		// made them): the rank test and the bootstrap of a sample they share take it sorted.
+		ta, tb := stats.Thin(a, perRequestTestCap), stats.Thin(b, perRequestTestCap)
+		ba, bb := stats.Thin(a, perRequestBootstrapCap), stats.Thin(b, perRequestBootstrapCap)
+		stats.SortFloats(a)
+		stats.SortFloats(b)
 		d.Baseline, d.Candidate = model.Num(stats.Median(a)), model.Num(stats.Median(b))
 		d.BaselineTrim, d.CandidateTrim = d.Baseline, d.Candidate
-		d.P = model.Num(stats.MannWhitney(stats.Thin(a, perRequestTestCap), stats.Thin(b, perRequestTestCap)))
-		lo, hi := stats.RatioCI(a, b, set.Confidence, set.Bootstrap, perRequestBootstrapCap, 1)
+		d.P = model.Num(stats.MannWhitney(ta, tb))
+		lo, hi := stats.RatioCI(ba, bb, set.Confidence, set.Bootstrap, 0, 1)
 		d.CILow, d.CIHigh = pct(lo), pct(hi)
 	}
 	d.N = [2]int{len(a), len(b)}

@@ -64,8 +64,7 @@ type resampler struct {
 }
 
 func newResampler(xs []float64) *resampler {
-	sorted := slices.Clone(xs)
-	slices.Sort(sorted)
+	sorted := sortedCopy(xs)
 	lo, frac := rankOf(len(sorted), 50)
 	return &resampler{sorted: sorted, k: lo + 1, frac: frac}
 }

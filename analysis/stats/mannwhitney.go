@@ -42,9 +42,7 @@ func MannWhitney(a, b []float64) float64 {
 // per-request test ranks 40,000 values per point and bucket).
 func rankSum(a, b []float64) (r1, tieTerm float64) {
 	n1, n2 := len(a), len(b)
-	sa, sb := slices.Clone(a), slices.Clone(b)
-	slices.Sort(sa)
-	slices.Sort(sb)
+	sa, sb := sortedCopy(a), sortedCopy(b)
 	for i, j, below := 0, 0, 0; i < n1 || j < n2; {
 		v := sb[min(j, n2-1)]
 		if j == n2 || i < n1 && cmp.Less(sa[i], v) {
@@ -132,4 +130,15 @@ func Holm(ps []float64) []float64 {
 		out[i] = running
 	}
 	return out
+}
+
+// sortedCopy is xs sorted: xs itself when it is (a caller that sorted a sample once), else a
+// sorted copy.
+func sortedCopy(xs []float64) []float64 {
+	if slices.IsSorted(xs) {
+		return xs
+	}
+	s := slices.Clone(xs)
+	SortFloats(s)
+	return s
 }
