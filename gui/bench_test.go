@@ -255,3 +255,28 @@ func BenchmarkCompareSwitchSweep(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCompareSwitchSweepOneRun switches the candidate between two sweeps of 36
+// concurrency points run once each (100 requests, 128 output tokens), as aurotripathy's
+// FP16/FP8 sweep: the stages check and the load-point panel of 36 points.
+func BenchmarkCompareSwitchSweepOneRun(b *testing.B) {
+	st, err := store.Open(filepath.Join(b.TempDir(), "lib.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	for k, arm := range []struct {
+		label string
+		tpot  float64
+	}{{"base", 0.012}, {"cand-a", 0.011}, {"cand-b", 0.0125}} {
+		for p := range 36 {
+			c := float64(p + 1)
+			addRunsAt(b, st, arm.label, 1, 100, 128, arm.tpot*(1+c/256), uint64(100*k+p), c)
+		}
+	}
+	switchCandidates(b, st, func(u *App) {
+		if n := len(u.compare.record.LoadPoints); n != 36 {
+			b.Fatalf("%d load points", n)
+		}
+	})
+}
