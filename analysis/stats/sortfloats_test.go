@@ -12,10 +12,12 @@ import (
 func TestSortFloatsAsSlicesSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	gen := map[string]func(i int) float64{
-		"gaps":      func(int) float64 { return 0.012 * (1 + 0.05*rng.NormFloat64()) },
-		"ties":      func(int) float64 { return float64(rng.IntN(5)) / 4 },
-		"signs":     func(int) float64 { return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20)) },
-		"extremes":  func(i int) float64 { return []float64{math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), math.MaxFloat64, -math.SmallestNonzeroFloat64, 1}[i%7] },
+		"gaps":  func(int) float64 { return 0.012 * (1 + 0.05*rng.NormFloat64()) },
+		"ties":  func(int) float64 { return float64(rng.IntN(5)) / 4 },
+		"signs": func(int) float64 { return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20)) },
+		"extremes": func(i int) float64 {
+			return []float64{math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), math.MaxFloat64, -math.SmallestNonzeroFloat64, 1}[i%7]
+		},
 		"nan":       func(i int) float64 { return []float64{math.NaN(), 3, -2, 1}[i%4] },
 		"sorted":    func(i int) float64 { return float64(i) },
 		"reversed":  func(i int) float64 { return -float64(i) },
