@@ -51,6 +51,7 @@ targets=(
 	"compare two sweeps of 36 points run once, request by request|library|^BenchmarkCompareSweepOneRun\$|s|<|0.5|the issue's 'a sweep compares in 0.5 s'; aurotripathy's FP16/FP8 sweep"
 	"switch the compare view, 25 M gaps|gui|^BenchmarkCompareSwitch\$|s|<=|0.3|"
 	"switch the compare view between sweeps|gui|^BenchmarkCompareSwitchSweep\$|s|<=|0.3|"
+	"switch the compare view between 36-point sweeps run once|gui|^BenchmarkCompareSwitchSweepOneRun\$|s|<=|0.3|aurotripathy's FP16/FP8 layout"
 	"first frame, team library of 10,000 runs|gui|^BenchmarkFirstFrame10000RunsTeamLibrary\$|s|<|1|needs PostgreSQL"
 )
 
