@@ -14,6 +14,10 @@ type BriefRow struct {
 	Role                                        model.Role
 	RequestRate, MaxConcurrency                 model.Num
 	ResolvedBackend, TargetBackend              string // "" unknown (RunRow's null)
+	// Shape is the request shape of the run's load point as stored, in brief ("1024→512",
+	// "≈938 in": model.LoadPoint.BriefShape): what tells apart the runs of a sweep of shapes
+	// at one load. "" when not known.
+	Shape string
 }
 
 // BriefRowOf projects a run onto its brief row, as Row projects it onto its row.
@@ -22,7 +26,15 @@ func BriefRowOf(r *model.Run, evidence []model.EvidenceSummary) BriefRow {
 	ev, claims := evidenceOf(evidence, at[:0])
 	return BriefRow{ID: r.ID, Label: r.Label, Bundle: r.Bundle, Date: r.Date, Model: r.Model, Tool: r.Tool,
 		Precision: listedPrecision(r), Role: r.Role, RequestRate: r.RequestRate, MaxConcurrency: r.MaxConcurrency,
-		ResolvedBackend: ev.resolved, TargetBackend: model.TargetOf(r.Manifest, claims).Backend}
+		ResolvedBackend: ev.resolved, TargetBackend: model.TargetOf(r.Manifest, claims).Backend, Shape: shapeOf(r)}
+}
+
+// shapeOf is the request shape of a listed run's stored point, "" when it has none.
+func shapeOf(r *model.Run) string {
+	if r.Point == nil {
+		return ""
+	}
+	return r.Point.BriefShape()
 }
 
 // EachBriefRows gives fn the brief rows of the library's runs a batch at a time (store.List,

@@ -369,7 +369,7 @@ func TestOldLibraryOpenedByFourProcesses(t *testing.T) {
 	}
 	// Schemas 15 to 5 undone: no measured statistics nor listings, and each run holds its
 	// manifest again.
-	for _, q := range []string{`ALTER TABLE runs DROP COLUMN measured`, `ALTER TABLE runs DROP COLUMN listing`, `DROP INDEX runs_label_role`, `UPDATE runs SET manifest = (SELECT content FROM manifests m WHERE m.id = runs.manifest_id)`,
+	for _, q := range []string{`ALTER TABLE runs DROP COLUMN point`, `ALTER TABLE runs DROP COLUMN measured`, `ALTER TABLE runs DROP COLUMN listing`, `DROP INDEX runs_label_role`, `UPDATE runs SET manifest = (SELECT content FROM manifests m WHERE m.id = runs.manifest_id)`,
 		`DROP INDEX runs_manifest`, `ALTER TABLE runs DROP COLUMN manifest_id`, `DROP TABLE manifests`, `DROP INDEX annotations_version`, `ALTER TABLE annotations DROP COLUMN replaces`, `ALTER TABLE annotations DROP COLUMN revision`,
 		`DROP TABLE settings`, `DROP TABLE file_claims`, `DROP INDEX runs_source`, `PRAGMA user_version = 4`} {
 		if _, err := st.DB().Exec(q); err != nil {

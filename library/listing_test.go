@@ -18,7 +18,8 @@ import (
 // every row is what Row makes of the fully decoded run: the demo's runs (logs, traces,
 // sweeps, samples) and runs with unknown, infinite, escaped and non-ASCII values, listed
 // from their packed listings, from their JSON (as runs without one) and from the listings
-// the migrations packed for a library of schema 11 or 12.
+// the migrations packed for a library of schema 11 or 12; and each brief row's request shape
+// is its whole run's, stored at import or computed by the migration from its requests.
 func TestRowsAsFullyDecoded(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lib.db")
 	st, err := store.Open(path)
@@ -63,10 +64,26 @@ func TestRowsAsFullyDecoded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A brief row's shape is its stored point's, PointOf of the whole run, requests included.
+	ids := make([]int64, len(runs))
+	for i, r := range runs {
+		ids[i] = r.ID
+	}
+	whole, err := st.RunsWithRequests(ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes := map[int64]string{}
+	for _, r := range whole {
+		shapes[r.ID] = model.PointOf(r).BriefShape()
+	}
+	if distinct := slices.Compact(slices.Sorted(maps.Values(shapes))); len(distinct) < 3 {
+		t.Fatalf("the runs have too few shapes to tell a listing's from another's: %q", distinct)
+	}
 	// Schema 12 without listings is what a migration from 11 killed before its next step left.
 	back := map[string][]string{
-		"listing migrated from schema 11": {`ALTER TABLE runs DROP COLUMN measured`, `ALTER TABLE runs DROP COLUMN listing`, `DROP INDEX runs_label_role`, `PRAGMA user_version = 11`},
-		"listing migrated from schema 12": {`ALTER TABLE runs DROP COLUMN measured`, `UPDATE runs SET listing = NULL`, `DROP INDEX runs_label_role`, `PRAGMA user_version = 12`},
+		"listing migrated from schema 11": {`ALTER TABLE runs DROP COLUMN point`, `ALTER TABLE runs DROP COLUMN measured`, `ALTER TABLE runs DROP COLUMN listing`, `DROP INDEX runs_label_role`, `PRAGMA user_version = 11`},
+		"listing migrated from schema 12": {`ALTER TABLE runs DROP COLUMN point`, `ALTER TABLE runs DROP COLUMN measured`, `UPDATE runs SET listing = NULL`, `DROP INDEX runs_label_role`, `PRAGMA user_version = 12`},
 	}
 	for _, from := range []string{"listing", "JSON", "listing migrated from schema 11", "listing migrated from schema 12"} {
 		switch from {
@@ -102,6 +119,18 @@ func TestRowsAsFullyDecoded(t *testing.T) {
 			if string(want) != string(have) {
 				t.Errorf("run %d listed from its %s as\n%s\nfully decoded:\n%s", r.ID, from, have, want)
 			}
+		}
+		n := 0
+		if err := EachBriefRows(st, func(rows []BriefRow) error {
+			for _, b := range rows {
+				if b.Shape != shapes[b.ID] {
+					t.Errorf("run %d listed from its %s with shape %q, its whole run's is %q", b.ID, from, b.Shape, shapes[b.ID])
+				}
+				n++
+			}
+			return nil
+		}); err != nil || n != len(runs) {
+			t.Fatalf("%d brief rows of %d runs (%v)", n, len(runs), err)
 		}
 	}
 }

@@ -139,8 +139,9 @@ func reapplyBundle(st *store.Store, bundle string, entries []importers.Entry, re
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s: run %d: %w", it.Result.Name, id, err))
 			continue
 		}
+		point := model.PointOf(it.Run)
 		u := store.ManifestUpdate{Label: it.Run.Manifest.String("label"), Role: model.Role(it.Run.Manifest.String("role")),
-			Phase: it.Run.Phase, PhaseWhy: it.Run.PhaseWhy, Manifest: it.Run.Manifest}
+			Phase: it.Run.Phase, PhaseWhy: it.Run.PhaseWhy, Manifest: it.Run.Manifest, Point: &point}
 		diffs := manifestDiffs(old, u)
 		if len(diffs) == 0 {
 			continue

@@ -73,3 +73,36 @@ func TestReapplyManifestsLeavesUnstoredRuns(t *testing.T) {
 		t.Errorf("reapply stored runs %v", ids)
 	}
 }
+
+// A reapplied bundle.yaml that declares the request shape gives the run's listing that shape:
+// its stored point is made again with the manifest.
+func TestReapplyManifestsStoresTheNewShape(t *testing.T) {
+	st := openStore(t)
+	root := writeTree(t, map[string]string{"result.json": vllmResult(t, "20250101-000001")})
+	if rep := Import(st, []string{root}, Options{}); len(rep.Added) != 1 || len(rep.Errors) > 0 {
+		t.Fatalf("import: %+v", rep)
+	}
+	shape := func() string {
+		var got []string
+		if err := EachBriefRows(st, func(rows []BriefRow) error {
+			for _, r := range rows {
+				got = append(got, r.Shape)
+			}
+			return nil
+		}); err != nil || len(got) != 1 {
+			t.Fatalf("brief rows %q (%v)", got, err)
+		}
+		return got[0]
+	}
+	before := shape()
+	manifest := "workload:\n  input_len: 2048\n  output_len: 128\n  dataset: random\n"
+	if err := os.WriteFile(filepath.Join(root, "bundle.yaml"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep := ReapplyManifests(st, []string{root}, Options{}); len(rep.Errors) > 0 || len(rep.Changed) != 1 {
+		t.Fatalf("reapply: %+v", rep)
+	}
+	if after, want := shape(), "2048→128"; after != want {
+		t.Errorf("the listed shape after reapply is %q (before %q), want %q", after, before, want)
+	}
+}

@@ -244,21 +244,15 @@ func (p LoadPoint) Label() string {
 // output the client did not fix is named so ("≈3000 tok in, output not fixed · sharegpt").
 // "" when neither length nor the dataset is known.
 func (p LoadPoint) Shape() string {
-	length := func(n Num, from string) string {
-		if from == LengthDeclared {
-			return FormatNum(n)
-		}
-		return "≈" + FormatNum(n)
-	}
 	var s string
-	switch {
+	switch in, out := p.lengths(); {
 	case p.OutputFixed == "" && p.InputLen.Known():
-		s = length(p.InputLen, p.InputFrom) + " tok in, output not fixed"
+		s = in + " tok in, output not fixed"
 	case p.OutputFixed == "" && p.OutputLen.Known():
 		s = "output not fixed"
 	case p.OutputFixed == "":
 	case p.InputLen.Known() || p.OutputLen.Known():
-		s = length(p.InputLen, p.InputFrom) + "→" + length(p.OutputLen, p.OutputFrom) + " tok"
+		s = in + "→" + out + " tok"
 	}
 	if s == "" && p.Dataset == "" {
 		return ""
@@ -267,6 +261,31 @@ func (p LoadPoint) Shape() string {
 		s = strings.TrimPrefix(s+" · "+p.Dataset, " · ")
 	}
 	return s
+}
+
+// BriefShape is the lengths of Shape alone, for a line with no room for more: "1024→512",
+// "≈938→≈170", "≈3000 in" (the output not fixed); "" when no length is known.
+func (p LoadPoint) BriefShape() string {
+	switch in, out := p.lengths(); {
+	case p.OutputFixed == "" && p.InputLen.Known():
+		return in + " in"
+	case p.OutputFixed == "":
+		return ""
+	case p.InputLen.Known() || p.OutputLen.Known():
+		return in + "→" + out
+	}
+	return ""
+}
+
+// lengths are the input and output lengths as Shape writes them, "≈" marking a measured one.
+func (p LoadPoint) lengths() (in, out string) {
+	length := func(n Num, from string) string {
+		if from == LengthDeclared {
+			return FormatNum(n)
+		}
+		return "≈" + FormatNum(n)
+	}
+	return length(p.InputLen, p.InputFrom), length(p.OutputLen, p.OutputFrom)
 }
 
 // FormatNum writes a number plainly: "64", "0.5", "inf", "?" when unknown.

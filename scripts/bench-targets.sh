@@ -14,7 +14,7 @@
 #   BENCHLENS_BENCH_LIBRARY  the 100,000-run library to list (else scripts/genlib makes one)
 #   BENCHLENS_BENCH_OLD_LIBRARY  a library of an older schema to migrate (copied each round), e.g.
 #                the 100,000-run one taken back to schema 11: sqlite3 COPY "ALTER TABLE runs DROP
-#                COLUMN measured; ALTER TABLE runs DROP COLUMN listing; DROP INDEX runs_label_role;
+#                COLUMN point; ALTER TABLE runs DROP COLUMN measured; ALTER TABLE runs DROP COLUMN listing; DROP INDEX runs_label_role;
 #                PRAGMA user_version = 11; VACUUM"
 #   BENCH_KEEP=1 keep the temporary directory
 #

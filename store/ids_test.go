@@ -141,7 +141,7 @@ func TestPostgresMigrationRetiresIds(t *testing.T) {
 	// Back to schema 8: the runs hold their manifests again, the shared rows, listings and
 	// measured statistics go.
 	for _, q := range []string{`UPDATE runs SET manifest = (SELECT content FROM manifests m WHERE m.id = runs.manifest_id)`,
-		`ALTER TABLE runs DROP COLUMN manifest_id`, `DROP TABLE manifests`, `ALTER TABLE runs DROP COLUMN listing`, `ALTER TABLE runs DROP COLUMN measured`, `DROP INDEX runs_label_role`,
+		`ALTER TABLE runs DROP COLUMN manifest_id`, `DROP TABLE manifests`, `ALTER TABLE runs DROP COLUMN listing`, `ALTER TABLE runs DROP COLUMN point`, `ALTER TABLE runs DROP COLUMN measured`, `DROP INDEX runs_label_role`,
 		`SELECT setval(pg_get_serial_sequence('runs', 'id'), 2, true)`, `UPDATE benchlens_schema SET version = 8`} {
 		if _, err := s.db.Exec(q); err != nil {
 			t.Fatal(err)

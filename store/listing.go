@@ -154,7 +154,8 @@ func (s *Store) readListBatches(opt ListOptions, give func(listRead) bool) error
 // listedCols are the stored columns a listing reads of a run.
 type listedCols struct {
 	id                                        int64
-	bundle, label, role, header, summary, rec string // header, summary, rec: "" when listing is read
+	bundle, label, role, header, summary, rec string // header, summary, rec, point: "" when listing is read
+	point                                     string // the point column (point.go); "" for none
 	listing                                   []byte // packed (listingblob.go); nil before schema 12
 	manifestID                                sql.NullInt64
 	manifest                                  string // the run's own column, before schema 10
@@ -164,7 +165,8 @@ type listedCols struct {
 // columns only when it has no listing.
 const listedColumnsSQL = `r.id, r.bundle, r.label, r.role, r.listing IS NULL, r.listing,
 	CASE WHEN r.listing IS NULL THEN r.header ELSE '' END, CASE WHEN r.listing IS NULL THEN r.summary ELSE '' END,
-	CASE WHEN r.listing IS NULL THEN r.recomputed ELSE '' END, r.manifest_id, r.manifest`
+	CASE WHEN r.listing IS NULL THEN r.recomputed ELSE '' END, CASE WHEN r.listing IS NULL THEN coalesce(r.point, '') ELSE '' END,
+	r.manifest_id, r.manifest`
 
 func (s *Store) listedColumns(after int64, brief bool) ([]listedCols, error) {
 	return s.listedWhere(`r.id > ?`, []any{after}, listBatch, brief)
@@ -199,7 +201,7 @@ func (s *Store) listedWhere(where string, args []any, limit int, brief bool) ([]
 // they were); of a brief listing's, the part it decodes.
 func (c *listedCols) scan(rows *sql.Rows, buf []byte, raw *sql.RawBytes, brief bool) ([]byte, error) {
 	var null bool
-	if err := rows.Scan(&c.id, &c.bundle, &c.label, &c.role, &null, raw, &c.header, &c.summary, &c.rec, &c.manifestID, &c.manifest); err != nil {
+	if err := rows.Scan(&c.id, &c.bundle, &c.label, &c.role, &null, raw, &c.header, &c.summary, &c.rec, &c.point, &c.manifestID, &c.manifest); err != nil {
 		return buf, err
 	}
 	if !null {
@@ -300,6 +302,9 @@ func (c *listedCols) decodeInto(l *listingReader, manifests map[int64]model.Mani
 		if err == nil && !l.brief && c.rec != "{}" && c.rec != "" {
 			r.Recomputed = map[string]model.Stats{}
 			err = listedStats(c.rec, r.Recomputed, l.medians)
+		}
+		if err == nil {
+			r.Point, err = decodePoint(c.point)
 		}
 	}
 	if err == nil {

@@ -63,7 +63,7 @@ func TestMediansListing(t *testing.T) {
 				t.Fatal(err)
 			}
 			packed := c
-			if packed.listing, err = listingOf(cols.header, cols.summary, cols.recomputed); err != nil {
+			if packed.listing, err = listingOf(cols.header, cols.summary, cols.recomputed, cols.point); err != nil {
 				t.Fatal(err)
 			}
 			for from, c := range map[string]listedCols{"json": c, "listing": packed} {

@@ -23,12 +23,13 @@ import (
 // lists more fields bumps listingVersion in a migration that packs the listings again (an
 // older benchlens never opens that schema), so a listing of another version is damage.
 //
-// Layout (version 2, schema 13; version 1 lacked the phase): the version byte; tool,
-// tool_version, era, date, model, precision, phase as texts; the 13 numbers of listingNums
-// as float64 bits; sampled and tool_warmup as JSON texts ("" for null); definitions and the
-// two statistics maps as counts (0 for null, n+1 for n entries) of entries. A text is its
-// uvarint length and its bytes.
-const listingVersion = 2
+// Layout (version 3, schema 16; version 2 lacked the point, version 1 the phase): the
+// version byte; tool, tool_version, era, date, model, precision, phase as texts; the 13
+// numbers of listingNums as float64 bits; sampled and tool_warmup as JSON texts ("" for
+// null); the load point of the point column (appendPoint, point.go); definitions and the two
+// statistics maps as counts (0 for null, n+1 for n entries) of entries. A text is its uvarint
+// length and its bytes.
+const listingVersion = 3
 
 // listingNums are the header's numbers a listing shows, in their stored order.
 func listingNums(r *model.Run) [13]*model.Num {
@@ -37,9 +38,9 @@ func listingNums(r *model.Run) [13]*model.Num {
 		&r.TotalTokenThroughput}
 }
 
-// listingOf packs the listed fields of a run's stored JSON columns.
-func listingOf(header, summary, recomputed string) ([]byte, error) {
-	c := listedCols{header: header, summary: summary, rec: recomputed, manifest: "null"}
+// listingOf packs the listed fields of a run's stored JSON columns and its point.
+func listingOf(header, summary, recomputed, point string) ([]byte, error) {
+	c := listedCols{header: header, summary: summary, rec: recomputed, point: point, manifest: "null"}
 	r, err := c.decode(nil)
 	if err != nil {
 		return nil, err
@@ -55,10 +56,11 @@ func packListing(r *model.Run) []byte {
 		b = appendText(b, s)
 	}
 	for _, n := range listingNums(r) {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(*n)))
+		b = appendNum(b, *n)
 	}
 	b = appendJSON(b, r.Sampled)
 	b = appendJSON(b, r.ToolWarmup)
+	b = appendPoint(b, r.Point)
 	b = appendCount(b, r.Definitions == nil, len(r.Definitions))
 	for _, k := range slices.Sorted(maps.Keys(r.Definitions)) {
 		b = appendText(appendText(b, k), r.Definitions[k])
@@ -86,6 +88,10 @@ func appendJSON[T any](b []byte, v *T) []byte {
 	return appendText(b, string(text))
 }
 
+func appendNum(b []byte, n model.Num) []byte {
+	return binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(n)))
+}
+
 func appendText(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
@@ -107,6 +113,7 @@ type listingReader struct {
 	// runs): one string each, not one per run.
 	texts   map[string]string
 	defs    map[string]map[string]string // the definitions of a batch by their packed bytes
+	points  []model.LoadPoint            // room for the next points read (point)
 	brief   bool                         // stop before the definitions and statistics (ListOptions.Brief)
 	medians bool                         // of the statistics, the medians only (ListOptions.Medians)
 }
@@ -182,6 +189,7 @@ func (l *listingReader) unpack(listing []byte, r *model.Run) error {
 	if err := readJSON(l, &r.ToolWarmup); err != nil {
 		return err
 	}
+	r.Point = l.point()
 	if l.brief {
 		return l.err
 	}
@@ -266,14 +274,14 @@ func (l *listingReader) medianStats(n int) model.Stats {
 func fillListings(tx *txn) error {
 	after := int64(math.MinInt64)
 	for {
-		rows, err := tx.Query(`SELECT id, header, summary, recomputed FROM runs WHERE listing IS NULL AND id > ? ORDER BY id LIMIT ?`, after, listBatch)
+		rows, err := tx.Query(`SELECT id, header, summary, recomputed, coalesce(point, '') FROM runs WHERE listing IS NULL AND id > ? ORDER BY id LIMIT ?`, after, listBatch)
 		if err != nil {
 			return err
 		}
 		var cols []listedCols
 		for rows.Next() {
 			var c listedCols
-			if err := rows.Scan(&c.id, &c.header, &c.summary, &c.rec); err != nil {
+			if err := rows.Scan(&c.id, &c.header, &c.summary, &c.rec, &c.point); err != nil {
 				rows.Close()
 				return err
 			}
@@ -287,7 +295,9 @@ func fillListings(tx *txn) error {
 		}
 		after = cols[len(cols)-1].id
 		listings := make([][]byte, len(cols))
-		par.Each(len(cols), 256, func(_, i int) { listings[i], _ = listingOf(cols[i].header, cols[i].summary, cols[i].rec) })
+		par.Each(len(cols), 256, func(_, i int) {
+			listings[i], _ = listingOf(cols[i].header, cols[i].summary, cols[i].rec, cols[i].point)
+		})
 		for i, c := range cols {
 			if listings[i] == nil {
 				continue
@@ -315,6 +325,7 @@ func briefLen(listing []byte) int {
 	}
 	l.bytes() // sampled
 	l.bytes() // tool_warmup
+	l.skipPoint()
 	if l.err != nil {
 		return len(listing)
 	}

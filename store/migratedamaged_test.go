@@ -18,7 +18,7 @@ func TestDamagedOlderLibraryIsNotMigrated(t *testing.T) {
 			s, path := openTemp(t)
 			addPagedRuns(t, s)
 			// Schema 14 as it was: runs had no measured statistics.
-			for _, q := range []string{`ALTER TABLE runs DROP COLUMN measured`, `PRAGMA user_version = 14`} {
+			for _, q := range []string{`ALTER TABLE runs DROP COLUMN point`, `ALTER TABLE runs DROP COLUMN measured`, `PRAGMA user_version = 14`} {
 				if _, err := s.db.Exec(q); err != nil {
 					t.Fatal(err)
 				}

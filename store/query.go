@@ -12,7 +12,7 @@ import (
 )
 
 // runColumnsSQL reads a run from runs r.
-const runColumnsSQL = `r.id, r.bundle, r.label, r.role, r.header, r.summary, r.recomputed, r.extra, r.measured, ` + manifestSQL
+const runColumnsSQL = `r.id, r.bundle, r.label, r.role, r.header, r.summary, r.recomputed, r.extra, r.measured, coalesce(r.point, ''), ` + manifestSQL
 
 // Runs lists every run in the library (without per-request samples), oldest import first.
 func (s *Store) Runs() ([]*model.Run, error) {
@@ -92,10 +92,11 @@ type runCols struct {
 	id                                                                int64
 	bundle, label, role, header, summary, recomputed, extra, manifest string
 	measured                                                          []byte // packMeasured's, or nil
+	point                                                             string // the point column, "" for none
 }
 
 func (c *runCols) scan(row scanner) error {
-	return row.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.header, &c.summary, &c.recomputed, &c.extra, &c.measured, &c.manifest)
+	return row.Scan(&c.id, &c.bundle, &c.label, &c.role, &c.header, &c.summary, &c.recomputed, &c.extra, &c.measured, &c.point, &c.manifest)
 }
 
 // decode decodes a run's JSON columns. Runs read together share a manifest (the manifests
@@ -124,6 +125,11 @@ func (c *runCols) decode(manifests map[string]model.Manifest) (*model.Run, error
 	}
 	r.ID, r.Bundle, r.Label, r.Role = c.id, c.bundle, c.label, model.Role(c.role)
 	r.Measured = unpackMeasured(c.measured)
+	point, err := decodePoint(c.point)
+	if err != nil {
+		return nil, fmt.Errorf("run %d: damaged load point: %w", c.id, err)
+	}
+	r.Point = point
 	return r, nil
 }
 

@@ -54,7 +54,12 @@ func TestRunsWithRequestsAsOneByOne(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if got, want := fmt.Sprintf("%+v", *runs[i]), fmt.Sprintf("%+v", *want); got != want { // NaN prints as itself
+					if got, want := fmt.Sprintf("%+v", *runs[i].Point), fmt.Sprintf("%+v", *want.Point); got != want {
+						t.Errorf("run %d: batched at %s, one by one at %s", id, got, want)
+					}
+					got, one := *runs[i], *want
+					got.Point, one.Point = nil, nil                                                 // compared above, not by address
+					if got, want := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", one); got != want { // NaN prints as itself
 						t.Errorf("run %d: batched %s, one by one %s", id, got, want)
 					}
 					wantEv, err := s.RunEvidence(id)

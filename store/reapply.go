@@ -34,7 +34,10 @@ type ManifestUpdate struct {
 	Role            model.Role // "" keeps the stored role
 	Phase, PhaseWhy string
 	Manifest        model.Manifest
-	Files           []Attached // the bundle.yaml files read, linked to the run
+	// Point is the run's load point under the new manifest (model.PointOf of the run read
+	// again with it), which declares what the request shape was; nil stores none.
+	Point *model.LoadPoint
+	Files []Attached // the bundle.yaml files read, linked to the run
 }
 
 // ApplyManifest gives a stored run its manifest, label, role and phase, and links the
@@ -82,7 +85,12 @@ func (s *Store) applyManifest(runID int64, u ManifestUpdate) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(`UPDATE runs SET header = ?, manifest = '', manifest_id = ?, listing = NULL, measured = NULL WHERE id = ?`, string(newHeader), manifestID, runID); err != nil {
+	var point any // NULL for none
+	if u.Point != nil {
+		point = encodePoint(*u.Point)
+	}
+	if _, err := tx.Exec(`UPDATE runs SET header = ?, manifest = '', manifest_id = ?, listing = NULL, measured = NULL, point = ? WHERE id = ?`,
+		string(newHeader), manifestID, point, runID); err != nil {
 		return err
 	}
 	if u.Label != "" {

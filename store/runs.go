@@ -121,10 +121,10 @@ func (s *Store) addRun(tx *txn, n NewRun, now string) (int64, error) {
 	// The unique fingerprint decides between writers importing the same run at once: the
 	// second waits for the first and inserts nothing.
 	_, err = tx.insertID(`INSERT INTO runs (id, fingerprint, source_id, source_index, bundle, label, role, tool, model, date,
-			header, summary, recomputed, extra, manifest, manifest_id, imported_at, listing, measured)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING`,
+			header, summary, recomputed, extra, manifest, manifest_id, imported_at, listing, measured, point)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING`,
 		runID, fingerprint, ids[0], index, run.Bundle, run.Label, string(run.Role), run.Tool, run.Model, run.Date,
-		cols.header, cols.summary, cols.recomputed, cols.extra, manifestID, now, cols.listing, cols.measured)
+		cols.header, cols.summary, cols.recomputed, cols.extra, manifestID, now, cols.listing, cols.measured, cols.point)
 	if errors.Is(err, sql.ErrNoRows) {
 		if err := tx.rollbackTo(); err != nil {
 			return 0, err
@@ -388,8 +388,9 @@ func AsStored(reqs []model.Request) []model.Request {
 // RunColumns are a run's columns, as its row stores them (EncodeRun).
 type RunColumns struct {
 	header, summary, recomputed, extra, manifest string
-	listing                                      []byte // packed from header, summary and recomputed (listingOf)
+	listing                                      []byte // packed from header, summary, recomputed and point (listingOf)
 	measured                                     []byte // run.Measured packed (packMeasured), nil for none
+	point                                        string // model.PointOf(run) as JSON (pointOf)
 }
 
 // EncodeRun splits a run into its JSON columns: the tool's numbers, ours, the leftovers and
@@ -415,8 +416,9 @@ func EncodeRun(run *model.Run) (*RunColumns, error) {
 	c.extra = enc(run.Extra)
 	c.manifest = enc(run.Manifest)
 	c.measured = packMeasured(run.Measured)
+	c.point = pointOf(run)
 	if err == nil {
-		c.listing, err = listingOf(c.header, c.summary, c.recomputed)
+		c.listing, err = listingOf(c.header, c.summary, c.recomputed, c.point)
 	}
 	return c, err
 }

@@ -314,19 +314,31 @@ UPDATE file_chunks SET compression = 's2' WHERE compression = '';
 	`
 ALTER TABLE runs ADD COLUMN measured BLOB;
 `,
+	// 16: a run's load point (point.go), PointOf of the whole run at import, so that a listing
+	// shows each run's request shape (a sweep of shapes at one concurrency listed runs that
+	// looked the same); the step's Go part computes it for the runs stored before from their
+	// requests, and packs every listing again (version 3, with the point).
+	`
+ALTER TABLE runs ADD COLUMN point TEXT;
+UPDATE runs SET listing = NULL;
+`,
 }
 
 // migrationFills are the steps of a migration written in Go, run after its statements in the
 // same transaction on either engine: what SQL cannot compute.
 //
-// Step 11 (schema 12) once packed every run's listing here too; step 12 (schema 13) packs
-// them all again, and a migration always runs on to the newest schema, so the first packing
-// was thrown away (a third of migrating 100,000 runs) and is no longer done. A library is
-// left at schema 12 only by a migration killed between the two steps; there, as at schema
-// 12 in any benchlens, a run without its listing is listed from its JSON, and the next open
-// packs them all.
+// Every run's listing is packed once, by the last step that changes its layout (15, schema
+// 16): the steps before that once packed them too (11 and 12) had their packing thrown away,
+// as a migration always runs on to the newest schema (a third of migrating 100,000 runs). A
+// library left between the steps by a migration killed there lists its runs from their JSON,
+// as a run without its listing is listed in any benchlens, and the next open packs them all.
 var migrationFills = map[int]func(*txn) error{
-	12: fillListings, // schema 13: every run's listing, of version 2
+	15: func(tx *txn) error { // schema 16: every run's point, then its listing, of version 3
+		if err := fillPoints(tx); err != nil {
+			return err
+		}
+		return fillListings(tx)
+	},
 }
 
 // pgMigrations replace, for a team library, the migrations that PostgreSQL does otherwise.

@@ -18,14 +18,14 @@ func TestWarningsMigration(t *testing.T) {
 		t.Run(e.name, func(t *testing.T) {
 			loc := e.location(t)
 			s := openAtSchema(t, loc, 10)
-			// AddRun writes schema 12's listing and schema 15's measured statistics: the columns
-			// stand in while the run is added.
+			// AddRun writes schema 12's listing, schema 15's measured statistics and schema 16's
+			// point: the columns stand in while the run is added.
 			blob := "BLOB"
 			if s.db.d.postgres {
 				blob = "BYTEA"
 			}
-			for _, col := range []string{"listing", "measured"} {
-				if _, err := s.db.Exec(`ALTER TABLE runs ADD COLUMN ` + col + ` ` + blob); err != nil {
+			for _, col := range []string{"listing " + blob, "measured " + blob, "point TEXT"} {
+				if _, err := s.db.Exec(`ALTER TABLE runs ADD COLUMN ` + col); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -40,7 +40,7 @@ func TestWarningsMigration(t *testing.T) {
 			if err := s.PutEvidence(fileID, &model.Evidence{Format: "nvidia-smi"}); err != nil {
 				t.Fatal(err)
 			}
-			for _, col := range []string{"listing", "measured"} {
+			for _, col := range []string{"listing", "measured", "point"} {
 				if _, err := s.db.Exec(`ALTER TABLE runs DROP COLUMN ` + col); err != nil {
 					t.Fatal(err)
 				}
