@@ -24,7 +24,7 @@ func TestRunViewOfClientConsoles(t *testing.T) {
 	ui(u.libraryChanged)
 	clickRow(t, u, "tpu-attempts (")
 	eventually(t, "the arm's runs drawn", func() bool { return strings.Contains(drawnText(u.library.content), "#1 ") })
-	if text := get(func() string { return drawnText(u.library.content) }); !strings.Contains(text, "20:07 · 1 req/s #2") || strings.Contains(text, "?") {
+	if text := get(func() string { return drawnText(u.library.content) }); !strings.Contains(text, "1 req/s · ≈1024 in · 04-26 20:07 #2") || strings.Contains(text, "?") {
 		t.Errorf("a run of no server log is drawn with a backend:\n%s", text)
 	}
 	ui(func() { u.showView(viewRun) })

@@ -429,10 +429,12 @@ func (v *libraryView) nodeText(id string) string {
 }
 
 // runText is what tells runs apart: id, model and precision (FP16 and FP8 runs of one model)
-// on one line, date and time, load point and resolved backend on the next.
+// on one line; on the next its load point, load and request shape (a sweep of shapes at one
+// load listed runs that looked the same), then date and time and the resolved backend,
+// which a narrow sidebar cuts first.
 func runText(r library.BriefRow) string {
 	backend := r.ResolvedBackend // "" unknown: not drawn (a lone "?" read as a question about the load)
-	date := report.When(r.Date)
+	date := rowDate(report.When(r.Date))
 	var load []string
 	if r.RequestRate.Known() && r.RequestRate.F() < 1e300 {
 		load = append(load, r.RequestRate.Readable()+" req/s")
@@ -441,7 +443,16 @@ func runText(r library.BriefRow) string {
 		load = append(load, lang.L("conc.")+" "+r.MaxConcurrency.Readable())
 	}
 	return strings.Join(nonEmpty("#"+strconv.FormatInt(r.ID, 10), r.Precision, model.ModelName(r.Model)), " · ") + "\n" +
-		strings.Join(nonEmpty(date, strings.Join(load, " "), backend), " · ")
+		strings.Join(nonEmpty(strings.Join(load, " "), r.Shape, date, backend), " · ")
+}
+
+// rowDate is a run's date and time without the year ("04-26 20:07"), which a row has no
+// room for: the run view says it whole.
+func rowDate(when string) string {
+	if len(when) > 5 && when[4] == '-' && strings.Trim(when[:4], "0123456789") == "" {
+		return when[5:]
+	}
+	return when
 }
 
 func nonEmpty(parts ...string) []string {
