@@ -155,7 +155,7 @@ func (s *Store) readListBatches(opt ListOptions, give func(listRead) bool) error
 type listedCols struct {
 	id                                        int64
 	bundle, label, role, header, summary, rec string // header, summary, rec, point: "" when listing is read
-	point                                     string // the point column (point.go); "" for none
+	point                                     []byte // the point column (point.go); nil for none
 	listing                                   []byte // packed (listingblob.go); nil before schema 12
 	manifestID                                sql.NullInt64
 	manifest                                  string // the run's own column, before schema 10
@@ -165,7 +165,7 @@ type listedCols struct {
 // columns only when it has no listing.
 const listedColumnsSQL = `r.id, r.bundle, r.label, r.role, r.listing IS NULL, r.listing,
 	CASE WHEN r.listing IS NULL THEN r.header ELSE '' END, CASE WHEN r.listing IS NULL THEN r.summary ELSE '' END,
-	CASE WHEN r.listing IS NULL THEN r.recomputed ELSE '' END, CASE WHEN r.listing IS NULL THEN coalesce(r.point, '') ELSE '' END,
+	CASE WHEN r.listing IS NULL THEN r.recomputed ELSE '' END, CASE WHEN r.listing IS NULL THEN r.point ELSE NULL END,
 	r.manifest_id, r.manifest`
 
 func (s *Store) listedColumns(after int64, brief bool) ([]listedCols, error) {

@@ -39,7 +39,7 @@ func listingNums(r *model.Run) [13]*model.Num {
 }
 
 // listingOf packs the listed fields of a run's stored JSON columns and its point.
-func listingOf(header, summary, recomputed, point string) ([]byte, error) {
+func listingOf(header, summary, recomputed string, point []byte) ([]byte, error) {
 	c := listedCols{header: header, summary: summary, rec: recomputed, point: point, manifest: "null"}
 	r, err := c.decode(nil)
 	if err != nil {
@@ -274,7 +274,7 @@ func (l *listingReader) medianStats(n int) model.Stats {
 func fillListings(tx *txn) error {
 	after := int64(math.MinInt64)
 	for {
-		rows, err := tx.Query(`SELECT id, header, summary, recomputed, coalesce(point, '') FROM runs WHERE listing IS NULL AND id > ? ORDER BY id LIMIT ?`, after, listBatch)
+		rows, err := tx.Query(`SELECT id, header, summary, recomputed, point FROM runs WHERE listing IS NULL AND id > ? ORDER BY id LIMIT ?`, after, listBatch)
 		if err != nil {
 			return err
 		}

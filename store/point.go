@@ -2,41 +2,48 @@ package store
 
 import (
 	"database/sql"
-	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 
 	"benchlens/model"
 )
 
-// A run's point column (schema 16) is its load point (model.LoadPoint) as JSON: PointOf of
+// A run's point column (schema 16) is its load point (model.LoadPoint), packed as a listing
+// packs it (pointVersion, then appendPoint's bytes: 80 bytes, where JSON took 220): PointOf of
 // the whole run at import, its requests' measured lengths and whether their outputs were
 // fixed included, so that a listing, which reads no requests, can show the request shape
 // that tells apart the runs of one arm at one concurrency (a sweep of shapes). The migration
 // to schema 16 computes it for the runs stored before from their requests; a reapplied
 // manifest stores it anew (ManifestUpdate.Point).
 
+const pointVersion = 1
+
 // pointOf is the point column of a whole run.
-func pointOf(run *model.Run) string {
-	return encodePoint(model.PointOf(run))
+func pointOf(run *model.Run) []byte {
+	p := model.PointOf(run)
+	return encodePoint(&p)
 }
 
-func encodePoint(p model.LoadPoint) string {
-	b, _ := json.Marshal(p) // plain fields: never fails
-	return string(b)
+func encodePoint(p *model.LoadPoint) []byte {
+	return appendPoint([]byte{pointVersion}, p)
 }
 
-// decodePoint reads a point column; nil for none ("", a run stored before schema 16 and not
+// decodePoint reads a point column; nil for none (NULL: a run stored before schema 16 and not
 // migrated).
-func decodePoint(text string) (*model.LoadPoint, error) {
-	if text == "" {
+func decodePoint(b []byte) (*model.LoadPoint, error) {
+	if b == nil {
 		return nil, nil
 	}
-	var p model.LoadPoint
-	if err := json.Unmarshal([]byte(text), &p); err != nil {
-		return nil, err
+	if len(b) == 0 || b[0] != pointVersion {
+		return nil, fmt.Errorf("%w: a point not of version %d", errListing, pointVersion)
 	}
-	return &p, nil
+	l := listingReader{b: b[1:]}
+	p := l.point()
+	if l.err == nil && len(l.b) > 0 {
+		l.err = fmt.Errorf("%w: %d bytes after the point", errListing, len(l.b))
+	}
+	return p, l.err
 }
 
 // appendPoint packs a point into a listing: 0 for none, else 1, its four numbers as float64

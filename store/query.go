@@ -12,7 +12,7 @@ import (
 )
 
 // runColumnsSQL reads a run from runs r.
-const runColumnsSQL = `r.id, r.bundle, r.label, r.role, r.header, r.summary, r.recomputed, r.extra, r.measured, coalesce(r.point, ''), ` + manifestSQL
+const runColumnsSQL = `r.id, r.bundle, r.label, r.role, r.header, r.summary, r.recomputed, r.extra, r.measured, r.point, ` + manifestSQL
 
 // Runs lists every run in the library (without per-request samples), oldest import first.
 func (s *Store) Runs() ([]*model.Run, error) {
@@ -92,7 +92,7 @@ type runCols struct {
 	id                                                                int64
 	bundle, label, role, header, summary, recomputed, extra, manifest string
 	measured                                                          []byte // packMeasured's, or nil
-	point                                                             string // the point column, "" for none
+	point                                                             []byte // the point column, nil for none
 }
 
 func (c *runCols) scan(row scanner) error {

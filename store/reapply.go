@@ -87,7 +87,7 @@ func (s *Store) applyManifest(runID int64, u ManifestUpdate) error {
 	}
 	var point any // NULL for none
 	if u.Point != nil {
-		point = encodePoint(*u.Point)
+		point = encodePoint(u.Point)
 	}
 	if _, err := tx.Exec(`UPDATE runs SET header = ?, manifest = '', manifest_id = ?, listing = NULL, measured = NULL, point = ? WHERE id = ?`,
 		string(newHeader), manifestID, point, runID); err != nil {

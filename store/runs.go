@@ -390,7 +390,7 @@ type RunColumns struct {
 	header, summary, recomputed, extra, manifest string
 	listing                                      []byte // packed from header, summary, recomputed and point (listingOf)
 	measured                                     []byte // run.Measured packed (packMeasured), nil for none
-	point                                        string // model.PointOf(run) as JSON (pointOf)
+	point                                        []byte // model.PointOf(run) packed (pointOf)
 }
 
 // EncodeRun splits a run into its JSON columns: the tool's numbers, ours, the leftovers and

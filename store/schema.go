@@ -319,7 +319,7 @@ ALTER TABLE runs ADD COLUMN measured BLOB;
 	// looked the same); the step's Go part computes it for the runs stored before from their
 	// requests, and packs every listing again (version 3, with the point).
 	`
-ALTER TABLE runs ADD COLUMN point TEXT;
+ALTER TABLE runs ADD COLUMN point BLOB;
 UPDATE runs SET listing = NULL;
 `,
 }

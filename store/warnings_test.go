@@ -24,7 +24,7 @@ func TestWarningsMigration(t *testing.T) {
 			if s.db.d.postgres {
 				blob = "BYTEA"
 			}
-			for _, col := range []string{"listing " + blob, "measured " + blob, "point TEXT"} {
+			for _, col := range []string{"listing " + blob, "measured " + blob, "point " + blob} {
 				if _, err := s.db.Exec(`ALTER TABLE runs ADD COLUMN ` + col); err != nil {
 					t.Fatal(err)
 				}
