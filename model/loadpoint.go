@@ -46,8 +46,13 @@ const lengthTolerance = 0.1
 const outcomeTolerance = 0.5
 
 // PointOf reads a run's load point from its file, with bundle.yaml's workload section
-// filling what the file does not say, and the client's settings (ClientOf) for the shape.
+// filling what the file does not say, and the client's settings (ClientOf) for the shape. A
+// run read without its requests (a listing, a History series) has the point stored from the
+// whole run at import (Run.Point): its measured lengths and fixed outputs are the requests'.
 func PointOf(r *Run) LoadPoint {
+	if len(r.Requests) == 0 && r.Point != nil {
+		return *r.Point
+	}
 	p := LoadPoint{MaxConcurrency: r.MaxConcurrency, RequestRate: r.RequestRate,
 		InputLen: Unknown, OutputLen: Unknown}
 	declared := func(key string) Num { return numOf(r.Manifest.String("workload", key)) }

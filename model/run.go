@@ -103,9 +103,9 @@ type Run struct {
 	// Measured is what a compare reads of the measured requests, stored at import (nil: not
 	// stored, computed from Requests when needed).
 	Measured *MeasuredStats `json:"-"`
-	// Point is the run's load point as stored at import (PointOf of the whole run): what a
-	// listing, which reads no requests, shows of its shape. nil when not read or not stored;
-	// an analysis computes PointOf from the run itself.
+	// Point is the run's load point as stored at import (PointOf of the whole run), which
+	// PointOf gives for a run read without its requests (a listing, a History series): nil
+	// when not read or not stored.
 	Point *LoadPoint `json:"-"`
 }
 
