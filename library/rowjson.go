@@ -78,6 +78,30 @@ func AppendRowJSON(b []byte, r *RunRow) []byte {
 	w.optional(r.ResolvedBackend)
 	w.key("utilisation_shape")
 	w.optional((*string)(r.UtilisationShape))
+	w.key("load_point")
+	if p := r.LoadPoint; p == nil {
+		w.null()
+	} else {
+		w.open()
+		for _, n := range []struct {
+			key string
+			n   model.Num
+		}{{"max_concurrency", p.MaxConcurrency}, {"request_rate", p.RequestRate}, {"input_len", p.InputLen}, {"output_len", p.OutputLen}} {
+			w.key(n.key)
+			w.b = n.n.AppendJSON(w.b)
+		}
+		if p.Measured {
+			w.key("lengths_measured")
+			w.b = append(w.b, "true"...)
+		}
+		for _, s := range []struct{ key, v string }{{"input_from", p.InputFrom}, {"output_from", p.OutputFrom},
+			{"output_fixed", p.OutputFixed}, {"dataset", p.Dataset}} {
+			if s.v != "" {
+				w.str(s.key, s.v)
+			}
+		}
+		w.close()
+	}
 	w.close()
 	return w.b
 }

@@ -63,7 +63,10 @@ func TestAppendRowJSONAsEncodingJSON(t *testing.T) {
 			TPOT:          Metric{Tool: model.Stats{"median": 3}, Used: "tool"},
 			ITL:           Metric{Recomputed: model.Stats{}},
 			TargetBackend: str("FLASHINFER"), TargetFrom: "server log: flag", ResolvedBackend: str("FLASH_ATTN"), UtilisationShape: &shape,
+			LoadPoint: &model.LoadPoint{MaxConcurrency: 64, RequestRate: model.Num(math.Inf(1)), InputLen: 939, OutputLen: 512, Measured: true,
+				InputFrom: model.LengthPerRequest, OutputFrom: model.LengthPerRequest, OutputFixed: "near-constant outputs", Dataset: "random"},
 		}},
+		{"a point of nothing known", RunRow{LoadPoint: &model.LoadPoint{MaxConcurrency: model.Unknown, RequestRate: model.Unknown, InputLen: model.Unknown, OutputLen: model.Unknown}}},
 		{"warm-up without setting, sample without why", RunRow{Sampled: &model.Sample{}, ToolWarmup: &model.Warmup{}}},
 		{"empty pointed-at strings", RunRow{TargetBackend: str(""), ResolvedBackend: str("")}},
 	}
@@ -148,6 +151,10 @@ func randomRow(rng *rand.Rand) RunRow {
 	if v := p(); v != nil {
 		shape := model.ShapeClass(*v)
 		r.UtilisationShape = &shape
+	}
+	if rng.IntN(2) == 0 {
+		r.LoadPoint = &model.LoadPoint{MaxConcurrency: n(), RequestRate: n(), InputLen: n(), OutputLen: n(), Measured: rng.IntN(2) == 0,
+			InputFrom: s(), OutputFrom: s(), OutputFixed: s(), Dataset: s()}
 	}
 	return r
 }

@@ -45,6 +45,9 @@ type RunRow struct {
 	TargetFrom       string            `json:"target_source,omitempty"`
 	ResolvedBackend  *string           `json:"resolved_backend"`
 	UtilisationShape *model.ShapeClass `json:"utilisation_shape"`
+	// LoadPoint is the run's load point as stored at import (model.Run.Point): its request
+	// shape measured from its requests; null for a run stored without one.
+	LoadPoint *model.LoadPoint `json:"load_point"`
 }
 
 // Metric pairs the tool's statistics with the recomputed ones (ms); either may be absent.
@@ -80,7 +83,7 @@ func Row(r *model.Run, evidence []model.EvidenceSummary) RunRow {
 		RequestThroughput: r.RequestThroughput, OutputThroughput: r.OutputThroughput,
 		TotalTokenThroughput: r.TotalTokenThroughput, Goodput: r.Goodput,
 		TTFT: metric(model.TTFT), TPOT: metric(model.TPOT), ITL: metric(model.ITL), E2EL: metric(model.E2EL),
-		Precision: listedPrecision(r),
+		Precision: listedPrecision(r), LoadPoint: r.Point,
 	}
 	var at [4]model.TargetClaim // a run's few files: its claims need not be made on the heap
 	ev, claims := evidenceOf(evidence, at[:0])
