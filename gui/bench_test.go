@@ -236,30 +236,23 @@ func switchCandidates(b *testing.B, st *store.Store, check func(*App)) {
 // points × 5 repeats × 2,000 requests (128 output tokens) against a baseline sweep of the
 // same size, after each was shown once: every point compared, charts included.
 func BenchmarkCompareSwitchSweep(b *testing.B) {
-	st, err := store.Open(filepath.Join(b.TempDir(), "lib.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	for k, arm := range []struct {
-		label string
-		tpot  float64
-	}{{"base", 0.012}, {"cand-a", 0.011}, {"cand-b", 0.0125}} {
-		for p, c := range []float64{1, 2, 4, 8, 16, 32, 64, 128} {
-			addRunsAt(b, st, arm.label, 5, 2000, 128, arm.tpot*(1+c/256), uint64(100*k+p), c)
-		}
-	}
-	switchCandidates(b, st, func(u *App) {
-		if n := len(u.compare.record.LoadPoints); n != 8 {
-			b.Fatalf("%d load points", n)
-		}
-	})
+	switchSweeps(b, []float64{1, 2, 4, 8, 16, 32, 64, 128}, 5, 2000)
 }
 
 // BenchmarkCompareSwitchSweepOneRun switches the candidate between two sweeps of 36
 // concurrency points run once each (100 requests, 128 output tokens), as aurotripathy's
 // FP16/FP8 sweep: the stages check and the load-point panel of 36 points.
 func BenchmarkCompareSwitchSweepOneRun(b *testing.B) {
+	points := make([]float64, 36)
+	for i := range points {
+		points[i] = float64(i + 1)
+	}
+	switchSweeps(b, points, 1, 100)
+}
+
+// switchSweeps stores a baseline and two candidate sweeps of runs repeats × reqs requests at
+// each concurrency of points, and switches the candidate between them.
+func switchSweeps(b *testing.B, points []float64, runs, reqs int) {
 	st, err := store.Open(filepath.Join(b.TempDir(), "lib.db"))
 	if err != nil {
 		b.Fatal(err)
@@ -269,13 +262,12 @@ func BenchmarkCompareSwitchSweepOneRun(b *testing.B) {
 		label string
 		tpot  float64
 	}{{"base", 0.012}, {"cand-a", 0.011}, {"cand-b", 0.0125}} {
-		for p := range 36 {
-			c := float64(p + 1)
-			addRunsAt(b, st, arm.label, 1, 100, 128, arm.tpot*(1+c/256), uint64(100*k+p), c)
+		for p, c := range points {
+			addRunsAt(b, st, arm.label, runs, reqs, 128, arm.tpot*(1+c/256), uint64(100*k+p), c)
 		}
 	}
 	switchCandidates(b, st, func(u *App) {
-		if n := len(u.compare.record.LoadPoints); n != 36 {
+		if n := len(u.compare.record.LoadPoints); n != len(points) {
 			b.Fatalf("%d load points", n)
 		}
 	})
