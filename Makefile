@@ -88,6 +88,7 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzScanEvent$$' -fuzztime 60s $(FUZZMIN) ./importers/trace/
 	$(GO) test -run '^$$' -fuzz '^FuzzQuotedAsContains$$' -fuzztime 30s $(FUZZMIN) ./importers/format/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeChunk$$' -fuzztime 30s $(FUZZMIN) ./store/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodePoint$$' -fuzztime 30s $(FUZZMIN) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzSortFloats$$' -fuzztime 30s $(FUZZMIN) ./analysis/stats/
 
 # package builds dist/benchlens.tar.xz with fyne package: the binary, a .desktop entry, the
