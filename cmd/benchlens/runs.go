@@ -95,7 +95,7 @@ func writeRunsTable(out io.Writer, st *store.Store) error {
 	w := bufio.NewWriterSize(out, 1<<16) // the tab writer writes each cell on its own
 	defer w.Flush()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLABEL\tROLE\tTOOL\tMODEL\tPREC\tBACKEND\tOK/N\tNOT OK\tTTFT p50\tTPOT p50\tITL p50\tOUT tok/s")
+	fmt.Fprintln(tw, "ID\tLABEL\tROLE\tTOOL\tMODEL\tPREC\tBACKEND\tLOAD\tSHAPE\tOK/N\tNOT OK\tTTFT p50\tTPOT p50\tITL p50\tOUT tok/s")
 	n := 0
 	var line []byte
 	err := library.EachMedianRows(st, func(rows []library.RunRow) error {
@@ -124,7 +124,8 @@ func writeRunsTable(out io.Writer, st *store.Store) error {
 // formatted by fmt, which was a sixth of listing 100,000 runs.
 func appendRunLine(b []byte, r *library.RunRow) []byte {
 	b = strconv.AppendInt(b, r.ID, 10)
-	for _, cell := range [...]string{q(r.Label), string(r.Role), q(r.Tool), q(short(r.Model, 36)), report.OrDash(r.Precision), backend(*r)} {
+	for _, cell := range [...]string{q(r.Label), string(r.Role), q(r.Tool), q(short(r.Model, 36)), report.OrDash(r.Precision), backend(*r),
+		load(r), shape(r)} {
 		b = append(append(b, '\t'), cell...)
 	}
 	b = append(append(append(append(b, '\t'), count(r.Completed)...), '/'), count(r.NumPrompts)...)
@@ -132,6 +133,28 @@ func appendRunLine(b []byte, r *library.RunRow) []byte {
 		b = append(append(b, '\t'), cell...)
 	}
 	return append(b, '\n')
+}
+
+// load is the run's offered load: "conc 64", "rate 2", "conc 64, rate 10" (requests/s; an
+// unthrottled rate left out), "-" when neither is known.
+func load(r *library.RunRow) string {
+	var parts []string
+	if r.MaxConcurrency.Known() {
+		parts = append(parts, "conc "+model.FormatNum(r.MaxConcurrency))
+	}
+	if r.RequestRate.Known() && !math.IsInf(r.RequestRate.F(), 1) {
+		parts = append(parts, "rate "+model.FormatNum(r.RequestRate))
+	}
+	return report.OrDash(strings.Join(parts, ", "))
+}
+
+// shape is the run's request shape as stored at import, in brief ("1024→512", "≈938 in"),
+// "-" when not known: what tells apart the runs of a sweep of shapes at one load.
+func shape(r *library.RunRow) string {
+	if r.LoadPoint == nil {
+		return "-"
+	}
+	return report.OrDash(r.LoadPoint.BriefShape())
 }
 
 // notOK prints the requests that did not succeed in the tool's own categories ("1 incomplete",
