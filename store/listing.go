@@ -154,8 +154,8 @@ func (s *Store) readListBatches(opt ListOptions, give func(listRead) bool) error
 // listedCols are the stored columns a listing reads of a run.
 type listedCols struct {
 	id                                        int64
-	bundle, label, role, header, summary, rec string // header, summary, rec, point: "" when listing is read
-	point                                     []byte // the point column (point.go); nil for none
+	bundle, label, role, header, summary, rec string // header, summary, rec: "" when listing is read
+	point                                     []byte // the point column (point.go); nil for none or when listing is read
 	listing                                   []byte // packed (listingblob.go); nil before schema 12
 	manifestID                                sql.NullInt64
 	manifest                                  string // the run's own column, before schema 10
