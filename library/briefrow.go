@@ -26,15 +26,16 @@ func BriefRowOf(r *model.Run, evidence []model.EvidenceSummary) BriefRow {
 	ev, claims := evidenceOf(evidence, at[:0])
 	return BriefRow{ID: r.ID, Label: r.Label, Bundle: r.Bundle, Date: r.Date, Model: r.Model, Tool: r.Tool,
 		Precision: listedPrecision(r), Role: r.Role, RequestRate: r.RequestRate, MaxConcurrency: r.MaxConcurrency,
-		ResolvedBackend: ev.resolved, TargetBackend: model.TargetOf(r.Manifest, claims).Backend, Shape: shapeOf(r)}
+		ResolvedBackend: ev.resolved, TargetBackend: model.TargetOf(r.Manifest, claims).Backend, Shape: BriefShape(r.Point)}
 }
 
-// shapeOf is the request shape of a listed run's stored point, "" when it has none.
-func shapeOf(r *model.Run) string {
-	if r.Point == nil {
+// BriefShape is the request shape of a run's stored point (model.LoadPoint.BriefShape), ""
+// when it has none: the app's rows and the runs table say it alike.
+func BriefShape(p *model.LoadPoint) string {
+	if p == nil {
 		return ""
 	}
-	return r.Point.BriefShape()
+	return p.BriefShape()
 }
 
 // EachBriefRows gives fn the brief rows of the library's runs a batch at a time (store.List,

@@ -3,7 +3,6 @@ package stats
 import (
 	"cmp"
 	"math"
-	"slices"
 	"sort"
 )
 
@@ -130,15 +129,4 @@ func Holm(ps []float64) []float64 {
 		out[i] = running
 	}
 	return out
-}
-
-// sortedCopy is xs sorted: xs itself when it is (a caller that sorted a sample once), else a
-// sorted copy.
-func sortedCopy(xs []float64) []float64 {
-	if slices.IsSorted(xs) {
-		return xs
-	}
-	s := slices.Clone(xs)
-	SortFloats(s)
-	return s
 }

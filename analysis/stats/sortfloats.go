@@ -56,6 +56,17 @@ func SortFloats(xs []float64) {
 	}
 }
 
+// sortedCopy is xs sorted: xs itself when it is (a caller that sorted a sample once), else a
+// sorted copy.
+func sortedCopy(xs []float64) []float64 {
+	if slices.IsSorted(xs) {
+		return xs
+	}
+	s := slices.Clone(xs)
+	SortFloats(s)
+	return s
+}
+
 // orderBits64 maps a float64 to bits whose unsigned order is the values' order: negative
 // values have every bit flipped, others only the sign bit.
 func orderBits64(x float64) uint64 {

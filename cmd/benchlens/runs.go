@@ -125,7 +125,7 @@ func writeRunsTable(out io.Writer, st *store.Store) error {
 func appendRunLine(b []byte, r *library.RunRow) []byte {
 	b = strconv.AppendInt(b, r.ID, 10)
 	for _, cell := range [...]string{q(r.Label), string(r.Role), q(r.Tool), q(short(r.Model, 36)), report.OrDash(r.Precision), backend(*r),
-		load(r), shape(r)} {
+		load(r), report.OrDash(library.BriefShape(r.LoadPoint))} {
 		b = append(append(b, '\t'), cell...)
 	}
 	b = append(append(append(append(b, '\t'), count(r.Completed)...), '/'), count(r.NumPrompts)...)
@@ -146,15 +146,6 @@ func load(r *library.RunRow) string {
 		parts = append(parts, "rate "+model.FormatNum(r.RequestRate))
 	}
 	return report.OrDash(strings.Join(parts, ", "))
-}
-
-// shape is the run's request shape as stored at import, in brief ("1024→512", "≈938 in"),
-// "-" when not known: what tells apart the runs of a sweep of shapes at one load.
-func shape(r *library.RunRow) string {
-	if r.LoadPoint == nil {
-		return "-"
-	}
-	return report.OrDash(r.LoadPoint.BriefShape())
 }
 
 // notOK prints the requests that did not succeed in the tool's own categories ("1 incomplete",
